@@ -1,0 +1,118 @@
+"""Command line: `netcfg COMMAND PATH [options]` (contract: docs/cli.md).
+
+Exit codes: 0 ok, 1 invalid intent / findings, 2 usage error. Commands import only what they
+need, so `validate` starts without loading NAPALM or Jinja2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+FORMATS = click.Choice(["text", "json"])
+
+
+def _emit(text: str, output: str | None) -> None:
+    if output:
+        from netcfg.fsutil import write_atomic
+
+        write_atomic(output, text if text.endswith("\n") else text + "\n")
+    else:
+        click.echo(text)
+
+
+def _color(text: str, fg: str) -> str:
+    return click.style(text, fg=fg) if sys.stdout.isatty() else text
+
+
+def _print_findings(findings: list[Any]) -> None:
+    colours = {"error": "red", "warning": "yellow", "info": "blue"}
+    for f in findings:
+        line = f.text()
+        click.echo(_color(f.severity + ": ", colours[f.severity]) + line)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="netcfg")
+def main() -> None:
+    """netcfg: lossless RoCEv2 fabric intent -> proven-safe, vendor-specific configs."""
+
+
+@main.command()
+@click.argument("path", type=click.Path())
+@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
+@click.option("--output", type=click.Path(dir_okay=False), help="write the report here")
+def validate(path: str, fmt: str, output: str | None) -> None:
+    """Load the intent, check schema and references, expand the topology."""
+    from netcfg.validate import validate as run
+
+    result = run(path)
+    summary = result.fabric.summary() if result.fabric else None
+    if fmt == "json":
+        _emit(json.dumps({"ok": result.ok, "fabric": result.fabric.name if result.fabric else None,
+                          "summary": summary,
+                          "findings": [f.as_dict() for f in result.findings]}, indent=2), output)
+    else:
+        _print_findings(result.findings)
+        if result.ok and result.fabric is not None:
+            counts = ", ".join(f"{v} {k}" for k, v in summary.items())  # type: ignore[union-attr]
+            click.echo(_color("ok", "green") + f": fabric {result.fabric.name}: {counts}")
+        else:
+            n = sum(1 for f in result.findings if f.severity == "error")
+            click.echo(f"{n} error(s)", err=True)
+    sys.exit(0 if result.ok else 1)
+
+
+@main.command()
+@click.option("--output", type=click.Path(dir_okay=False), help="write the schema here")
+def schema(output: str | None) -> None:
+    """Print the JSON Schema of fabric.yaml (for editor completion)."""
+    from netcfg.intent.schema import intent_schema
+
+    _emit(json.dumps(intent_schema(), indent=2, sort_keys=False), output)
+
+
+@main.command()
+@click.argument("path", type=click.Path())
+@click.argument("device")
+@click.argument("port", required=False)
+@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
+def explain(path: str, device: str, port: str | None, fmt: str) -> None:
+    """Show every effective value of DEVICE (or PORT) and where it came from."""
+    from netcfg.explain import explain as run
+    from netcfg.intent.base import suggest
+    from netcfg.validate import validate as load
+
+    result = load(path)
+    if result.fabric is None:
+        _print_findings(result.findings)
+        sys.exit(1)
+    fabric = result.fabric
+    dev = fabric.devices.get(device)
+    if dev is None:
+        click.echo(f"netcfg: no device '{device}'{suggest(device, tuple(fabric.devices))}", err=True)
+        sys.exit(1)
+    p = None
+    if port is not None:
+        p = dev.port(port)
+        if p is None:
+            names = [x.name for x in dev.ports]
+            click.echo(f"netcfg: {device} has no port '{port}'{suggest(port, names)}", err=True)
+            sys.exit(1)
+    sections = run(fabric, dev, p)
+    if fmt == "json":
+        click.echo(json.dumps({"device": dev.name, "port": port,
+                               "sections": [s.as_dict() for s in sections]}, indent=2))
+        return
+    for sec in sections:
+        click.echo(_color(sec.title, "cyan"))
+        width = max((len(r.key) for r in sec.rows), default=0)
+        for r in sec.rows:
+            click.echo(f"  {r.key:<{width}}  {r.value!s:<24}  {r.source}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

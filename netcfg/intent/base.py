@@ -1,0 +1,81 @@
+"""Shared building blocks of the intent models: strict base class and checked text types."""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from typing import Annotated, Any, ClassVar
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
+
+
+class IntentModel(BaseModel):
+    """Strict, immutable, and unknown keys are errors that suggest the key meant."""
+
+    model_config = ConfigDict(
+        extra="forbid", strict=True, frozen=True, populate_by_name=False,
+        validate_default=False, hide_input_in_errors=True,
+    )
+    _keys: ClassVar[frozenset[str] | None] = None
+
+    @classmethod
+    def allowed_keys(cls) -> list[str]:
+        return sorted(f.alias or name for name, f in cls.model_fields.items())
+
+    @model_validator(mode="before")
+    @classmethod
+    def _reject_unknown_keys(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            allowed = cls.allowed_keys()
+            unknown = [k for k in data if k not in allowed]
+            if unknown:
+                raise PydanticCustomError(
+                    "unknown_keys",
+                    "unknown key(s) {keys}",
+                    {"keys": unknown, "allowed": allowed},
+                )
+        return data
+
+
+def suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
+    """' (did you mean 'x'?)' when a close match exists, else ''."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,62}$")
+
+
+def _check_name(value: str) -> str:
+    if not _NAME_RE.match(value):
+        raise PydanticCustomError(
+            "bad_name",
+            "'{value}' is not a valid name: use 1-63 letters, digits, '-', '_' or '.', "
+            "starting with a letter or digit",
+            {"value": _printable(value)},
+        )
+    return value
+
+
+def _printable(value: str) -> str:
+    return value.encode("unicode_escape").decode("ascii")[:80]
+
+
+def _check_text(value: str) -> str:
+    for i, ch in enumerate(value):
+        if ch in "\r\n" or unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"):
+            raise PydanticCustomError(
+                "unsafe_text",
+                "text contains a control character or line break ({char!r} at offset {offset}); "
+                "free text must be one printable line (it is copied into device configs)",
+                {"char": ch, "offset": i},
+            )
+    return value
+
+
+#: Identifiers: device, class, platform and credential names.
+Name = Annotated[str, AfterValidator(_check_name)]
+#: Free text copied into configs (descriptions): one printable line.
+Text = Annotated[str, AfterValidator(_check_text), Field(max_length=240)]

@@ -1,0 +1,98 @@
+"""Read an inventory (directory or fabric.yaml) into a validated Intent with source positions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from netcfg.findings import Finding, IntentError, Position
+from netcfg.intent.errors import findings_from_validation
+from netcfg.intent.model import Intent
+from netcfg.intent.yamlsrc import PathKey, SourceMap, dotted, load_yaml
+
+FABRIC_FILE = "fabric.yaml"
+#: Optional companion file: management addresses and credentials per device (`devices:`).
+DEVICES_FILE = "devices.yaml"
+
+
+@dataclass
+class LoadedIntent:
+    intent: Intent
+    data: dict[str, Any]
+    src: SourceMap
+    root: Path
+    fabric_file: str
+
+    def pos(self, path: PathKey) -> Position | None:
+        return self.src.value(path)
+
+    def key_pos(self, path: PathKey) -> Position | None:
+        return self.src.key(path)
+
+    def is_set(self, path: PathKey) -> bool:
+        """True when the user wrote this value (so it is not a default)."""
+        return self.src.has(path)
+
+    def finding(self, rule: str, message: str, path: PathKey, *, key: bool = False,
+                **kw: Any) -> Finding:
+        pos = self.key_pos(path) if key else self.pos(path)
+        return Finding.at(rule, message, pos, path=dotted(path), **kw)
+
+
+def _locate(path: Path) -> tuple[Path, Path]:
+    """(inventory directory, fabric file) for a directory or a file argument."""
+    if path.is_dir():
+        return path, path / FABRIC_FILE
+    return path.parent, path
+
+
+def load_intent(path: str | Path) -> LoadedIntent:
+    """Load and schema-validate; raises IntentError with located findings."""
+    root, fabric_path = _locate(Path(path))
+    if not root.exists():
+        raise IntentError([Finding.at("YAML001", "inventory not found", Position(str(path), 1, 1))])
+    shown = str(fabric_path)
+    data, src = load_yaml(fabric_path, shown)
+    if not isinstance(data, dict):
+        raise IntentError(
+            [Finding.at("YAML007", f"top level must be a mapping of sections "
+                        f"(fabric, topology, qos, ...), not a {type(data).__name__}",
+                        src.value(()))])
+    devices_path = root / DEVICES_FILE
+    if fabric_path.name == FABRIC_FILE and devices_path.exists():
+        _merge_devices_file(data, src, devices_path)
+    try:
+        intent = Intent.model_validate(data)
+    except ValidationError as exc:
+        raise IntentError(findings_from_validation(exc, data, src)) from None
+    return LoadedIntent(intent=intent, data=data, src=src, root=root, fabric_file=shown)
+
+
+def _merge_devices_file(data: dict[str, Any], src: SourceMap, devices_path: Path) -> None:
+    extra, extra_src = load_yaml(devices_path, str(devices_path))
+    if not isinstance(extra, dict) or set(extra) - {"devices", "credentials"}:
+        raise IntentError([Finding.at(
+            "YAML007", f"{DEVICES_FILE} may only hold 'devices' and 'credentials' mappings",
+            extra_src.value(()))])
+    for section, entries in extra.items():
+        if not isinstance(entries, dict):
+            raise IntentError([Finding.at(
+                "YAML007", f"'{section}' must be a mapping of names", extra_src.value((section,)))])
+        target = data.setdefault(section, {})
+        if not isinstance(target, dict):
+            continue  # the schema reports the wrong type in fabric.yaml
+        if section not in src.values:
+            src.values[(section,)] = extra_src.value((section,))  # type: ignore[assignment]
+        for name, value in entries.items():
+            if name in target:
+                first = src.key((section, name))
+                raise IntentError([Finding.at(
+                    "YAML004", f"{section} entry '{name}' is defined twice (also at {first})",
+                    extra_src.key((section, name)), path=f"{section}.{name}")])
+            target[name] = value
+        src.merge(SourceMap({k: v for k, v in extra_src.values.items() if k[:1] == (section,)
+                             and len(k) > 1},
+                            {k: v for k, v in extra_src.keys.items() if k[:1] == (section,)}))

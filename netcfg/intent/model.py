@@ -1,0 +1,290 @@
+"""The fabric intent: the one YAML document everything else is derived from."""
+
+from __future__ import annotations
+
+import ipaddress
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BeforeValidator, Discriminator, Field, Tag, WithJsonSchema
+from pydantic_core import PydanticCustomError
+
+from netcfg.intent.base import IntentModel, Name, Text
+from netcfg.intent.qos import Dcqcn, Ecmp, Qos, WatchdogOverride
+from netcfg.intent.units import Length, Speed
+
+Role = Literal["host", "leaf", "spine", "core"]
+SwitchRole = Literal["leaf", "spine", "core"]
+ROLE_OF_TIER: dict[int, str] = {0: "host", 1: "leaf", 2: "spine", 3: "core"}
+
+
+def _ipv4_network(value: Any) -> ipaddress.IPv4Network:
+    if not isinstance(value, str):
+        raise PydanticCustomError("prefix_type", "write the prefix as a string like '10.0.0.0/16'")
+    try:
+        return ipaddress.IPv4Network(value, strict=True)
+    except ValueError as exc:
+        raise PydanticCustomError(
+            "prefix", "'{value}' is not an IPv4 prefix ({why})", {"value": value, "why": str(exc)}
+        ) from None
+
+
+def _ipv4_interface(value: Any) -> ipaddress.IPv4Interface:
+    if not isinstance(value, str):
+        raise PydanticCustomError("address_type", "write the address as a string like '192.0.2.10/24'")
+    try:
+        return ipaddress.IPv4Interface(value if "/" in value else value + "/32")
+    except ValueError as exc:
+        raise PydanticCustomError(
+            "address", "'{value}' is not an IPv4 address ({why})", {"value": value, "why": str(exc)}
+        ) from None
+
+
+Prefix = Annotated[
+    ipaddress.IPv4Network, BeforeValidator(_ipv4_network),
+    WithJsonSchema({"type": "string", "examples": ["10.0.0.0/16"]}),
+]
+Address = Annotated[
+    ipaddress.IPv4Interface, BeforeValidator(_ipv4_interface),
+    WithJsonSchema({"type": "string", "examples": ["192.0.2.10/24"]}),
+]
+
+
+class FabricMeta(IntentModel):
+    name: Name
+    description: Text | None = None
+    mtu: int = Field(9216, ge=1500, le=9216, description="L2 frame MTU of fabric links")
+
+
+# --------------------------------------------------------------------------- topology
+
+
+class LinkClass(IntentModel):
+    """Speed and cabling of one tier of links."""
+
+    speed: Speed
+    cable: Length = Field(description="cable length; drives PFC headroom")
+    medium: Literal["dac", "aec", "fiber"] | None = None
+
+
+class NodeSpec(IntentModel):
+    """A GPU server: GPUs and scale-out NICs (NIC index = rail)."""
+
+    gpus: int = Field(8, ge=1, le=144)
+    nics: int = Field(8, ge=1, le=16, description="scale-out NICs per server = rails")
+    nic: Name = Field("connectx-7", description="NIC model from the platform catalog")
+
+
+class Naming(IntentModel):
+    """Device name templates. Placeholders: {plane} {pod} {su} {rail} {node} {index}, 1-based."""
+
+    host: str = "gpu-su{su}-n{node}"
+    leaf: str = "leaf-su{su}-r{rail}"
+    spine: str = "spine{index}"
+    core: str = "core{index}"
+
+
+class RailOptimized(IntentModel):
+    """Scalable units of servers, one leaf per rail (per plane) per SU, spines, optional core."""
+
+    kind: Literal["rail_optimized"]
+    tiers: Literal[2, 3] = 2
+    planes: int = Field(1, ge=1, le=4, description="independent copies of the fabric")
+    scalable_units: int = Field(ge=1, le=4096)
+    nodes_per_su: int = Field(ge=1, le=1024)
+    node: NodeSpec = Field(default_factory=NodeSpec)
+    leaf_uplinks: int | None = Field(None, ge=1, description="per leaf; default = down ports (1:1)")
+    spines: int = Field(ge=1, description="per plane (2 tiers) or per pod and plane (3 tiers)")
+    sus_per_pod: int | None = Field(None, ge=1, description="3 tiers: scalable units per pod")
+    spine_uplinks: int | None = Field(None, ge=1, description="3 tiers: per spine; default 1:1")
+    cores: int | None = Field(None, ge=1, description="3 tiers: core switches per plane")
+    host_leaf: LinkClass
+    leaf_spine: LinkClass
+    spine_core: LinkClass | None = None
+    cross_rail: Literal["fabric", "pxn_preferred", "rail_only"] = "fabric"
+    naming: Naming = Field(default_factory=Naming)
+
+
+class ExplicitDevice(IntentModel):
+    tier: int = Field(ge=0, le=3, description="0 host, 1 leaf, 2 spine, 3 core")
+    role: Role | None = Field(None, description="default from the tier")
+    platform: Name | None = Field(None, description="default: platforms.<role>")
+    nic: Name | None = Field(None, description="hosts: NIC model (default connectx-7)")
+
+
+def _short_link(value: Any) -> Any:
+    """`[a, b]` is shorthand for `{ends: [a, b]}`."""
+    return {"ends": value} if isinstance(value, list) else value
+
+
+class ExplicitLink(IntentModel):
+    ends: list[Name] = Field(min_length=2, max_length=2)
+    lossless: bool = Field(True, description="PFC on the lossless priorities on this link")
+    speed: Speed | None = None
+    cable: Length | None = None
+    ports: list[str] | None = Field(None, min_length=2, max_length=2,
+                                    description="interface names at each end (default: assigned)")
+    description: Text | None = None
+
+
+class Explicit(IntentModel):
+    """Devices with tiers and links written out: brownfield fabrics and odd shapes."""
+
+    kind: Literal["explicit"]
+    devices: dict[Name, ExplicitDevice] = Field(min_length=1)
+    links: list[Annotated[ExplicitLink, BeforeValidator(_short_link)]]
+    link_defaults: LinkClass = Field(
+        default_factory=lambda: LinkClass(speed=400_000, cable=3.0),
+        description="speed and cable of links that do not say",
+    )
+
+
+Topology = Annotated[
+    Union[Annotated[RailOptimized, Tag("rail_optimized")], Annotated[Explicit, Tag("explicit")]],
+    Discriminator(lambda v: v.get("kind") if isinstance(v, dict) else getattr(v, "kind", None)),
+]
+
+
+# --------------------------------------------------------------------------- routing
+
+
+class Asns(IntentModel):
+    """RFC 7938 eBGP: a private ASN per leaf, one per spine layer (per pod), one for the core."""
+
+    leaf: Literal["unique", "shared"] = "unique"
+    spine: Literal["shared", "per_pod", "unique"] = "per_pod"
+    core: Literal["shared", "unique"] = "shared"
+    leaf_base: int = Field(4_200_000_000, ge=1, le=4_294_967_294)
+    spine_base: int = Field(4_200_100_000, ge=1, le=4_294_967_294)
+    core_base: int = Field(4_200_200_000, ge=1, le=4_294_967_294)
+
+
+class RoutingRule(IntentModel):
+    """Ingress-aware forwarding override (static route, flooding, drop) for the deadlock model."""
+
+    at: Name
+    dst: Name
+    in_from: Name = Field("any", description="ingress neighbour or 'any'")
+    out_to: list[Name] | Literal["all_except_ingress"] = Field(
+        description="next hops; [] drops; all_except_ingress floods"
+    )
+
+
+class TagOnBounce(IntentModel):
+    kind: Literal["tag_on_bounce"]
+    tags_to_priorities: list[int] = Field(min_length=1)
+
+
+class IncrementOnChannel(IntentModel):
+    kind: Literal["increment_on_channel"]
+    channels: list[list[Name]] = Field(min_length=1)
+    tags_to_priorities: list[int] = Field(min_length=1)
+
+
+PriorityRewrite = Annotated[
+    Union[Annotated[TagOnBounce, Tag("tag_on_bounce")],
+          Annotated[IncrementOnChannel, Tag("increment_on_channel")]],
+    Discriminator(lambda v: v.get("kind") if isinstance(v, dict) else getattr(v, "kind", None)),
+]
+
+
+class Deadlock(IntentModel):
+    """How the deadlock checker models forwarding, and which failures it assumes."""
+
+    model: Literal["auto", "updown", "shortest_path", "bounce_on_failure", "k_bounce",
+                   "all_simple_paths"] = Field(
+        "auto", description="auto: updown when spines share an ASN per pod, else shortest_path")
+    max_bounces: int = Field(1, ge=0, le=8)
+    k: int = Field(1, ge=0, le=8)
+    max_hops: int = Field(6, ge=1, le=16)
+    traffic: Literal["auto", "all_leaf_pairs", "all_host_pairs"] | list[list[Name]] = "auto"
+    failures: list[list[Name]] = Field(default_factory=list, description="failed links [a, b]")
+    dead_hosts: list[Name] = Field(default_factory=list)
+    rules: list[RoutingRule] = Field(default_factory=list)
+    priority_rewrite: PriorityRewrite | None = None
+
+
+class Routing(IntentModel):
+    protocol: Literal["ebgp"] = "ebgp"
+    asn: Asns = Field(default_factory=Asns)
+    max_paths: int | None = Field(None, ge=1, le=1024, description="default: the uplink count")
+    deadlock: Deadlock = Field(default_factory=Deadlock)
+
+
+class Addressing(IntentModel):
+    loopbacks: Prefix = Field(ipaddress.IPv4Network("10.0.0.0/16"), description="/32 per switch")
+    fabric_links: Prefix = Field(ipaddress.IPv4Network("10.64.0.0/10"),
+                                 description="/31 per switch-switch link")
+    host_links: Prefix = Field(ipaddress.IPv4Network("10.128.0.0/10"),
+                               description="/31 per NIC-leaf link")
+    management: Prefix | None = Field(None, description="switch management addresses, in order")
+
+
+# --------------------------------------------------------------------------- devices
+
+
+class Credential(IntentModel):
+    """Where a device login comes from: environment variables or a 0600 file. Never inline."""
+
+    username: Text | None = None
+    username_env: Name | None = None
+    password_env: Name | None = None
+    file: Text | None = Field(None, description="YAML/INI file with mode 0600")
+
+
+class Management(IntentModel):
+    address: Address
+    port: int | None = Field(None, ge=1, le=65535)
+
+
+class DeviceEntry(IntentModel):
+    management: Management | None = None
+    credentials: Name | None = None
+
+
+# --------------------------------------------------------------------------- overrides
+
+
+class Settings(IntentModel):
+    """What a role or a device may override (device keys may be globs: `leaf-su1-*`)."""
+
+    platform: Name | None = None
+    mtu: int | None = Field(None, ge=1500, le=9216)
+    ecmp_seed: int | None = Field(None, ge=0)
+    asn: int | None = Field(None, ge=1, le=4_294_967_294)
+    description: Text | None = None
+    pfc_watchdog: WatchdogOverride | None = None
+
+
+class PortSettings(IntentModel):
+    """What a port may override (keys `device:interface`, globs allowed)."""
+
+    mtu: int | None = Field(None, ge=1500, le=9216)
+    cable: Length | None = None
+    description: Text | None = None
+    lossless: bool | None = None
+    pfc_watchdog: WatchdogOverride | None = None
+
+
+class Overrides(IntentModel):
+    roles: dict[SwitchRole, Settings] = Field(default_factory=dict)
+    devices: dict[str, Settings] = Field(default_factory=dict)
+    ports: dict[str, PortSettings] = Field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------- root
+
+
+class Intent(IntentModel):
+    """One lossless RoCEv2 fabric."""
+
+    fabric: FabricMeta
+    topology: Topology
+    platforms: dict[SwitchRole, Name] = Field(default_factory=dict)
+    qos: Qos = Field(default_factory=Qos)
+    dcqcn: Dcqcn = Field(default_factory=Dcqcn)
+    ecmp: Ecmp = Field(default_factory=Ecmp)
+    routing: Routing = Field(default_factory=Routing)
+    addressing: Addressing = Field(default_factory=Addressing)
+    credentials: dict[Name, Credential] = Field(default_factory=dict)
+    devices: dict[Name, DeviceEntry] = Field(default_factory=dict)
+    overrides: Overrides = Field(default_factory=Overrides)

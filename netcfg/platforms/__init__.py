@@ -1,0 +1,112 @@
+"""The platform catalog: switch models, their ASICs and NICs, as data with a source per number.
+
+`catalog.yaml` beside this module is the single place where hardware facts live (port cages,
+breakouts and interface naming, buffer and cell size, lossless priority limits). Code asks the
+catalog; nothing hard-codes a switch.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from netcfg.intent.base import IntentModel, Name, Text
+from netcfg.intent.units import Size, Speed
+
+Nos = Literal["eos", "nxos", "junos", "cumulus", "sonic"]
+NOSES: tuple[str, ...] = ("eos", "nxos", "junos", "cumulus", "sonic")
+
+CATALOG_PATH = Path(__file__).with_name("catalog.yaml")
+
+
+class Sourced(IntentModel):
+    """Every catalog entry says where its numbers come from: field name -> citation."""
+
+    sources: dict[str, Text] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _every_number_sourced(self) -> Sourced:
+        numeric = [
+            name for name, value in self
+            if isinstance(value, (int, float)) and not isinstance(value, bool)
+        ]
+        missing = [n for n in numeric if n not in self.sources]
+        if missing:
+            raise ValueError(f"no source given for {', '.join(missing)}")
+        return self
+
+
+class Asic(Sourced):
+    vendor: Text
+    family: Literal["spectrum", "tomahawk", "cloudscale", "silicon_one", "trio", "express"]
+    generation: int = Field(ge=1)
+    buffer: Size = Field(description="total on-chip packet buffer")
+    cell: int = Field(ge=1, description="buffer cell size in bytes")
+    lossless_priorities_max: int = Field(ge=1, le=8)
+    headroom_model: Literal["sonic_spectrum", "ieee_8021qbb"]
+
+
+class PortMode(IntentModel):
+    """One way to use a cage: `per_cage` ports of `speed`, named by a template.
+
+    Name templates may use {cage} (1-based), {cage0}, {sub} (1-based port in the cage),
+    {sub0}, {lane0} (first lane, 0-based, across the switch) and {lane1} (first lane in the
+    cage, 1-based). E.g. EOS `Ethernet{cage}/{lane1}`, SONiC `Ethernet{lane0}`.
+    """
+
+    speed: Speed
+    per_cage: int = Field(ge=1, le=8)
+    name: str = Field(min_length=1)
+
+
+class Platform(Sourced):
+    model: Text
+    vendor: Text
+    nos: Nos
+    asic: Name
+    cages: int = Field(ge=1, le=1024, description="front-panel cages (OSFP/QSFP-DD)")
+    lanes_per_cage: int = Field(ge=1, le=16)
+    modes: list[PortMode] = Field(min_length=1)
+
+    def mode_for(self, speed: int) -> PortMode | None:
+        for mode in self.modes:
+            if mode.speed == speed:
+                return mode
+        return None
+
+    def speeds(self) -> list[int]:
+        return sorted({m.speed for m in self.modes})
+
+
+class Nic(Sourced):
+    model: Text
+    vendor: Text
+    ports: int = Field(ge=1, le=4)
+    speeds: list[Speed] = Field(min_length=1)
+    dcqcn: Literal["mlx5", "none"]
+    port_name: str = Field(description="host interface name template, {port0} 0-based")
+
+
+class Catalog(IntentModel):
+    asics: dict[Name, Asic]
+    platforms: dict[Name, Platform]
+    nics: dict[Name, Nic]
+
+    @model_validator(mode="after")
+    def _asics_exist(self) -> Catalog:
+        for name, p in self.platforms.items():
+            if p.asic not in self.asics:
+                raise ValueError(f"platform {name}: unknown asic {p.asic}")
+        return self
+
+
+@lru_cache(maxsize=4)
+def load_catalog(path: Path = CATALOG_PATH) -> Catalog:
+    """The catalog, validated (a broken catalog is a bug in netcfg, so this may raise)."""
+    from netcfg.intent.yamlsrc import load_yaml
+
+    data, _ = load_yaml(path)
+    return Catalog.model_validate(data)

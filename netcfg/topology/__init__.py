@@ -1,0 +1,99 @@
+"""Intent -> Fabric: expand the topology, address it, apply overrides, check feasibility."""
+
+from __future__ import annotations
+
+from netcfg.findings import IntentError
+from netcfg.intent.load import LoadedIntent
+from netcfg.intent.model import Explicit
+from netcfg.intent.overrides import is_glob, matching_keys
+from netcfg.platforms import Catalog, load_catalog
+from netcfg.topology.addressing import assign_addresses, assign_asns
+from netcfg.topology.build import FabricBuilder
+from netcfg.topology.explicit import ExplicitBuilder
+from netcfg.topology.fabric import Device, Fabric, Link, Port
+from netcfg.topology.rail import RailBuilder
+
+__all__ = ["Device", "Fabric", "Link", "Port", "build_fabric"]
+
+
+def build_fabric(loaded: LoadedIntent, catalog: Catalog | None = None) -> Fabric:
+    """Expand the intent into devices, ports and links; raise IntentError on any finding."""
+    catalog = catalog or load_catalog()
+    cls = ExplicitBuilder if isinstance(loaded.intent.topology, Explicit) else RailBuilder
+    builder: FabricBuilder = cls(loaded, catalog)
+    builder.build()
+    builder.fail_if_errors()
+    _device_settings(builder)
+    _port_settings(builder)
+    builder.fail_if_errors()
+    assign_asns(builder)
+    assign_addresses(builder)
+    builder.fail_if_errors()
+    return builder.fabric
+
+
+def _device_settings(b: FabricBuilder) -> None:
+    """Role then device overrides onto each switch (mtu, seed, asn applied later, text)."""
+    intent = b.intent
+    seeds = intent.ecmp.seeds
+    roles = intent.overrides.roles
+    devices = intent.overrides.devices
+    for key in devices:
+        if not is_glob(key) and key not in b.fabric.devices:
+            b.error("REF003", f"overrides.devices names '{key}', which is not a device",
+                    ("overrides", "devices", key), key=True)
+    for dev in b.fabric.switches():
+        dev.ecmp_seed = seeds.get(dev.role)  # type: ignore[call-overload]
+        dev.origin["ecmp_seed"] = ("ecmp", "seeds", dev.role)
+        dev.origin["mtu"] = ("fabric", "mtu")
+        layers = [(("overrides", "roles", dev.role), roles[dev.role])] if dev.role in roles else []
+        if devices:
+            layers += [(("overrides", "devices", k), devices[k])
+                       for k in reversed(matching_keys(devices, dev.name))]
+        for where, s in layers:
+            for field in ("mtu", "ecmp_seed", "description", "asn"):
+                if getattr(s, field) is not None:
+                    setattr(dev, field, getattr(s, field))
+                    dev.origin[field] = where + (field,)
+        for port in dev.ports:
+            port.mtu = dev.mtu
+
+
+def _port_settings(b: FabricBuilder) -> None:
+    ports_ov = b.intent.overrides.ports
+    if not ports_ov:
+        return
+    exact: dict[tuple[str, str], str] = {}
+    globs = []
+    for key in ports_ov:
+        dev_name, sep, port_name = key.partition(":")
+        if not sep or not dev_name or not port_name:
+            b.error("SCH003", f"port override key '{key}' must be 'device:interface'",
+                    ("overrides", "ports", key), key=True)
+            continue
+        if is_glob(key):
+            globs.append(key)
+            continue
+        dev = b.fabric.devices.get(dev_name)
+        if dev is None or dev.port(port_name) is None:
+            what = "device" if dev is None else "interface"
+            b.error("REF003", f"overrides.ports names '{key}': no such {what}",
+                    ("overrides", "ports", key), key=True)
+            continue
+        exact[(dev_name, port_name)] = key
+    for dev in b.fabric.devices.values():
+        for port in dev.ports:
+            keys = matching_keys(globs, port.id) if globs else []
+            hit = exact.get((dev.name, port.name))
+            if hit:
+                keys = [hit] + keys
+            for key in reversed(keys):
+                s = ports_ov[key]
+                where = ("overrides", "ports", key)
+                for field in ("mtu", "cable", "description", "lossless"):
+                    if getattr(s, field) is not None:
+                        setattr(port, field, getattr(s, field))
+                        port.origin = port.origin or {}
+                        port.origin[field] = where + (field,)
+                if s.cable is not None and port.peer is not None:
+                    port.peer.cable = s.cable

@@ -1,0 +1,89 @@
+"""Loopbacks, /31 point-to-point addresses, ASNs and management addresses, deterministically.
+
+Order is build order (leaves, then spines, then cores; links in cabling order), so the same
+intent always gives the same addresses. On every /31 the higher-tier end takes the even
+address, the lower-tier end (leaf toward spine, host toward leaf) the odd one.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+
+from netcfg.topology.build import FabricBuilder
+
+
+def assign_addresses(b: FabricBuilder) -> None:
+    fabric = b.fabric
+    addr = b.intent.addressing
+    switches = sorted(fabric.switches(), key=lambda d: (d.tier, d.index))
+    _loopbacks(b, switches, addr.loopbacks)
+    fabric_links = [lk for lk in fabric.links if lk.a.device.tier > 0 and lk.b.device.tier > 0]
+    host_links = [lk for lk in fabric.links if lk.a.device.tier == 0 or lk.b.device.tier == 0]
+    for links, prefix, key in ((fabric_links, addr.fabric_links, "fabric_links"),
+                               (host_links, addr.host_links, "host_links")):
+        need = 2 * len(links)
+        if need > prefix.num_addresses:
+            b.error("TOP003", f"{prefix} has {prefix.num_addresses:,} addresses; {len(links):,} "
+                    f"point-to-point /31 links need {need:,} (use a shorter prefix)",
+                    ("addressing", key))
+            continue
+        base = int(prefix.network_address)
+        for i, link in enumerate(links):
+            upper, lower = (link.a, link.b) if link.a.device.tier >= link.b.device.tier else (
+                link.b, link.a)
+            upper.address = base + 2 * i
+            lower.address = base + 2 * i + 1
+    if addr.management is not None:
+        hosts = addr.management.num_addresses - 2
+        if len(switches) > hosts:
+            b.error("TOP003", f"{addr.management} has room for {hosts} management addresses; "
+                    f"the fabric has {len(switches)} switches", ("addressing", "management"))
+        else:
+            first = int(addr.management.network_address) + 1
+            plen = addr.management.prefixlen
+            for i, dev in enumerate(switches):
+                dev.management = f"{ipaddress.IPv4Address(first + i)}/{plen}"
+    for name, entry in b.intent.devices.items():
+        if entry.management is not None and name in fabric.devices:
+            fabric.devices[name].management = str(entry.management.address)
+
+
+def _loopbacks(b: FabricBuilder, switches: list, prefix: ipaddress.IPv4Network) -> None:
+    if len(switches) > prefix.num_addresses - 1:
+        b.error("TOP003", f"{prefix} has room for {prefix.num_addresses - 1:,} loopbacks; the "
+                f"fabric has {len(switches):,} switches", ("addressing", "loopbacks"))
+        return
+    base = int(prefix.network_address) + 1
+    for i, dev in enumerate(switches):
+        dev.loopback = base + i
+
+
+def assign_asns(b: FabricBuilder) -> None:
+    """RFC 7938 section 5.2 ASN plan, per role; user overrides win."""
+    plan = b.intent.routing.asn
+    counters: dict[str, int] = {}
+    used: dict[int, str] = {}
+    for dev in sorted(b.fabric.switches(), key=lambda d: (d.tier, d.index)):
+        role = dev.role if dev.role in ("leaf", "spine", "core") else "leaf"
+        if "asn" in dev.origin:  # set by an override
+            continue
+        dev.origin["asn"] = ("routing", "asn", role)
+        mode = getattr(plan, role)
+        base = getattr(plan, f"{role}_base")
+        if mode == "unique":
+            n = counters.get(role, 0)
+            counters[role] = n + 1
+            dev.asn = base + n
+        elif mode == "per_pod":
+            dev.asn = base + dev.pod - 1
+        else:
+            dev.asn = base
+        if dev.asn > 4_294_967_294:
+            b.error("TOP003", f"ASN plan for {role} overflows the 32-bit ASN space at {dev.name}",
+                    ("routing", "asn", f"{role}_base"))
+            return
+        owner = used.setdefault(dev.asn, role)
+        if owner != role:
+            b.error("TOP003", f"ASN {dev.asn} of {role} {dev.name} is also used by a {owner}; "
+                    f"move routing.asn.{role}_base", ("routing", "asn", f"{role}_base"))
+            return

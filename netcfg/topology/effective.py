@@ -1,0 +1,42 @@
+"""Effective per-device/per-port values that cascade fabric -> role -> device -> port.
+
+Each value comes with the intent path that decided it, so `explain` can cite the file:line and
+renderers use the very same resolution.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from netcfg.intent.overrides import matching_keys
+from netcfg.intent.yamlsrc import PathKey
+from netcfg.topology.fabric import Device, Fabric, Port
+
+Sourced = tuple[Any, PathKey]
+WATCHDOG_FIELDS = ("enabled", "detection", "restoration", "action")
+
+
+def watchdog(fabric: Fabric, device: Device, port: Port | None = None) -> dict[str, Sourced]:
+    """PFC watchdog settings in effect on a device (or one of its ports)."""
+    intent = fabric.loaded.intent
+    base = ("qos", "pfc", "watchdog")
+    wd = intent.qos.pfc.watchdog
+    out: dict[str, Sourced] = {f: (getattr(wd, f), base + (f,)) for f in WATCHDOG_FIELDS}
+    out["poll_interval"] = (wd.poll_interval, base + ("poll_interval",))
+    layers: list[tuple[PathKey, Any]] = []
+    ov = intent.overrides
+    if device.role in ov.roles:
+        layers.append((("overrides", "roles", device.role), ov.roles[device.role]))  # type: ignore[index]
+    for key in reversed(matching_keys(ov.devices, device.name)) if ov.devices else []:
+        layers.append((("overrides", "devices", key), ov.devices[key]))
+    if port is not None and ov.ports:
+        for key in reversed(matching_keys(ov.ports, port.id)):
+            layers.append((("overrides", "ports", key), ov.ports[key]))
+    for where, settings in layers:
+        if settings.pfc_watchdog is None:
+            continue
+        for f in WATCHDOG_FIELDS:
+            value = getattr(settings.pfc_watchdog, f)
+            if value is not None:
+                out[f] = (value, where + ("pfc_watchdog", f))
+    return out

@@ -1,0 +1,130 @@
+"""The expanded fabric: devices, ports, links and addresses. Pure data, no vendor syntax.
+
+Every later stage (physics, deadlock, render, deploy) reads this. Objects use __slots__ and
+addresses are kept as integers (formatted on demand) so a 32,768-GPU fabric (~200k ports) stays
+small and fast to build.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from netcfg.intent.load import LoadedIntent
+    from netcfg.platforms import Catalog, Nic, Platform
+
+
+def ipv4(value: int) -> str:
+    return str(ipaddress.IPv4Address(value))
+
+
+@dataclass(slots=True, eq=False)
+class Port:
+    device: Device = field(repr=False)
+    name: str
+    speed: int  # Mb/s
+    cable: float  # metres
+    lossless: bool = True
+    mtu: int = 9216
+    description: str | None = None
+    address: int | None = None  # IPv4 as int, /31 (or None for unnumbered)
+    peer: Port | None = field(default=None, repr=False)
+    link: Link | None = field(default=None, repr=False)
+    #: field -> intent path of the override that set it (only for overridden ports)
+    origin: dict[str, tuple] | None = None
+
+    @property
+    def ip(self) -> str | None:
+        return None if self.address is None else f"{ipv4(self.address)}/31"
+
+    @property
+    def id(self) -> str:
+        return f"{self.device.name}:{self.name}"
+
+
+@dataclass(slots=True, eq=False)
+class Device:
+    name: str
+    role: str  # host | leaf | spine | core
+    tier: int  # 0 host, 1 leaf, 2 spine, 3 core
+    platform: str | None  # catalog platform (switches) or NIC (hosts)
+    index: int  # 0-based position in build order among devices of its role
+    plane: int = 1
+    pod: int = 1
+    su: int | None = None
+    rail: int | None = None
+    node: int | None = None
+    ports: list[Port] = field(default_factory=list, repr=False)
+    loopback: int | None = None
+    asn: int | None = None
+    mtu: int = 9216
+    ecmp_seed: int | None = None
+    management: str | None = None
+    description: str | None = None
+    #: field -> intent path that decided it (platform, mtu, ecmp_seed, ...); absent = default
+    origin: dict[str, tuple] = field(default_factory=dict)
+
+    @property
+    def is_switch(self) -> bool:
+        return self.tier > 0
+
+    @property
+    def loopback_ip(self) -> str | None:
+        return None if self.loopback is None else ipv4(self.loopback)
+
+    def port(self, name: str) -> Port | None:
+        for p in self.ports:
+            if p.name == name:
+                return p
+        return None
+
+
+@dataclass(slots=True, eq=False)
+class Link:
+    a: Port
+    b: Port
+    lossless: bool = True
+    #: intent path that defines this link's class (speed, cable, lossless)
+    source: tuple = ()
+
+    @property
+    def kind(self) -> str:
+        """`up`-ordered tier pair, e.g. `host-leaf`, `leaf-spine`, `leaf-leaf` (lateral)."""
+        roles = sorted((self.a.device, self.b.device), key=lambda d: d.tier)
+        return f"{roles[0].role}-{roles[1].role}"
+
+
+@dataclass(slots=True, eq=False)
+class Fabric:
+    name: str
+    loaded: LoadedIntent = field(repr=False)
+    catalog: Catalog = field(repr=False)
+    devices: dict[str, Device] = field(default_factory=dict, repr=False)
+    links: list[Link] = field(default_factory=list, repr=False)
+
+    def switches(self) -> list[Device]:
+        return [d for d in self.devices.values() if d.tier > 0]
+
+    def hosts(self) -> list[Device]:
+        return [d for d in self.devices.values() if d.tier == 0]
+
+    def by_role(self, role: str) -> list[Device]:
+        return [d for d in self.devices.values() if d.role == role]
+
+    def platform(self, device: Device) -> Platform:
+        assert device.platform is not None and device.tier > 0
+        return self.catalog.platforms[device.platform]
+
+    def nic(self, device: Device) -> Nic:
+        assert device.platform is not None and device.tier == 0
+        return self.catalog.nics[device.platform]
+
+    def summary(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for d in self.devices.values():
+            counts[d.role] = counts.get(d.role, 0) + 1
+        counts["links"] = len(self.links)
+        counts["ports"] = sum(len(d.ports) for d in self.devices.values())
+        return counts

@@ -1,0 +1,37 @@
+"""`validate`: load + schema + references + topology expansion, as one function returning data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from netcfg.findings import Finding, IntentError
+from netcfg.topology.fabric import Fabric
+
+
+@dataclass
+class Validation:
+    fabric: Fabric | None
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.fabric is not None and not any(f.severity == "error" for f in self.findings)
+
+
+def validate(path: str | Path) -> Validation:
+    """Everything `netcfg validate` checks; never raises for bad input."""
+    from netcfg.intent.checks import check_fabric, check_intent
+    from netcfg.intent.load import load_intent
+    from netcfg.topology import build_fabric
+
+    try:
+        loaded = load_intent(path)
+        findings = check_intent(loaded)
+        if any(f.severity == "error" for f in findings):
+            return Validation(None, findings)
+        fabric = build_fabric(loaded)
+    except IntentError as exc:
+        return Validation(None, exc.findings)
+    findings += check_fabric(fabric)
+    return Validation(fabric, findings)

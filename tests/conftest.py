@@ -1,0 +1,23 @@
+"""Shared fixtures: paths to the bundled inventories and a CLI runner."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+INVENTORIES = ROOT / "inventories"
+
+
+def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run `netcfg ARGS` in a subprocess, as a user would."""
+    return subprocess.run([sys.executable, "-m", "netcfg.cli", *args], capture_output=True,
+                          text=True, cwd=cwd or ROOT, timeout=120)
+
+
+@pytest.fixture
+def cli():
+    return run_cli

@@ -1,0 +1,64 @@
+"""The CLI contract: exit codes, text and JSON output, explain and schema."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import run_cli
+
+
+def test_validate_example_ok():
+    r = run_cli("validate", "inventories/example")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "ok: fabric example: 8 leaf, 32 host, 4 spine, 512 links" in r.stdout
+
+
+def test_validate_json():
+    r = run_cli("validate", "inventories/example", "--format", "json")
+    assert r.returncode == 0
+    data = json.loads(r.stdout)
+    assert data["ok"] is True and data["findings"] == []
+    assert data["summary"]["host"] == 32
+
+
+def test_validate_missing_inventory():
+    r = run_cli("validate", "inventories/nope")
+    assert r.returncode == 1
+    assert "inventories/nope" in r.stdout and "[YAML001]" in r.stdout
+    assert "Traceback" not in r.stdout + r.stderr
+
+
+def test_usage_error_exit_2():
+    r = run_cli("validate")
+    assert r.returncode == 2
+
+
+def test_explain_device_cites_lines():
+    r = run_cli("explain", "inventories/example", "leaf-su1-r1")
+    assert r.returncode == 0, r.stderr
+    assert "inventories/example/fabric.yaml:20:9 (platforms.leaf)" in r.stdout
+    assert "default (qos.pfc.watchdog.poll_interval)" in r.stdout
+
+
+def test_explain_port_json():
+    r = run_cli("explain", "inventories/example", "leaf-su1-r1", "swp1s0", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    rows = {row["key"]: row for row in data["sections"][0]["rows"]}
+    assert rows["speed"]["value"] == "400G"
+    assert rows["peer"]["value"] == "gpu-su1-n1:eth0"
+    assert rows["cable"]["source"].startswith("inventories/example/fabric.yaml:16:")
+
+
+def test_explain_unknown_device_suggests():
+    r = run_cli("explain", "inventories/example", "leaf-su1-r9")
+    assert r.returncode == 1
+    assert "did you mean" in r.stderr
+
+
+def test_schema_is_json_schema():
+    r = run_cli("schema")
+    assert r.returncode == 0
+    schema = json.loads(r.stdout)
+    assert schema["title"] == "netcfg fabric intent"
+    assert "topology" in schema["properties"]
