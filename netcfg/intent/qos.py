@@ -157,7 +157,7 @@ class DcqcnReactionPoint(IntentModel):
 class DcqcnNotificationPoint(IntentModel):
     """mlx5 `roce_np` parameters (receiver NIC). CNP DSCP/priority default to the CNP class."""
 
-    min_time_between_cnps: int = Field(4, ge=0, description="us between CNPs per QP")
+    min_time_between_cnps: int = Field(2, ge=0, description="us between CNPs per QP")
     cnp_dscp: Dscp | None = None
     cnp_802p_prio: Priority | None = None
 

@@ -21,7 +21,7 @@ TOPO: PathKey = ("topology",)
 def _default_names(t: RailOptimized) -> dict[str, str]:
     """Defaults grow a {plane} or {pod} part only when the fabric has more than one."""
     plane = "-p{plane}" if t.planes > 1 else ""
-    spine_pod = "-pod{pod}" if t.tiers == 3 else ""
+    spine_pod = "-pod{pod}-" if t.tiers == 3 else ""
     return {"host": "gpu-su{su}-n{node}", "leaf": "leaf-su{su}-r{rail}" + plane,
             "spine": "spine" + spine_pod + "{index}" + plane, "core": "core{index}" + plane}
 
