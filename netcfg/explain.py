@@ -84,8 +84,7 @@ class _Explainer:
                 self.row("ecmp seed", dev.ecmp_seed, dev.origin.get("ecmp_seed")),
                 self.row("ecmp fields", ", ".join(self.li.intent.ecmp.fields), ("ecmp", "fields")),
                 self.row("ecmp mode", self.li.intent.ecmp.mode, ("ecmp", "mode")),
-                self.row("max paths", self.li.intent.routing.max_paths or
-                         sum(1 for p in dev.ports if p.peer and p.peer.device.tier > dev.tier),
+                self.row("max paths", effective.max_paths(self.fabric, dev),
                          ("routing", "max_paths")),
             ]
             sections.append(routing)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from netcfg.findings import Finding, IntentError, Position
-from netcfg.intent.errors import findings_from_validation
+from netcfg.intent.errors import data_path, findings_from_validation
 from netcfg.intent.model import Intent
 from netcfg.intent.yamlsrc import PathKey, SourceMap, dotted, load_yaml
 
@@ -64,11 +65,42 @@ def load_intent(path: str | Path) -> LoadedIntent:
     devices_path = root / DEVICES_FILE
     if fabric_path.name == FABRIC_FILE and devices_path.exists():
         _merge_devices_file(data, src, devices_path)
-    try:
-        intent = Intent.model_validate(data)
-    except ValidationError as exc:
-        raise IntentError(findings_from_validation(exc, data, src)) from None
+    intent = _validate(data, src)
     return LoadedIntent(intent=intent, data=data, src=src, root=root, fabric_file=shown)
+
+
+def _validate(data: dict[str, Any], src: SourceMap) -> Intent:
+    """Schema-validate; report unknown keys *and* the other errors of the same mappings.
+
+    An unknown key stops Pydantic from checking the rest of its mapping, so after such errors
+    the keys are dropped from a copy and validation runs again (a few rounds at most).
+    """
+    findings: list[Finding] = []
+    seen: set[tuple[str | None, str | None, str]] = set()
+    current = data
+    for _ in range(4):
+        try:
+            intent = Intent.model_validate(current)
+        except ValidationError as exc:
+            for f in findings_from_validation(exc, current, src):
+                if (f.rule, f.path, f.message) not in seen:
+                    seen.add((f.rule, f.path, f.message))
+                    findings.append(f)
+            unknown = [e for e in exc.errors() if e["type"] == "unknown_keys"]
+            if not unknown:
+                break
+            current = copy.deepcopy(current)
+            for err in unknown:
+                node: Any = current
+                for part in data_path(tuple(err["loc"]), current):
+                    node = node[part]
+                for key in err["ctx"]["keys"]:
+                    node.pop(key, None)
+            continue
+        if not findings:
+            return intent
+        break
+    raise IntentError(findings)
 
 
 def _merge_devices_file(data: dict[str, Any], src: SourceMap, devices_path: Path) -> None:

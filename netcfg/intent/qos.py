@@ -175,6 +175,10 @@ HashField = Literal[
 Tier = Literal["leaf", "spine", "core"]
 
 
+#: SONiC's per-tier ECMP seeds (docker-orchagent switch.json.j2): different per tier.
+DEFAULT_SEEDS: dict[str, int] = {"leaf": 10, "spine": 25, "core": 40}
+
+
 class Ecmp(IntentModel):
     fields: list[HashField] = Field(
         default_factory=lambda: ["src_ip", "dst_ip", "ip_proto", "l4_src_port", "l4_dst_port"],
@@ -182,9 +186,13 @@ class Ecmp(IntentModel):
     )
     algorithm: Literal["default", "crc16", "crc32", "xor"] = "default"
     seeds: dict[Tier, int] = Field(
-        default_factory=lambda: {"leaf": 10, "spine": 25, "core": 40},
-        description="hash seed per tier; different seeds avoid polarization",
+        default_factory=lambda: dict(DEFAULT_SEEDS),
+        description="hash seed per tier (tiers left out keep their default); "
+                    "different seeds avoid polarization",
     )
+
+    def seed(self, tier: str) -> int:
+        return self.seeds.get(tier, DEFAULT_SEEDS.get(tier, 0))  # type: ignore[call-overload]
     mode: Literal["static", "flowlet", "per_packet"] = "static"
     flowlet_inactivity: Duration = Field(256.0, description="flowlet gap (flowlet mode)")
     resilient: bool = False

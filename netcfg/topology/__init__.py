@@ -35,7 +35,6 @@ def build_fabric(loaded: LoadedIntent, catalog: Catalog | None = None) -> Fabric
 def _device_settings(b: FabricBuilder) -> None:
     """Role then device overrides onto each switch (mtu, seed, asn applied later, text)."""
     intent = b.intent
-    seeds = intent.ecmp.seeds
     roles = intent.overrides.roles
     devices = intent.overrides.devices
     for key in devices:
@@ -43,7 +42,7 @@ def _device_settings(b: FabricBuilder) -> None:
             b.error("REF003", f"overrides.devices names '{key}', which is not a device",
                     ("overrides", "devices", key), key=True)
     for dev in b.fabric.switches():
-        dev.ecmp_seed = seeds.get(dev.role)  # type: ignore[call-overload]
+        dev.ecmp_seed = intent.ecmp.seed(dev.role)
         dev.origin["ecmp_seed"] = ("ecmp", "seeds", dev.role)
         dev.origin["mtu"] = ("fabric", "mtu")
         layers = [(("overrides", "roles", dev.role), roles[dev.role])] if dev.role in roles else []

@@ -46,6 +46,17 @@ def assign_addresses(b: FabricBuilder) -> None:
     for name, entry in b.intent.devices.items():
         if entry.management is not None and name in fabric.devices:
             fabric.devices[name].management = str(entry.management.address)
+    owner: dict[str, str] = {}
+    for dev in switches:
+        if dev.management is None:
+            continue
+        ip = dev.management.split("/")[0]
+        if ip in owner:
+            path = (("devices", dev.name, "management", "address")
+                    if dev.name in b.intent.devices else ("addressing", "management"))
+            b.error("TOP003", f"management address {ip} of {dev.name} is also used by "
+                    f"{owner[ip]}", path, device=dev.name)
+        owner.setdefault(ip, dev.name)
 
 
 def _loopbacks(b: FabricBuilder, switches: list, prefix: ipaddress.IPv4Network) -> None:

@@ -40,3 +40,19 @@ def watchdog(fabric: Fabric, device: Device, port: Port | None = None) -> dict[s
             if value is not None:
                 out[f] = (value, where + ("pfc_watchdog", f))
     return out
+
+
+def max_paths(fabric: Fabric, dev: Device) -> int:
+    """BGP maximum-paths: the intent's value, else the uplink count, else (top tier) the
+    widest bundle of parallel links to one neighbour."""
+    configured = fabric.loaded.intent.routing.max_paths
+    if configured is not None:
+        return configured
+    up = sum(1 for p in dev.ports if p.peer and p.peer.device.tier > dev.tier)
+    if up:
+        return up
+    bundles: dict[str, int] = {}
+    for p in dev.ports:
+        if p.peer is not None:
+            bundles[p.peer.device.name] = bundles.get(p.peer.device.name, 0) + 1
+    return max(bundles.values(), default=1)

@@ -1,0 +1,5 @@
+"""`python -m netcfg` is the `netcfg` command."""
+
+from netcfg.cli import main
+
+main()
