@@ -89,6 +89,8 @@ class _Explainer:
             ]
             sections.append(routing)
             sections.append(self.qos(dev, None))
+        else:
+            sections.append(self.dcqcn())
         ports = Section("ports")
         by_speed: dict[int, int] = {}
         for p in dev.ports:
@@ -126,6 +128,20 @@ class _Explainer:
         for key, (value, path) in effective.watchdog(self.fabric, dev, port).items():
             shown = format_time(value) if isinstance(value, float) else value
             sec.rows.append(self.row(f"pfc watchdog {key}", shown, path))
+        return sec
+
+    def dcqcn(self) -> Section:
+        """NIC congestion control; CNP marking defaults to the intent's CNP class."""
+        intent = self.li.intent
+        dc = intent.dcqcn
+        sec = Section("nic dcqcn (mlx5)")
+        sec.rows.append(self.row("enabled", dc.enabled, ("dcqcn", "enabled")))
+        for part in ("rp", "np"):
+            for name, value in getattr(dc, part):
+                path = ("dcqcn", part, name)
+                if name in ("cnp_dscp", "cnp_802p_prio"):
+                    value, path = effective.cnp_marking(intent)[name]
+                sec.rows.append(self.row(f"roce_{part} {name}", value, path))
         return sec
 
     # ------------------------------------------------------------------ port

@@ -56,3 +56,22 @@ def max_paths(fabric: Fabric, dev: Device) -> int:
         if p.peer is not None:
             bundles[p.peer.device.name] = bundles.get(p.peer.device.name, 0) + 1
     return max(bundles.values(), default=1)
+
+
+def cnp_marking(intent: Any) -> dict[str, Sourced]:
+    """DSCP and 802.1p priority NICs put on CNPs: the intent's `dcqcn.np` values, else the
+    CNP class's first DSCP and its traffic class (so switch and NIC agree by construction)."""
+    np_ = intent.dcqcn.np
+    cls_name = intent.qos.cnp_class
+    cls = intent.qos.classes.get(cls_name)
+    base = ("qos", "classes", cls_name)
+    out: dict[str, Sourced] = {}
+    if np_.cnp_dscp is not None:
+        out["cnp_dscp"] = (np_.cnp_dscp, ("dcqcn", "np", "cnp_dscp"))
+    else:
+        out["cnp_dscp"] = (cls.dscp[0] if cls and cls.dscp else None, base + ("dscp",))
+    if np_.cnp_802p_prio is not None:
+        out["cnp_802p_prio"] = (np_.cnp_802p_prio, ("dcqcn", "np", "cnp_802p_prio"))
+    else:
+        out["cnp_802p_prio"] = (cls.traffic_class if cls else None, base + ("traffic_class",))
+    return out
