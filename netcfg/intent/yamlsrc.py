@@ -24,9 +24,12 @@ except ImportError:  # pragma: no cover - pure-Python fallback
 
 PathKey = tuple[str | int, ...]
 
-#: Upper bound on nodes built from one file, aliases included. Real intents are far below it;
-#: an alias bomb is far above it.
+#: Upper bound on nodes built from one file, aliases included (a huge explicit topology stays
+#: below it).
 MAX_NODES = 2_000_000
+#: Upper bound on values produced by alias expansion alone: reuse of a small block is fine,
+#: an alias bomb ("billion laughs") is refused long before it costs time or memory.
+MAX_ALIAS_VALUES = 100_000
 #: Largest intent file read, in bytes.
 MAX_FILE_BYTES = 64 * 1024 * 1024
 
@@ -72,17 +75,24 @@ class _Builder:
         self.display = display
         self.src = SourceMap()
         self.count = 0
+        self.aliased = 0
+        self.built: set[int] = set()
         self.constructor = yaml.constructor.SafeConstructor()
 
     def build(self, node: yaml.Node, path: PathKey) -> Any:
         self.count += 1
-        if self.count > MAX_NODES:
+        if id(node) in self.built:
+            self.aliased += 1
+        else:
+            self.built.add(id(node))
+        if self.count > MAX_NODES or self.aliased > MAX_ALIAS_VALUES:
             raise IntentError(
                 [
                     Finding.at(
                         "YAML005",
-                        f"document expands to more than {MAX_NODES:,} values "
-                        "(anchors/aliases that explode in size); write the values out",
+                        "document expands to too many values (anchors/aliases that explode in "
+                        f"size: more than {MAX_ALIAS_VALUES:,} values from aliases); write the "
+                        "values out",
                         _pos(self.display, node.start_mark),
                     )
                 ]
