@@ -68,9 +68,9 @@ def _check_text(value: str) -> str:
         if ch in "\r\n" or unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"):
             raise PydanticCustomError(
                 "unsafe_text",
-                "text contains a control character or line break ({char!r} at offset {offset}); "
+                "text contains a control character or line break ({char} at offset {offset}); "
                 "free text must be one printable line (it is copied into device configs)",
-                {"char": ch, "offset": i},
+                {"char": repr(ch), "offset": i},
             )
     return value
 

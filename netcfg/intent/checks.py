@@ -135,13 +135,13 @@ def check_fabric(fabric) -> list[Finding]:  # noqa: ANN001 - Fabric import would
     names = tuple(devices)
     out = []
 
-    def ref(name: str, path: tuple) -> None:
+    def ref(name: str, path: tuple, key: bool = False) -> None:
         if name not in devices:
             out.append(li.finding("REF003", f"'{name}' is not a device of this fabric"
-                                  f"{suggest(name, names)}", path))
+                                  f"{suggest(name, names)}", path, key=key))
 
     for dev in intent.devices:
-        ref(dev, ("devices", dev))
+        ref(dev, ("devices", dev), key=True)
     dl = intent.routing.deadlock
     base = ("routing", "deadlock")
     for i, link in enumerate(dl.failures):

@@ -31,6 +31,9 @@ def _yaml_type(value: Any) -> str:
 
 
 def _show(value: Any) -> str:
+    """A value as YAML spells it (true, null), strings quoted."""
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
     text = repr(value) if isinstance(value, str) else str(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
@@ -96,6 +99,8 @@ def findings_from_validation(exc: ValidationError, data: Any, src: SourceMap) ->
         if (path, "value") in seen:  # a union reports each alternative; one line is enough
             continue
         seen.add((path, "value"))
+        if kind in ("union_tag_invalid", "union_tag_not_found") and src.has(path + ("kind",)):
+            path = path + ("kind",)
         pos = src.key(path) if "[key]" in err["loc"] else src.value(path)
         out.append(Finding.at(rule, _message(err), pos, path=dotted(path)))
     return out

@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from netcfg.findings import Finding, IntentError, Position
+from netcfg.intent.base import suggest
 from netcfg.intent.errors import data_path, findings_from_validation
 from netcfg.intent.model import Intent
 from netcfg.intent.yamlsrc import PathKey, SourceMap, dotted, load_yaml
@@ -105,10 +106,16 @@ def _validate(data: dict[str, Any], src: SourceMap) -> Intent:
 
 def _merge_devices_file(data: dict[str, Any], src: SourceMap, devices_path: Path) -> None:
     extra, extra_src = load_yaml(devices_path, str(devices_path))
-    if not isinstance(extra, dict) or set(extra) - {"devices", "credentials"}:
+    allowed = ("devices", "credentials")
+    if not isinstance(extra, dict):
         raise IntentError([Finding.at(
-            "YAML007", f"{DEVICES_FILE} may only hold 'devices' and 'credentials' mappings",
+            "YAML007", f"{DEVICES_FILE} must be a mapping with 'devices' and/or 'credentials'",
             extra_src.value(()))])
+    foreign = [k for k in extra if k not in allowed]
+    if foreign:
+        raise IntentError([Finding.at(
+            "YAML007", f"{DEVICES_FILE} may only hold 'devices' and 'credentials', not "
+            f"'{k}'{suggest(k, allowed)}", extra_src.key((k,)), path=k) for k in foreign])
     for section, entries in extra.items():
         if not isinstance(entries, dict):
             raise IntentError([Finding.at(
@@ -116,7 +123,7 @@ def _merge_devices_file(data: dict[str, Any], src: SourceMap, devices_path: Path
         target = data.setdefault(section, {})
         if not isinstance(target, dict):
             continue  # the schema reports the wrong type in fabric.yaml
-        if section not in src.values:
+        if (section,) not in src.values:
             src.values[(section,)] = extra_src.value((section,))  # type: ignore[assignment]
         for name, value in entries.items():
             if name in target:

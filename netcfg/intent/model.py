@@ -133,7 +133,7 @@ class Explicit(IntentModel):
     devices: dict[Name, ExplicitDevice] = Field(min_length=1)
     links: list[Annotated[ExplicitLink, BeforeValidator(_short_link)]]
     link_defaults: LinkClass = Field(
-        default_factory=lambda: LinkClass(speed=400_000, cable=3.0),
+        default_factory=lambda: LinkClass.model_validate({"speed": "400G", "cable": "3m"}),
         description="speed and cable of links that do not say",
     )
 

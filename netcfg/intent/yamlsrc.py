@@ -30,6 +30,8 @@ MAX_NODES = 2_000_000
 #: Upper bound on values produced by alias expansion alone: reuse of a small block is fine,
 #: an alias bomb ("billion laughs") is refused long before it costs time or memory.
 MAX_ALIAS_VALUES = 100_000
+#: Deepest nesting accepted (an intent needs fewer than ten levels).
+MAX_DEPTH = 64
 #: Largest intent file read, in bytes.
 MAX_FILE_BYTES = 64 * 1024 * 1024
 
@@ -99,10 +101,18 @@ class _Builder:
             )
         self.src.values[path] = _pos(self.display, node.start_mark)
         if isinstance(node, yaml.MappingNode):
+            self._depth(node, path)
             return self._mapping(node, path)
         if isinstance(node, yaml.SequenceNode):
+            self._depth(node, path)
             return [self.build(child, path + (i,)) for i, child in enumerate(node.value)]
         return self._scalar(node)
+
+    def _depth(self, node: yaml.Node, path: PathKey) -> None:
+        if len(path) >= MAX_DEPTH:
+            raise IntentError([Finding.at(
+                "YAML005", f"values are nested more than {MAX_DEPTH} levels deep",
+                _pos(self.display, node.start_mark), path=_dotted(path[:4]) + "...")])
 
     def _scalar(self, node: yaml.ScalarNode) -> Any:
         try:
@@ -171,6 +181,10 @@ def _dotted(path: PathKey) -> str:
 dotted = _dotted
 
 
+def _char(c: int | str) -> str:
+    return repr(chr(c) if isinstance(c, int) else c)
+
+
 def load_yaml(path: Path, display: str | None = None) -> tuple[Any, SourceMap]:
     """Load one YAML file into plain data and its SourceMap, or raise IntentError."""
     shown = display or str(path)
@@ -191,7 +205,8 @@ def load_yaml(path: Path, display: str | None = None) -> tuple[Any, SourceMap]:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        line_start = raw.rfind(b"\n", 0, exc.start) + 1
+        col = len(raw[line_start:exc.start].decode("utf-8", errors="replace")) + 1
         raise IntentError(
             [
                 Finding.at(
@@ -205,6 +220,13 @@ def load_yaml(path: Path, display: str | None = None) -> tuple[Any, SourceMap]:
         text = text[1:]
     try:
         nodes = list(yaml.compose_all(text, Loader=_Loader))
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        col = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        raise IntentError([Finding.at(
+            "YAML003", f"character {_char(exc.character)} is not allowed in YAML "
+            "(control characters must be escaped inside double quotes)",
+            Position(shown, line, col))]) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         pos = _pos(shown, mark) if mark else start

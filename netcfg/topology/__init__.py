@@ -39,7 +39,10 @@ def _device_settings(b: FabricBuilder) -> None:
     devices = intent.overrides.devices
     for key in devices:
         if not is_glob(key) and key not in b.fabric.devices:
-            b.error("REF003", f"overrides.devices names '{key}', which is not a device",
+            from netcfg.intent.base import suggest
+
+            b.error("REF003", f"overrides.devices names '{key}', which is not a device"
+                    f"{suggest(key, tuple(b.fabric.devices))}",
                     ("overrides", "devices", key), key=True)
     for dev in b.fabric.switches():
         dev.ecmp_seed = intent.ecmp.seed(dev.role)

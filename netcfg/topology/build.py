@@ -85,24 +85,27 @@ class FabricBuilder:
         return dev
 
     # ------------------------------------------------------------------ ports and links
-    def need_cages(self, dev: Device, groups: list[tuple[int, int]], path: PathKey) -> bool:
-        """Check that port groups [(count, speed)] fit the switch; report why not."""
+    def need_cages(self, dev: Device, groups: list[tuple[int, int, PathKey]], path: PathKey) -> bool:
+        """Check that port groups [(count, speed, where the speed is set)] fit the switch.
+
+        An unsupported speed is reported at its own key, too few cages at `path`.
+        """
         alloc = self._alloc.get(dev.name)
         if alloc is None:
             return False
         plat = alloc.platform
         total = 0
-        for count, speed in groups:
+        for count, speed, speed_path in groups:
             cages = alloc.cages_for(count, speed)
             if cages is None:
                 speeds = ", ".join(format_speed(s) for s in plat.speeds())
                 self.error("TOP002", f"{dev.role} {dev.name}: platform {dev.platform} has no "
-                           f"{format_speed(speed)} ports (speeds: {speeds})", path,
+                           f"{format_speed(speed)} ports (speeds: {speeds})", speed_path,
                            device=dev.name)
                 return False
             total += cages
         if total > alloc.free_cages:
-            need = " + ".join(f"{c} x {format_speed(s)}" for c, s in groups)
+            need = " + ".join(f"{c} x {format_speed(s)}" for c, s, _ in groups)
             self.error("TOP001", f"{dev.role} {dev.name} needs {need} = {total} cages but "
                        f"platform {dev.platform} has {alloc.free_cages} free of {plat.cages}",
                        path, device=dev.name)

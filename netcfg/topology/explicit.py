@@ -37,11 +37,12 @@ class ExplicitBuilder(FabricBuilder):
         for i, link in enumerate(t.links):
             path = ("topology", "links", i)
             a, b = link.ends
+            shorthand = isinstance(self.loaded.data["topology"]["links"][i], list)
             for end_no, end in enumerate((a, b)):
                 if end not in self.fabric.devices:
                     self.error("REF003", f"link end '{end}' is not a device"
                                f"{suggest(end, tuple(self.fabric.devices))}",
-                               path + ("ends", end_no))
+                               path + ((end_no,) if shorthand else ("ends", end_no)))
             if a == b:
                 self.error("TOP005", f"link connects '{a}' to itself", path)
             pair = frozenset((a, b))
@@ -61,7 +62,8 @@ class ExplicitBuilder(FabricBuilder):
         for name, by_speed in demand.items():
             dev = self.fabric.devices[name]
             order = sorted(by_speed.items(), key=lambda kv: (-kv[0], -kv[1]))
-            if self.need_cages(dev, order, ("topology", "devices", name)):
+            groups = [(count, speed, ("topology", "devices", name)) for speed, count in order]
+            if self.need_cages(dev, groups, ("topology", "devices", name)):
                 taken = wanted.get(name, set())
                 self._pool[name] = {
                     speed: [n for n in self.take_names(dev, count, speed) if n not in taken][::-1]

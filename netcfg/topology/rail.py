@@ -71,7 +71,7 @@ class RailBuilder(FabricBuilder):
         if t.tiers == 3:
             for key in ("sus_per_pod", "cores", "spine_core"):
                 if getattr(t, key) is None:
-                    self.error("SCH002", f"a 3-tier fabric needs topology.{key}", TOPO)
+                    self.error("SCH002", f"a 3-tier fabric needs topology.{key}", TOPO + (key,))
                     ok = False
             if ok and t.scalable_units % t.sus_per_pod:  # type: ignore[operator]
                 self.error("TOP004", f"scalable_units ({t.scalable_units}) is not a multiple of "
@@ -93,7 +93,11 @@ class RailBuilder(FabricBuilder):
             self.check_nic(t.node.nic, TOPO + ("node", "nic"))
             ok = False
         elif t.host_leaf.speed not in nic.speeds:
-            self.error("TOP002", f"NIC {t.node.nic} does not run at the host link speed",
+            from netcfg.intent.units import format_speed
+
+            self.error("TOP002", f"NIC {t.node.nic} does not run at "
+                       f"{format_speed(t.host_leaf.speed)} (speeds: "
+                       f"{', '.join(format_speed(s) for s in nic.speeds)})",
                        TOPO + ("host_leaf", "speed"))
             ok = False
         elif nic.ports < t.planes:
@@ -147,9 +151,10 @@ class RailBuilder(FabricBuilder):
                                         index=rail)
                     if leaf is None:
                         return leaves
-                    if not self.need_cages(leaf, [(t.nodes_per_su, hl.speed),
-                                                  (self.leaf_uplinks, t.leaf_spine.speed)],
-                                           TOPO + ("nodes_per_su",)):
+                    groups = [(t.nodes_per_su, hl.speed, TOPO + ("host_leaf", "speed")),
+                              (self.leaf_uplinks, t.leaf_spine.speed,
+                               TOPO + ("leaf_spine", "speed"))]
+                    if not self.need_cages(leaf, groups, TOPO + ("nodes_per_su",)):
                         return leaves
                     su_leaves[(plane, rail)] = leaf
                     leaves.setdefault((plane, pod), []).append(leaf)
@@ -181,9 +186,10 @@ class RailBuilder(FabricBuilder):
         spines: dict[tuple[int, int], list[Device]] = {}
         for (plane, pod), pod_leaves in sorted(leaves.items()):
             down = len(pod_leaves) * per_spine
-            groups = [(down, ls.speed)]
+            groups = [(down, ls.speed, TOPO + ("leaf_spine", "speed"))]
             if t.tiers == 3:
-                groups.append((self.spine_uplinks(down), t.spine_core.speed))  # type: ignore[union-attr]
+                groups.append((self.spine_uplinks(down), t.spine_core.speed,  # type: ignore[union-attr]
+                               TOPO + ("spine_core", "speed")))
             row = []
             for j in range(1, t.spines + 1):
                 spine = self._switch("spine", 2, plane=plane, pod=pod, index=j)
@@ -228,8 +234,9 @@ class RailBuilder(FabricBuilder):
             cores = []
             for c in range(1, t.cores + 1):
                 core = self._switch("core", 3, plane=plane, index=c)
-                if core is None or not self.need_cages(core, [(len(pods) * per_core, sc.speed)],
-                                                       TOPO + ("cores",)):
+                if core is None or not self.need_cages(
+                        core, [(len(pods) * per_core, sc.speed, TOPO + ("spine_core", "speed"))],
+                        TOPO + ("cores",)):
                     self.fail_if_errors()
                     return
                 cores.append(core)
