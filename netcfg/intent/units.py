@@ -13,8 +13,8 @@ refused for these quantities: `400` could be Gb/s or Mb/s, `150` KB or cells.
 
 from __future__ import annotations
 
-import math
 import re
+from decimal import Decimal
 from typing import Annotated
 
 from pydantic import BeforeValidator, PlainSerializer, WithJsonSchema
@@ -31,7 +31,7 @@ LENGTH_UNITS = {"m": 1.0, "cm": 0.01, "mm": 0.001, "km": 1000.0}
 TIME_UNITS = {"ns": 0.001, "us": 1.0, "µs": 1.0, "ms": 1000.0, "s": 1_000_000.0}
 
 
-def _parse(value: object, kind: str, units: dict, example: str) -> tuple[float, float]:
+def _parse(value: object, kind: str, units: dict, example: str) -> tuple[Decimal, Decimal]:
     """Split `value` into (number, factor) or raise a Pydantic error that says what is allowed."""
     allowed = ", ".join(u for u, f in units.items() if f is not None)
     if isinstance(value, bool) or not isinstance(value, str):
@@ -54,7 +54,7 @@ def _parse(value: object, kind: str, units: dict, example: str) -> tuple[float, 
             "'{value}': unknown {kind} unit '{unit}' (units: {allowed})",
             {"value": value, "kind": kind, "unit": m["unit"] or "(none)", "allowed": allowed},
         )
-    return float(m["num"]), units[unit]
+    return Decimal(m["num"]), Decimal(str(units[unit]))  # exact: 1.001G is 1001 Mb/s
 
 
 def parse_speed(value: object) -> int:
@@ -79,12 +79,18 @@ def parse_size(value: object) -> int:
 
 def parse_length(value: object) -> float:
     num, factor = _parse(value, "length", LENGTH_UNITS, "3m")
-    return round(num * factor, 6)
+    return float(round(num * factor, 6))
 
 
 def parse_time(value: object) -> float:
     num, factor = _parse(value, "time", TIME_UNITS, "200ms")
-    return round(num * factor, 6)
+    return float(round(num * factor, 6))
+
+
+def _plain(x: float) -> str:
+    """A number without exponent or float noise, to 6 decimals (the parsers' resolution)."""
+    text = f"{x:.6f}".rstrip("0").rstrip(".")
+    return text if text not in ("", "-0") else "0"
 
 
 def format_speed(mbps: int) -> str:
@@ -93,7 +99,7 @@ def format_speed(mbps: int) -> str:
     if mbps % 1000 == 0:
         return f"{mbps // 1000}G"
     if mbps >= 1000:
-        return f"{mbps / 1000:g}G"
+        return f"{Decimal(mbps) / 1000}G"  # exact: 2.5G, 1.001G
     return f"{mbps}M"
 
 
@@ -105,13 +111,13 @@ def format_size(n: int) -> str:
 
 
 def format_length(m: float) -> str:
-    return f"{m:g}m"
+    return f"{_plain(m)}m"
 
 
 def format_time(us: float) -> str:
-    if us >= 1000 and math.isclose(us % 1000, 0, abs_tol=1e-9):
-        return f"{us / 1000:g}ms"
-    return f"{us:g}us"
+    if us >= 1000 and round(us, 6) % 1000 == 0:
+        return f"{_plain(us / 1000)}ms"
+    return f"{_plain(us)}us"
 
 
 # Annotated field types: parse on input, print back in the user's notation in JSON output.

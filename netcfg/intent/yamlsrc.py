@@ -117,12 +117,13 @@ class _Builder:
     def _scalar(self, node: yaml.ScalarNode) -> Any:
         try:
             return self.constructor.construct_object(node, deep=True)
-        except yaml.constructor.ConstructorError as exc:
+        except Exception as exc:  # noqa: BLE001 - explicit tags (!!int x) fail in many ways
+            problem = getattr(exc, "problem", None) or f"not a valid {node.tag.rsplit(':', 1)[-1]}"
             raise IntentError(
                 [
                     Finding.at(
                         "YAML003",
-                        f"cannot read this value: {exc.problem}",
+                        f"cannot read this value: {problem}",
                         _pos(self.display, node.start_mark),
                     )
                 ]

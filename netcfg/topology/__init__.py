@@ -97,5 +97,8 @@ def _port_settings(b: FabricBuilder) -> None:
                         setattr(port, field, getattr(s, field))
                         port.origin = port.origin or {}
                         port.origin[field] = where + (field,)
+                # cable length and PFC are properties of the link: both ends follow
                 if s.cable is not None and port.peer is not None:
                     port.peer.cable = s.cable
+                if s.lossless is not None and port.link is not None:
+                    port.link.lossless = port.link.a.lossless = port.link.b.lossless = s.lossless

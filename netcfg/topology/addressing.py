@@ -34,7 +34,7 @@ def assign_addresses(b: FabricBuilder) -> None:
             upper.address = base + 2 * i
             lower.address = base + 2 * i + 1
     if addr.management is not None:
-        hosts = addr.management.num_addresses - 2
+        hosts = max(addr.management.num_addresses - 2, 0)
         if len(switches) > hosts:
             b.error("TOP003", f"{addr.management} has room for {hosts} management addresses; "
                     f"the fabric has {len(switches)} switches", ("addressing", "management"))

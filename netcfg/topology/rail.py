@@ -54,7 +54,7 @@ class RailBuilder(FabricBuilder):
             tpl = getattr(self.t.naming, role) if self.loaded.is_set(path) else defaults[role]
             try:
                 tpl.format(**{k: 1 for k in _PLACEHOLDERS})
-            except (KeyError, IndexError, ValueError) as exc:
+            except Exception as exc:  # noqa: BLE001 - any format error is the template's fault
                 self.error("SCH003", f"bad name template {tpl!r} ({exc}); placeholders: "
                            + ", ".join("{" + p + "}" for p in sorted(_PLACEHOLDERS)), path)
             names[role] = tpl
