@@ -615,7 +615,7 @@ def explicit(nodes: dict[str, int], links: list, platforms: dict | None = None,
     return data
 
 
-# The tiny fabrics of /work/shared/cases/deadlock-public.yaml, as explicit inventories.
+# The tiny fabrics of shared/cases/deadlock-public.yaml, as explicit inventories.
 C01_NODES = {"T0": 1, "T1": 1, "T2": 1, "T3": 1, "S0": 2, "S1": 2}
 C01_LINKS = [["T0", "S0"], ["T0", "S1"], ["T1", "S0"], ["T1", "S1"],
              ["T2", "S0"], ["T2", "S1"], ["T3", "S0"], ["T3", "S1"]]
