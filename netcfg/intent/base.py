@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
@@ -18,8 +18,6 @@ class IntentModel(BaseModel):
         extra="forbid", strict=True, frozen=True, populate_by_name=False,
         validate_default=False, hide_input_in_errors=True,
     )
-    _keys: ClassVar[frozenset[str] | None] = None
-
     @classmethod
     def allowed_keys(cls) -> list[str]:
         return sorted(f.alias or name for name, f in cls.model_fields.items())
