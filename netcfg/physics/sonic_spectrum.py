@@ -3,7 +3,7 @@
 Same inputs, same xon/xoff/size as SONiC's buffer manager (`sonic-net/sonic-swss`
 `cfgmgr/buffer_headroom_mellanox.lua`), including the 8-lane, shared-headroom-pool and
 Spectrum-4/5/6 terms. Arithmetic is IEEE double, like the Lua, and rounding is to 1 KiB.
-Derivation and worked examples: `docs/physics.md`.
+Worked examples: `shared/specs/headroom-sonic-spectrum.md`, checked in tests/test_headroom_spectrum.py.
 """
 
 from __future__ import annotations
