@@ -6,6 +6,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from netcfg.findings import Finding, IntentError
+from netcfg.intent.checks import check_fabric, check_intent
+from netcfg.intent.load import load_intent
+from netcfg.topology import build_fabric
 from netcfg.topology.fabric import Fabric
 
 
@@ -21,10 +24,6 @@ class Validation:
 
 def validate(path: str | Path) -> Validation:
     """Everything `netcfg validate` checks; never raises for bad input."""
-    from netcfg.intent.checks import check_fabric, check_intent
-    from netcfg.intent.load import load_intent
-    from netcfg.topology import build_fabric
-
     try:
         loaded = load_intent(path)
         findings = check_intent(loaded)

@@ -15,6 +15,7 @@ from pydantic import Field, model_validator
 
 from netcfg.intent.base import IntentModel, Name, Text
 from netcfg.intent.units import Size, Speed
+from netcfg.intent.yamlsrc import load_yaml
 
 Nos = Literal["eos", "nxos", "junos", "cumulus", "sonic"]
 NOSES: tuple[str, ...] = ("eos", "nxos", "junos", "cumulus", "sonic")
@@ -106,7 +107,5 @@ class Catalog(IntentModel):
 @lru_cache(maxsize=4)
 def load_catalog(path: Path = CATALOG_PATH) -> Catalog:
     """The catalog, validated (a broken catalog is a bug in netcfg, so this may raise)."""
-    from netcfg.intent.yamlsrc import load_yaml
-
     data, _ = load_yaml(path)
     return Catalog.model_validate(data)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from netcfg.findings import IntentError
+from netcfg.intent.base import suggest
 from netcfg.intent.load import LoadedIntent
 from netcfg.intent.model import Explicit
 from netcfg.intent.overrides import is_glob, matching_keys
@@ -39,8 +40,6 @@ def _device_settings(b: FabricBuilder) -> None:
     devices = intent.overrides.devices
     for key in devices:
         if not is_glob(key) and key not in b.fabric.devices:
-            from netcfg.intent.base import suggest
-
             b.error("REF003", f"overrides.devices names '{key}', which is not a device"
                     f"{suggest(key, tuple(b.fabric.devices))}",
                     ("overrides", "devices", key), key=True)

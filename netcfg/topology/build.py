@@ -7,6 +7,7 @@ from typing import Any
 from netcfg.findings import Finding, IntentError
 from netcfg.intent.base import suggest
 from netcfg.intent.load import LoadedIntent
+from netcfg.intent.overrides import match_device
 from netcfg.intent.units import format_speed
 from netcfg.intent.yamlsrc import PathKey
 from netcfg.platforms import Catalog
@@ -51,8 +52,6 @@ class FabricBuilder:
 
     def device_setting(self, name: str, field: str) -> tuple[Any, PathKey] | None:
         """Most specific `overrides.devices` entry (exact name beats glob) that sets `field`."""
-        from netcfg.intent.overrides import match_device
-
         for key in match_device(self.intent.overrides.devices, name):
             value = getattr(self.intent.overrides.devices[key], field)
             if value is not None:

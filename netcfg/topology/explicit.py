@@ -33,7 +33,6 @@ class ExplicitBuilder(FabricBuilder):
         # Feasibility first: count each switch's ports per speed.
         demand: dict[str, dict[int, int]] = {}
         wanted: dict[str, set[str]] = {}
-        seen: dict[frozenset[str], int] = {}
         for i, link in enumerate(t.links):
             path = ("topology", "links", i)
             a, b = link.ends
@@ -45,10 +44,6 @@ class ExplicitBuilder(FabricBuilder):
                                path + ((end_no,) if shorthand else ("ends", end_no)))
             if a == b:
                 self.error("TOP005", f"link connects '{a}' to itself", path)
-            pair = frozenset((a, b))
-            if pair in seen and link.ports is None:
-                pass  # parallel links are fine (ECMP bundles)
-            seen[pair] = i
             speed = link.speed or t.link_defaults.speed
             for end_no, end in enumerate((a, b)):
                 if end in self.fabric.devices and self.fabric.devices[end].tier > 0:

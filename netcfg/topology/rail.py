@@ -10,7 +10,9 @@ Ports: downlinks take the first cages, uplinks the next ones (see CageAllocator)
 
 from __future__ import annotations
 
+from netcfg.intent.base import suggest
 from netcfg.intent.model import RailOptimized
+from netcfg.intent.units import format_speed
 from netcfg.intent.yamlsrc import PathKey
 from netcfg.topology.build import FabricBuilder
 from netcfg.topology.fabric import Device
@@ -93,8 +95,6 @@ class RailBuilder(FabricBuilder):
             self.check_nic(t.node.nic, TOPO + ("node", "nic"))
             ok = False
         elif t.host_leaf.speed not in nic.speeds:
-            from netcfg.intent.units import format_speed
-
             self.error("TOP002", f"NIC {t.node.nic} does not run at "
                        f"{format_speed(t.host_leaf.speed)} (speeds: "
                        f"{', '.join(format_speed(s) for s in nic.speeds)})",
@@ -107,8 +107,6 @@ class RailBuilder(FabricBuilder):
         return ok
 
     def check_nic(self, nic: str, path: PathKey) -> None:
-        from netcfg.intent.base import suggest
-
         self.error("REF002", f"unknown NIC '{nic}'{suggest(nic, tuple(self.catalog.nics))}; "
                    f"known: {', '.join(sorted(self.catalog.nics))}", path)
 
@@ -224,8 +222,7 @@ class RailBuilder(FabricBuilder):
             pods = [spines[(plane, pod)] for pod in range(1, self.pods + 1) if (plane, pod) in spines]
             if not pods:
                 continue
-            first_spine_down = len([p for p in pods[0][0].ports])
-            up = self.spine_uplinks(first_spine_down)
+            up = self.spine_uplinks(len(pods[0][0].ports))  # only down ports exist so far
             if up % per_group:
                 self.error("TOP004", f"spine uplinks ({up}) must divide evenly over the "
                            f"{per_group} cores of its group", TOPO + ("cores",))
