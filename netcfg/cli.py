@@ -102,7 +102,7 @@ def explain(path: str, device: str, port: str | None, fmt: str) -> None:
             names = [x.name for x in dev.ports]
             click.echo(f"netcfg: {device} has no port '{port}'{suggest(port, names)}", err=True)
             sys.exit(1)
-    sections = run(fabric, dev, p)
+    sections = run(fabric, dev, p, result.physics)
     if fmt == "json":
         click.echo(json.dumps({"device": dev.name, "port": port,
                                "sections": [s.as_dict() for s in sections]}, indent=2))

@@ -1,8 +1,8 @@
 """`explain`: every effective value of a device or port, and the place in the intent it came from.
 
 Values the user wrote cite `file:line:col`; values nobody wrote say `default`; values that
-come from the platform catalog cite it. Derived numbers (headroom, ECN) join this tree as
-their layers land.
+come from the platform catalog cite it. Derived numbers (headroom, buffer budget, ECN) show
+their inputs with sources, then each step as `= formula` with the term in bytes.
 """
 
 from __future__ import annotations
@@ -12,6 +12,9 @@ from typing import Any
 
 from netcfg.intent.units import format_length, format_size, format_speed, format_time
 from netcfg.intent.yamlsrc import PathKey, dotted
+from netcfg.physics import Physics, lossless
+from netcfg.physics.ports import lanes_of
+from netcfg.physics.result import Step, fmt
 from netcfg.topology import effective
 from netcfg.topology.fabric import Device, Fabric, Port
 
@@ -35,10 +38,16 @@ class Section:
         return {"title": self.title, "rows": [r.as_dict() for r in self.rows]}
 
 
+def _step_row(step: Step) -> Row:
+    value = fmt(step.value) + ("" if step.unit == "x" else step.unit)
+    return Row(step.name, value, "= " + step.formula)
+
+
 class _Explainer:
-    def __init__(self, fabric: Fabric):
+    def __init__(self, fabric: Fabric, physics: Physics | None):
         self.fabric = fabric
         self.li = fabric.loaded
+        self.physics = physics
 
     def src(self, path: PathKey | None) -> str:
         if not path:
@@ -89,6 +98,8 @@ class _Explainer:
             ]
             sections.append(routing)
             sections.append(self.qos(dev, None))
+            if self.physics is not None:
+                sections.append(self.budget(dev))
         else:
             sections.append(self.dcqcn())
         ports = Section("ports")
@@ -170,9 +181,113 @@ class _Explainer:
         out = [sec]
         if port.device.is_switch:
             out.append(self.qos(port.device, port))
+            if self.physics is not None and port in self.physics.ports:
+                out.append(self.headroom(port))
+            if self.physics is not None:
+                out += self.ecn(port)
         return out
 
+    # ------------------------------------------------------------------ physics
+    def catalog_row(self, key: str, value: Any, entry: str, sources: dict[str, str],
+                    field_name: str) -> Row:
+        return Row(key, value, f"catalog {entry}: {sources.get(field_name, '')}")
 
-def explain(fabric: Fabric, device: Device, port: Port | None = None) -> list[Section]:
-    ex = _Explainer(fabric)
+    def headroom(self, port: Port) -> Section:
+        assert self.physics is not None
+        cat = self.fabric.catalog
+        h = self.physics.ports[port]
+        x = self.physics.headroom.inputs(port)
+        plat_name = port.device.platform
+        plat = cat.platforms[plat_name]  # type: ignore[index]
+        asic = cat.asics[x.asic]
+        buf = ("qos", "buffer")
+        sec = Section(f"pfc headroom per lossless priority ({h.model})")
+        sec.rows += [
+            Row("model", h.model, f"catalog {x.asic}: headroom_model"),
+            self.catalog_row("cell", f"{asic.cell}B", x.asic, asic.sources, "cell"),
+            Row("lanes", lanes_of(self.fabric, port),
+                f"catalog {plat_name}: {plat.lanes_per_cage} lanes per cage / ports per cage "
+                f"at {format_speed(port.speed)}"),
+            Row("mtu local / peer", f"{x.mtu_local} / {x.mtu_peer}",
+                f"port {port.id} / {port.peer.id if port.peer else '-'}"),
+            self.row("traffic pattern mtu", x.lossless_mtu, buf + ("traffic_pattern", "mtu")),
+            self.row("small packets", f"{x.small_packet_percentage}%",
+                     buf + ("traffic_pattern", "small_packet_percentage")),
+            self.row("shared headroom pool", x.shared_headroom_pool, buf + ("shared_headroom_pool",)),
+        ]
+        if asic.spectrum is not None and h.model == "sonic_spectrum":
+            k = asic.spectrum
+            for name in ("pipeline_latency_kib", "mac_phy_delay_kib", "peer_response_time_kib"):
+                sec.rows.append(self.catalog_row(name, getattr(k, name), x.asic, k.sources, name))
+            sec.rows.append(Row("pause quanta", "SONiC table", "sonic-net/sonic-swss "
+                                "cfgmgr/buffer_headroom_mellanox.lua (netcfg/physics/sonic_spectrum.py)"))
+        else:
+            phys = cat.physics
+            medium, medium_path = effective.link_medium(self.fabric, port.link)  # type: ignore[arg-type]
+            sec.rows.append(self.row("medium", medium or "unknown (default)", medium_path))
+            for name in ("propagation_ns_per_m", "pause_quanta", "interface_delay_bits"):
+                sec.rows.append(self.catalog_row(name, "see steps", "physics", phys.sources, name))
+        sec.rows += [_step_row(s) for s in h.steps]
+        n = self.physics.budgets[port.device.name].pgs
+        sec.rows.append(Row("port reserves", format_size(h.size * n),
+                            f"= size {h.size} · {n} lossless priorities"))
+        return sec
+
+    def ecn(self, port: Port) -> list[Section]:
+        assert self.physics is not None
+        out = []
+        for cls in self.li.intent.qos.classes:
+            e = self.physics.ecn(port, cls)
+            if not e.enabled:
+                continue
+            sec = Section(f"ecn class {cls} (egress queue)")
+            for name, value in (("min", e.min), ("max", e.max), ("probability", e.probability)):
+                if e.source(name) is not None:
+                    shown = f"{value}%" if name == "probability" else format_size(value)
+                    sec.rows.append(self.row(name, shown, e.source(name)))
+            sec.rows.append(self.row("rtt", format_time(self.li.intent.qos.buffer.rtt),
+                                     ("qos", "buffer", "rtt")))
+            sec.rows += [_step_row(s) for s in e.steps]
+            out.append(sec)
+        return out
+
+    def budget(self, dev: Device) -> Section:
+        assert self.physics is not None
+        b = self.physics.budgets[dev.name]
+        plat = self.fabric.platform(dev)
+        asic = self.fabric.catalog.asics[plat.asic]
+        buf = ("qos", "buffer")
+        sec = Section("buffer budget")
+        sec.rows += [
+            self.catalog_row("buffer", format_size(b.buffer), plat.asic, asic.sources, "buffer"),
+            self.row("lossless priorities", b.pgs, ("qos", "pfc", "priorities")),
+            Row("lossless ports", len(b.ports), "topology (links with PFC at both ends)"),
+            Row("reserved headroom", format_size(b.reserved),
+                f"= sum of per-PG size over {len(b.ports)} ports · {b.pgs} priorities"),
+        ]
+        if b.shp_ratio is not None:
+            sec.rows.append(self.row("over-subscribe ratio", b.shp_ratio,
+                                     buf + ("shared_headroom_pool", "over_subscribe_ratio")))
+            sec.rows.append(Row("shared headroom pool", format_size(b.shp_pool),
+                                f"= sum of xoff / {b.shp_ratio}" +
+                                (" (less 10240 per port, as SONiC)"
+                                 if asic.headroom_model == "sonic_spectrum" else "")))
+        sec.rows += [
+            Row("shared pool", format_size(b.shared),
+                f"= buffer {b.buffer} − reserved {b.reserved} − shared headroom {b.shp_pool}"),
+            self.row("alpha", fmt(b.alpha), buf + ("dynamic_threshold",)),
+            self.row("congested queues", b.congested, buf + ("congested_queues",)),
+            Row("queue limit", format_size(b.queue_limit),
+                f"= alpha · shared / (1 + congested · alpha) = {fmt(b.alpha)} · {b.shared} / "
+                f"(1 + {b.congested} · {fmt(b.alpha)}): XOFF point of a busy PG, ECN stays below"),
+        ]
+        for p, h in b.costliest(3):
+            sec.rows.append(Row(f"costly port {p.name}", format_size(h.size * b.pgs),
+                                f"{format_speed(p.speed)}, {format_length(p.cable)} cable"))
+        return sec
+
+
+def explain(fabric: Fabric, device: Device, port: Port | None = None,
+            physics: Physics | None = None) -> list[Section]:
+    ex = _Explainer(fabric, physics)
     return ex.port(port) if port is not None else ex.device(device)

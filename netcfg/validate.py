@@ -8,6 +8,8 @@ from pathlib import Path
 from netcfg.findings import Finding, IntentError
 from netcfg.intent.checks import check_fabric, check_intent
 from netcfg.intent.load import load_intent
+from netcfg.physics import Physics, derive
+from netcfg.physics.checks import check as check_physics
 from netcfg.topology import build_fabric
 from netcfg.topology.fabric import Fabric
 
@@ -16,6 +18,7 @@ from netcfg.topology.fabric import Fabric
 class Validation:
     fabric: Fabric | None
     findings: list[Finding] = field(default_factory=list)
+    physics: Physics | None = None
 
     @property
     def ok(self) -> bool:
@@ -33,4 +36,8 @@ def validate(path: str | Path) -> Validation:
     except IntentError as exc:
         return Validation(None, exc.findings)
     findings += check_fabric(fabric)
-    return Validation(fabric, findings)
+    if any(f.severity == "error" for f in findings):
+        return Validation(fabric, findings)
+    physics = derive(fabric)
+    findings += check_physics(physics)
+    return Validation(fabric, findings, physics)

@@ -58,12 +58,15 @@ class FabricMeta(IntentModel):
 # --------------------------------------------------------------------------- topology
 
 
+Medium = Literal["dac", "aec", "fiber"]
+
+
 class LinkClass(IntentModel):
     """Speed and cabling of one tier of links."""
 
     speed: Speed
     cable: Length = Field(description="cable length; drives PFC headroom")
-    medium: Literal["dac", "aec", "fiber"] | None = None
+    medium: Medium | None = Field(None, description="sets the propagation delay per metre")
 
 
 class NodeSpec(IntentModel):
@@ -121,6 +124,7 @@ class ExplicitLink(IntentModel):
     lossless: bool = Field(True, description="PFC on the lossless priorities on this link")
     speed: Speed | None = None
     cable: Length | None = None
+    medium: Medium | None = None
     ports: list[str] | None = Field(None, min_length=2, max_length=2,
                                     description="interface names at each end (default: assigned)")
     description: Text | None = None

@@ -110,12 +110,49 @@ class Pfc(IntentModel):
     watchdog: Watchdog = Field(default_factory=Watchdog)
 
 
+class TrafficPattern(IntentModel):
+    """What lossless traffic looks like; sizes the cell-occupancy term of the headroom.
+
+    Same meaning and defaults as SONiC's LOSSLESS_TRAFFIC_PATTERN (buffers_config.j2).
+    """
+
+    mtu: int = Field(1024, ge=64, le=9216, description="typical lossless packet size, bytes")
+    small_packet_percentage: int = Field(
+        50, ge=0, le=100, description="share of 64-byte packets among lossless packets, percent")
+
+
+class SharedHeadroomPool(IntentModel):
+    """Lossless PGs reserve only xon per port; their xoff headroom comes from one pool sized
+    for `1/over_subscribe_ratio` of the ports pausing at once."""
+
+    over_subscribe_ratio: int = Field(2, ge=1, le=64)
+
+
+class Buffer(IntentModel):
+    """Design assumptions for the buffer budget and ECN; every number is derived from these."""
+
+    traffic_pattern: TrafficPattern = Field(default_factory=TrafficPattern)
+    shared_headroom_pool: SharedHeadroomPool | None = Field(
+        None, description="off by default: every lossless PG reserves its full headroom")
+    dynamic_threshold: int = Field(
+        0, ge=-7, le=7, description="shared-buffer alpha = 2^n for lossless PGs and queues")
+    congested_queues: int = Field(
+        8, ge=1, le=1024,
+        description="queues congested at once on one switch (design incast); sizes the "
+                    "dynamic limit ECN must stay below")
+    min_shared_pool: int = Field(
+        25, ge=0, le=95, description="percent of the buffer that must stay shared")
+    rtt: Duration = Field(5.0, description="base RTT of a short lossless path; ECN defaults "
+                                           "are sized from its bandwidth-delay product")
+
+
 class Qos(IntentModel):
     classes: dict[Name, QosClass] = Field(default_factory=default_classes, min_length=1)
     default_class: Name = Field("best-effort", description="class of DSCPs no class lists")
     roce_class: Name = Field("roce", description="class carrying RoCEv2 data")
     cnp_class: Name = Field("cnp", description="class carrying CNPs")
     pfc: Pfc = Field(default_factory=Pfc)
+    buffer: Buffer = Field(default_factory=Buffer)
 
     def pfc_priorities(self) -> list[int]:
         if self.pfc.priorities is not None:
@@ -164,6 +201,8 @@ class DcqcnNotificationPoint(IntentModel):
 
 class Dcqcn(IntentModel):
     enabled: bool = Field(True, description="false = no DCQCN by design (receiver-driven CC)")
+    design_note: Text | None = Field(
+        None, description="required when disabled: what controls congestion instead")
     rp: DcqcnReactionPoint = Field(default_factory=DcqcnReactionPoint)
     np: DcqcnNotificationPoint = Field(default_factory=DcqcnNotificationPoint)
 

@@ -1,0 +1,67 @@
+"""Buffer physics: PFC headroom per port, buffer budget per switch, ECN per queue.
+
+`derive(fabric)` computes every number once; `explain` prints how, `checks` judges them and
+the renderers write them. Model docs: docs/physics.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from netcfg.physics.budget import Budget, budget
+from netcfg.physics.ecn import EcnSetting, thresholds
+from netcfg.physics.ports import HeadroomCalculator
+from netcfg.physics.result import Headroom
+from netcfg.topology.fabric import Device, Fabric, Port
+
+
+@dataclass
+class Physics:
+    fabric: Fabric
+    headroom: HeadroomCalculator
+    #: lossless switch port -> headroom of each of its lossless PGs
+    ports: dict[Port, Headroom] = field(default_factory=dict, repr=False)
+    budgets: dict[str, Budget] = field(default_factory=dict, repr=False)
+    _ecn: dict[tuple[str, int, str], EcnSetting] = field(default_factory=dict, repr=False)
+
+    def ecn(self, port: Port, cls: str) -> EcnSetting:
+        """ECN of class `cls`'s egress queue on a switch port."""
+        key = (port.device.name, port.speed, cls)
+        got = self._ecn.get(key)
+        if got is None:
+            qos = self.fabric.loaded.intent.qos
+            got = self._ecn[key] = thresholds(
+                qos.ecn_of(cls), ("qos", "classes", cls, "ecn"), port.speed, qos.buffer.rtt,
+                self.budgets[port.device.name].queue_limit)
+        return got
+
+
+def lossless(port: Port) -> bool:
+    """PFC protects this switch port: a lossless link to a peer."""
+    return port.lossless and port.peer is not None
+
+
+def derive(fabric: Fabric) -> Physics:
+    intent = fabric.loaded.intent
+    buf = intent.qos.buffer
+    pgs = len(intent.qos.pfc_priorities())
+    calc = HeadroomCalculator(fabric)
+    phys = Physics(fabric, calc)
+    shp = buf.shared_headroom_pool
+    for dev in fabric.switches():
+        asic = fabric.catalog.asics[fabric.platform(dev).asic]
+        rows: list[tuple[Port, Headroom]] = []
+        if pgs:
+            for port in dev.ports:
+                if lossless(port):
+                    h = calc(port)
+                    phys.ports[port] = h
+                    rows.append((port, h))
+        phys.budgets[dev.name] = budget(
+            dev, rows, buffer=asic.buffer, cell=asic.cell, model=asic.headroom_model, pgs=pgs,
+            dynamic_threshold=buf.dynamic_threshold, congested=buf.congested_queues,
+            shp_ratio=shp.over_subscribe_ratio if shp is not None else None)
+    return phys
+
+
+__all__ = ["Budget", "Device", "EcnSetting", "Headroom", "Physics", "derive"]

@@ -40,6 +40,14 @@ class Sourced(IntentModel):
         return self
 
 
+class SpectrumConstants(Sourced):
+    """SONiC's ASIC_TABLE values for one Spectrum generation (KiB, as SONiC stores them)."""
+
+    pipeline_latency_kib: float = Field(gt=0)
+    mac_phy_delay_kib: float = Field(ge=0)
+    peer_response_time_kib: float = Field(gt=0)
+
+
 class Asic(Sourced):
     vendor: Text
     family: Literal["spectrum", "tomahawk", "cloudscale", "silicon_one", "trio", "express"]
@@ -48,6 +56,13 @@ class Asic(Sourced):
     cell: int = Field(ge=1, description="buffer cell size in bytes")
     lossless_priorities_max: int = Field(ge=1, le=8)
     headroom_model: Literal["sonic_spectrum", "ieee_8021qbb"]
+    spectrum: SpectrumConstants | None = Field(None, description="for headroom_model sonic_spectrum")
+
+    @model_validator(mode="after")
+    def _model_has_constants(self) -> Asic:
+        if self.headroom_model == "sonic_spectrum" and self.spectrum is None:
+            raise ValueError("headroom_model sonic_spectrum needs the 'spectrum' constants")
+        return self
 
 
 class PortMode(IntentModel):
@@ -91,10 +106,31 @@ class Nic(Sourced):
     port_name: str = Field(description="host interface name template, {port0} 0-based")
 
 
+class PhysicsConstants(IntentModel):
+    """Per-speed constants of the generic IEEE 802.1Qbb headroom model (sources per table)."""
+
+    pfc_frame: int = Field(gt=0, description="PFC frame on the wire, bytes")
+    frame_overhead: int = Field(ge=0, description="preamble/SFD + IPG per frame, bytes")
+    propagation_ns_per_m: dict[str, float] = Field(description="by medium, plus 'default'")
+    pause_quanta: dict[Speed, int] = Field(description="peer response in 512-bit quanta")
+    interface_delay_bits: dict[Speed, int] = Field(description="PHY+MAC delay, both ends")
+    sources: dict[str, Text]
+
+    @model_validator(mode="after")
+    def _sourced(self) -> PhysicsConstants:
+        missing = [n for n in type(self).model_fields if n != "sources" and n not in self.sources]
+        if missing:
+            raise ValueError(f"no source given for {', '.join(missing)}")
+        if "default" not in self.propagation_ns_per_m:
+            raise ValueError("propagation_ns_per_m needs a 'default' entry")
+        return self
+
+
 class Catalog(IntentModel):
     asics: dict[Name, Asic]
     platforms: dict[Name, Platform]
     nics: dict[Name, Nic]
+    physics: PhysicsConstants
 
     @model_validator(mode="after")
     def _asics_exist(self) -> Catalog:

@@ -10,7 +10,7 @@ from typing import Any
 
 from netcfg.intent.overrides import matching_keys
 from netcfg.intent.yamlsrc import PathKey
-from netcfg.topology.fabric import Device, Fabric, Port
+from netcfg.topology.fabric import Device, Fabric, Link, Port
 
 Sourced = tuple[Any, PathKey]
 WATCHDOG_FIELDS = ("enabled", "detection", "restoration", "action")
@@ -75,3 +75,22 @@ def cnp_marking(intent: Any) -> dict[str, Sourced]:
     else:
         out["cnp_802p_prio"] = (cls.traffic_class if cls else None, base + ("traffic_class",))
     return out
+
+
+def link_medium(fabric: Fabric, link: Link) -> Sourced:
+    """Cable medium of a link (dac/aec/fiber, None = unknown) and the intent path that says so.
+
+    Rail-optimized links take their tier's link class; explicit links their own `medium`,
+    else `link_defaults.medium`.
+    """
+    topo = fabric.loaded.intent.topology
+    src = link.source
+    if len(src) == 3 and src[:2] == ("topology", "links"):
+        own = topo.links[src[2]].medium  # type: ignore[union-attr]
+        if own is not None:
+            return own, src + ("medium",)
+        return topo.link_defaults.medium, ("topology", "link_defaults", "medium")  # type: ignore[union-attr]
+    if len(src) == 2 and src[0] == "topology":
+        cls = getattr(topo, src[1], None)
+        return (cls.medium if cls is not None else None), src + ("medium",)
+    return None, src + ("medium",)
