@@ -70,3 +70,39 @@ def test_worst_case_pattern(asic, speed, lanes, cable, xon, xoff, size):
 def test_shared_headroom_pool(cable, xoff):
     got = headroom(SPC4, 400 * G, cable, lanes=8, shared_headroom_pool=True)
     assert got == Headroom(38912, xoff, 38912)
+
+
+# Worked by hand from the formula of the spec (no worked example there for 200G or a gearbox);
+# port MTU 9100, pattern 1024/50 (b = 11.7647 %, occ = 1.2352941), w = 3.
+#  SPC4 200G 5 m: cable = 2*5*200000e9/1.98e8/8000 = 1262.63; prop = 9100 + 1262.63 + 819.2
+#    + 453*64 (28992) + tile 200*120/8 (3000) = 43173.83; 1024 + prop*occ = 54356.4 -> 55296;
+#    worst ceilK(1024 + 3*prop) = 131072 > 55296 + 2048 -> xoff 57344; size 57344 + 19456.
+#  40 m: cable 10101.01, prop 52012.21 -> 65275.0 -> 65536 (+2048) = 67584.
+#  300 m: cable 75757.58, prop 117668.78 -> 146379.6 -> 146432 (+2048) = 148480.
+#  SPC3 200G 5 m: no tile, prop 40173.83 -> 50650.5 -> 51200 (+2048) = 53248.
+#  SPC4 400G 40 m with gearbox 400: gearbox = 400000*400/8192 = 19531.25, prop = 94041.22
+#    + 2*19531.25 = 133103.72 -> 165446.2 -> 165888 (+2048) = 167936; size + 19456.
+#  SHP on, SPC4 200G 40 m: no compensation, xoff 65536, size = xon.
+HAND_WORKED = [
+    (dict(asic=SPC4, speed=200 * G, cable_m=5), Headroom(19456, 57344, 76800)),
+    (dict(asic=SPC4, speed=200 * G, cable_m=40), Headroom(19456, 67584, 87040)),
+    (dict(asic=SPC4, speed=200 * G, cable_m=300), Headroom(19456, 148480, 167936)),
+    (dict(asic=SPC3, speed=200 * G, cable_m=5), Headroom(19456, 53248, 72704)),
+    (dict(asic=SPC4, speed=400 * G, cable_m=40, gearbox_delay=400),
+     Headroom(19456, 167936, 187392)),
+    (dict(asic=SPC4, speed=200 * G, cable_m=40, shared_headroom_pool=True),
+     Headroom(19456, 65536, 19456)),
+]
+
+
+@pytest.mark.parametrize("kwargs,want", HAND_WORKED)
+def test_hand_worked(kwargs, want):
+    assert headroom(**kwargs) == want
+
+
+def test_steps_end_in_the_result():
+    """The explained steps are the computation: the last xoff/xon/size steps are the result."""
+    got = headroom(SPC4, 400 * G, 40)
+    last = {s.name: s.value for s in got.steps}
+    assert (last["xon"], last["xoff"], last["size"]) == (got.xon, got.xoff, got.size)
+    assert [s.name for s in got.steps].count("xoff") == 2  # rounding, then compensation
