@@ -114,5 +114,11 @@ def explain(path: str, device: str, port: str | None, fmt: str) -> None:
             click.echo(f"  {r.key:<{width}}  {r.value!s:<24}  {r.source}")
 
 
+from netcfg.deadlock.cli import deadlock, graph  # noqa: E402 - click only, heavy imports lazy
+
+main.add_command(deadlock)
+main.add_command(graph)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,0 +1,352 @@
+"""Build the buffer dependency graph (spec section 2): nodes are lossless ingress queues.
+
+A node is `channel * P + k`: channel id times the number of distinct lossless priorities in
+play plus the priority's index. Edges are collected into flat integer arrays; the only
+per-edge Python object kept is a small cause record (first writer wins) used for reporting.
+
+Table-driven models (updown, shortest_path, bounce_on_failure) run a BFS per destination class
+over `channel x tag x bounces` from the traffic sources, so only reachable pairs contribute
+edges. Path models (k_bounce, all_simple_paths) enumerate simple paths per flow.
+"""
+
+from __future__ import annotations
+
+from array import array
+from dataclasses import dataclass, field
+
+from netcfg.routing.forward import BOUNCE, ECMP, Forwarder
+from netcfg.routing.network import Network
+from netcfg.routing.setup import FLOOD, RoutingSetup
+
+PATH = "path"
+
+
+@dataclass
+class Graph:
+    """Edges of the dependency graph plus what reports need to explain them."""
+
+    net: Network
+    setup: RoutingSetup
+    #: distinct priorities of the graph; node id = channel * len(prios) + index
+    prios: list[int]
+    src: array = field(default_factory=lambda: array("q"))
+    dst: array = field(default_factory=lambda: array("q"))
+    #: (u, v) -> (cause, destination device index); filled when `explain` is on
+    cause: dict[tuple[int, int], tuple[str, int]] = field(default_factory=dict)
+    unroutable: set[tuple[str, str]] = field(default_factory=set)
+    #: flows that were checked (pairs), for the report
+    flows: int = 0
+
+    @property
+    def width(self) -> int:
+        return len(self.prios)
+
+    def node_name(self, node: int) -> str:
+        c, k = divmod(node, self.width)
+        return f"{self.net.channel_name(c)}@{self.prios[k]}"
+
+    def lossless_nodes(self) -> int:
+        """How many ingress queues exist (channels x usable lossless priorities)."""
+        alive = sum(1 for c, ok in enumerate(self.net.lossless)
+                    if ok and c not in self.net.failed)
+        return alive * sum(1 for p in self.prios if p in self.setup.pfc_priorities)
+
+
+class Builder:
+    """Accumulates edges for one network state and one routing setup."""
+
+    def __init__(self, net: Network, setup: RoutingSetup, *, intact: Network | None = None,
+                 explain: bool = True) -> None:
+        self.net = net
+        self.setup = setup
+        self.intact = intact
+        self.explain = explain
+        self.keep_states = False
+        self.touched: set[int] = set()
+        tags = setup.tags_to_priorities
+        prios: list[int] = []
+        for p in tags:
+            if p not in prios:
+                prios.append(p)
+        #: tag -> priority index, or -1 when the priority has no PFC (lossy)
+        self.tag_k = [prios.index(p) if p in setup.pfc_priorities else -1 for p in tags]
+        self.graph = Graph(net, setup, prios)
+        self.dead = {i for h in setup.dead_hosts for i in net.expand(h)}
+        tier = net.tier
+        self.dateline = {(net.index[a], net.index[b]) for pair in setup.dateline
+                         for a in pair for b in pair if a != b and a in net.index
+                         and b in net.index}
+        self.tag_on_bounce = setup.rewrite == "tag_on_bounce"
+        self._tier = tier
+
+    # ------------------------------------------------------------------ nodes and tags
+
+    def node(self, c: int, t: int) -> int:
+        """Graph node of channel `c` carrying tag `t`, or -1 when that queue is lossy."""
+        if t >= len(self.tag_k) or not self.net.lossless[c]:
+            return -1
+        k = self.tag_k[t]
+        return -1 if k < 0 else c * self.graph.width + k
+
+    def bump(self, w: int | None, x: int, y: int) -> int:
+        """Tag increase for the turn w -> x -> y (Tagger bounce, or crossing a dateline)."""
+        inc = 0
+        tier = self._tier
+        if self.tag_on_bounce and w is not None and tier[w] > tier[x] < tier[y]:
+            inc += 1
+        if self.dateline and (x, y) in self.dateline:
+            inc += 1
+        return inc
+
+    def edge(self, u: int, v: int, cause: str, d: int) -> None:
+        if u < 0 or v < 0:
+            return
+        self.graph.src.append(u)
+        self.graph.dst.append(v)
+        if self.explain:
+            self.graph.cause.setdefault((u, v), (cause, d))
+
+    # ------------------------------------------------------------------ traffic
+
+    def demands(self) -> dict[int, list[int]]:
+        """Destination -> sources, from the traffic pattern (dead hosts send nothing)."""
+        net = self.net
+        traffic = self.setup.traffic
+        out: dict[int, list[int]] = {}
+        if isinstance(traffic, list):
+            for s, d in traffic:
+                for si in net.expand(s):
+                    for di in net.expand(d):
+                        if si != di:
+                            out.setdefault(di, []).append(si)
+        else:
+            tier = 0 if traffic == "all_host_pairs" else 1
+            ends = [i for i in range(net.n) if net.tier[i] == tier]
+            for d in ends:
+                out[d] = [s for s in ends if s != d]
+        for d in out:
+            out[d] = [s for s in out[d] if s not in self.dead]
+        return {d: s for d, s in out.items() if s}
+
+    def classes(self, demands: dict[int, list[int]]) -> list[tuple[int, list[int], list[int]]]:
+        """(representative, members, sources): hosts with identical forwarding share one BFS.
+
+        Only all-pairs host traffic is grouped; members must hang off the same live switches
+        and be neither dead nor named by a rule, so grouping is exact.
+        """
+        net = self.net
+        special = self.dead | {i for r in self.setup.rules for i in net.expand(r.dst)}
+        groups: dict[tuple, list[int]] = {}
+        singles = []
+        for d in demands:
+            if (self.setup.traffic == "all_host_pairs" and net.tier[d] == 0
+                    and d not in special):
+                groups.setdefault(tuple(sorted(net.alive(d))), []).append(d)
+            else:
+                singles.append((d, [d], demands[d]))
+        out = []
+        for members in groups.values():
+            srcs = sorted({s for m in members for s in demands[m]})
+            out.append((members[0], members, srcs))
+        return out + singles
+
+    # ------------------------------------------------------------------ table-driven models
+
+    def run_tables(self) -> Graph:
+        demands = self.demands()
+        #: per destination class: (rep, members, sources, forwarder, reached states)
+        self.reached: list[tuple[int, list[int], list[int], Forwarder, set]] = []
+        for rep, members, sources in self.classes(demands):
+            fwd = Forwarder(self.net, self.setup, rep, self.intact)
+            delivered = self.bfs(fwd, rep, members, sources)
+            if self.keep_states:
+                self.reached.append((rep, members, sources, fwd, self.last_seen))
+            self.graph.flows += sum(len(demands[m]) for m in members)
+            for m in members:
+                for s in demands[m]:
+                    if s not in delivered and s != m:
+                        self.graph.unroutable.add((self.net.names[s], self.net.names[m]))
+        return self.graph
+
+    def bfs(self, fwd: Forwarder, rep: int, members: list[int], sources: list[int],
+            seeds: list | None = None, known: set | None = None) -> set[int]:
+        """BFS over (channel, tag, bounces) for one destination class; returns the sources
+        whose packets can be delivered. `seeds`/`known` restart it from given states (the
+        incremental failure sweep): states in `known` are not expanded again."""
+        net = self.net
+        alive_out = net.alive
+        dst_of, src_of = net.dst, net.src
+        member_set = set(members)
+        ntags = len(self.tag_k)
+        seen: set[tuple[int, int, int]] = set()
+        parents: dict[tuple[int, int, int], list] = {}
+        delivered_states: set = set()
+        stack: list[tuple[int, int, int]] = []
+        origin: dict[tuple[int, int, int], set[int]] = {}
+        track = seeds is None and len(sources) * net.n < 4_000_000
+
+        def push(state: tuple[int, int, int], parent, src: int | None) -> None:
+            if track:
+                if parent is None:
+                    origin.setdefault(state, set()).add(src)
+                else:
+                    parents.setdefault(state, []).append(parent)
+            if state not in seen:
+                seen.add(state)
+                stack.append(state)
+
+        for s in sources:
+            if s in member_set:  # a sibling of the destination: same attachments
+                hops, b = [y for y in alive_out(s) if self._tier[y] > 0], 0
+            else:
+                hops, _cause, b = fwd.hops(s, None, 0)
+            hops = self._deliver(hops, rep, members, None)
+            out = alive_out(s)
+            for y in hops:
+                for c in out.get(y, ()):
+                    push((c, min(self.bump(None, s, y), ntags), b), None, s)
+        for st in seeds or ():
+            if st not in seen:
+                seen.add(st)
+                stack.append(st)
+        while stack:
+            state = stack.pop()
+            c, t, b = state
+            x = dst_of[c]
+            if x in member_set:
+                delivered_states.add(state)
+                continue
+            if self._tier[x] == 0:
+                continue  # hosts never forward
+            if known is not None and state in known and not self._touched(x):
+                continue
+            w = src_of[c]
+            hops, cause, b2 = fwd.hops(x, w, b)
+            hops = self._deliver(hops, rep, members, w)
+            u = self.node(c, t)
+            out = alive_out(x)
+            tier = self._tier
+            for y in hops:
+                # a tag past the last priority is lossy for good: still delivered, no edges
+                t2 = min(t + self.bump(w, x, y), ntags)
+                why = cause
+                if b and cause == ECMP and tier[w] > tier[x] < tier[y]:
+                    why = BOUNCE  # the bounced packet going up again: the unsafe turn
+                for c2 in out.get(y, ()):
+                    if u >= 0:
+                        self.edge(u, self.node(c2, t2), why, rep)
+                    push((c2, t2, b2), state, None)
+        self.last_seen = seen
+        if not track:
+            return set(sources)
+        return self._sources_delivering(parents, origin, delivered_states)
+
+    def _touched(self, x: int) -> bool:
+        return x in self.touched
+
+    @staticmethod
+    def _deliver(hops: list[int], rep: int, members: list[int], w: int | None) -> list[int]:
+        """Replace the class representative by every member host (except the ingress)."""
+        if len(members) == 1 or rep not in hops:
+            return hops
+        return [y for y in hops if y != rep] + [m for m in members if m != w]
+
+    @staticmethod
+    def _sources_delivering(parents: dict, origin: dict, delivered: set) -> set[int]:
+        good: set = set(delivered)
+        stack = list(delivered)
+        while stack:
+            st = stack.pop()
+            for p in parents.get(st, ()):
+                if p not in good:
+                    good.add(p)
+                    stack.append(p)
+        return {s for st, srcs in origin.items() if st in good for s in srcs}
+
+    # ------------------------------------------------------------------ path models
+
+    def run_paths(self) -> Graph:
+        """k_bounce / all_simple_paths: every qualifying simple path of every flow."""
+        net = self.net
+        for d, sources in self.demands().items():
+            fwd_rules = Forwarder.__new__(Forwarder)
+            fwd_rules.net, fwd_rules.setup, fwd_rules.d = net, self.setup, d
+            fwd_rules.rules = {}
+            for r in self.setup.rules:
+                if d in net.expand(r.dst) and r.at in net.index:
+                    fwd_rules.rules.setdefault(net.index[r.at], []).append(r)
+            for s in sources:
+                self.graph.flows += 1
+                if not self._paths(s, d, fwd_rules):
+                    self.graph.unroutable.add((net.names[s], net.names[d]))
+        return self.graph
+
+    def _paths(self, s: int, d: int, fwd: Forwarder) -> bool:
+        net, tier, setup = self.net, self._tier, self.setup
+        k_bounce = setup.model == "k_bounce"
+        found = False
+        visited = {s}
+        chans: list[int] = []
+        tags: list[int] = []
+
+        def candidates(x: int, w: int | None) -> list[int]:
+            ruled = fwd._rule(x, w)
+            if ruled is not None:
+                return ruled
+            alive = net.alive(x)
+            if d in self.dead and d in alive:
+                return [y for y in alive if y != w]
+            return list(alive)
+
+        def emit() -> None:
+            for i in range(1, len(chans)):
+                self.edge(self.node(chans[i - 1], tags[i - 1]), self.node(chans[i], tags[i]),
+                          PATH, d)
+
+        def walk(x: int, w: int | None, bounces: int, last: int) -> None:
+            nonlocal found
+            if not k_bounce and len(chans) >= setup.max_hops:
+                return
+            t = tags[-1] if tags else 0
+            for y in candidates(x, w):
+                if y in visited or (tier[y] == 0 and y != d):
+                    continue
+                step = (tier[y] > tier[x]) - (tier[y] < tier[x])  # 1 up, -1 down, 0 lateral
+                b = bounces
+                if k_bounce:
+                    if step == 0:
+                        continue
+                    if last == -1 and step == 1:
+                        b += 1
+                        if b > setup.k:
+                            continue
+                t2 = t + self.bump(w, x, y)
+                if t2 >= len(self.tag_k):
+                    t2 = len(self.tag_k)  # lossy from here on; the path still counts
+                for c in net.alive(x)[y]:
+                    chans.append(c)
+                    tags.append(t2)
+                    if y == d:
+                        found = True
+                        emit()
+                    else:
+                        visited.add(y)
+                        walk(y, x, b, step)
+                        visited.discard(y)
+                    chans.pop()
+                    tags.pop()
+
+        walk(s, None, 0, 1)
+        return found
+
+
+def build(net: Network, setup: RoutingSetup, *, intact: Network | None = None,
+          explain: bool = True) -> Graph:
+    """The dependency graph of `net` (a failure state of `intact`) under `setup`."""
+    b = Builder(net, setup, intact=intact, explain=explain)
+    if setup.model in ("k_bounce", "all_simple_paths"):
+        return b.run_paths()
+    return b.run_tables()
+
+
+__all__ = ["Graph", "Builder", "build", "ECMP", "FLOOD", "PATH"]

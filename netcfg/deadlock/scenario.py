@@ -1,0 +1,46 @@
+"""One failure state: build its dependency graph and find its cycles.
+
+`valley_free_proof` is the structural fast path: converged up*/down* routing without
+ingress-aware rules or flooding only ever makes safe turns (spec section 2.3), in every failure
+state, so no graph has to be built to know it is acyclic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from netcfg.deadlock.analysis import Analysis, analyse
+from netcfg.deadlock.graph import Graph, build
+from netcfg.routing.network import Network
+from netcfg.routing.setup import RoutingSetup
+
+
+@dataclass
+class Outcome:
+    failed: tuple[int, ...]  # link indices
+    graph: Graph | None
+    analysis: Analysis
+
+    @property
+    def cyclic(self) -> bool:
+        return self.analysis.cyclic
+
+
+def valley_free_proof(setup: RoutingSetup) -> bool:
+    """True when the routing model alone guarantees only safe turns."""
+    return setup.model == "updown" and not setup.rules and not setup.dead_hosts
+
+
+def lossless_nodes(net: Network, setup: RoutingSetup) -> int:
+    prios = {p for p in setup.tags_to_priorities if p in setup.pfc_priorities}
+    return sum(1 for c, ok in enumerate(net.lossless) if ok and c not in net.failed) * len(prios)
+
+
+def run(intact: Network, setup: RoutingSetup, failed: tuple[int, ...] = (), *,
+        exhaustive: bool = False) -> Outcome:
+    """Check one failure state; `exhaustive` builds the graph even where a proof exists."""
+    net = intact.with_failures(failed) if failed else intact
+    if valley_free_proof(setup) and not exhaustive:
+        return Outcome(failed, None, Analysis(lossless_nodes(net, setup), 0, 0, True))
+    g = build(net, setup, intact=intact)
+    return Outcome(failed, g, analyse(g))

@@ -1,0 +1,1 @@
+"""Routing models for the deadlock checker: indexed network, next-hop tables, forwarding."""
