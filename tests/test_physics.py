@@ -214,3 +214,40 @@ def test_ecn_defaults_scale_with_speed_and_stay_below_pfc():
 def test_junos_fill_levels():
     assert junos_fill_levels(150_000, 1_500_000, 15_000_000) == (1, 10)
     assert junos_fill_levels(10_000, 20_000, 15_000_000) is None  # both round to 0 %
+
+
+def test_explain_port_shows_formulas_and_sources(example):
+    from netcfg.explain import explain
+
+    fabric = example.fabric
+    dev = fabric.devices["leaf-su1-r1"]
+    port = dev.port("swp1s0")
+    sections = {s.title: s for s in explain(fabric, dev, port, example.physics)}
+    hr = sections["pfc headroom per lossless priority (sonic_spectrum)"]
+    rows = {r.key: r for r in hr.rows}
+    h = example.physics.ports[port]
+    assert rows["size"].value == f"{h.size}B" and rows["size"].source.startswith("= ")
+    assert "fabric.yaml" in rows["traffic pattern mtu"].source or "default" in rows["traffic pattern mtu"].source
+    assert rows["cell"].source.startswith("catalog spectrum-4: ") and "asic_table.j2" in rows["cell"].source
+    ecn = {r.key: r for r in sections["ecn class roce (egress queue)"].rows}
+    assert "fabric.yaml:31:" in ecn["min"].source
+    budget = {r.key: r for r in explain(fabric, dev, None, example.physics)[-2].rows}
+    assert budget["queue limit"].value == f"{example.physics.budgets['leaf-su1-r1'].queue_limit}B"
+
+
+def test_explain_cli_json_has_the_steps():
+    import json
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    r = subprocess.run([sys.executable, "-m", "netcfg.cli", "explain", "inventories/multivendor",
+                        "core1", "et-0/0/0:0", "--format", "json"], cwd=root,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    hr = next(s for s in doc["sections"] if s["title"].startswith("pfc headroom"))
+    steps = {row["key"]: row for row in hr["rows"]}
+    assert hr["title"].endswith("(ieee_8021qbb)")
+    assert steps["in flight"]["source"] == "= 9236 + 84 + 153900 + 15360 + 57920 + 9236"
+    assert steps["xoff"]["value"] == "332232B"

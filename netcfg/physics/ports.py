@@ -84,7 +84,7 @@ class HeadroomCalculator:
         buf = fabric.loaded.intent.qos.buffer
         self._pattern = (buf.traffic_pattern.mtu, buf.traffic_pattern.small_packet_percentage,
                          buf.shared_headroom_pool is not None)
-        self._memo: dict[PortInputs, Headroom] = {}
+        self._memo: dict[tuple, Headroom] = {}
         self._medium: dict[tuple, str | None] = {}
         self._lanes: dict[tuple[str, int], int] = {}
 
@@ -106,8 +106,14 @@ class HeadroomCalculator:
                           port.speed, port.cable, medium, port.mtu, peer_mtu, lanes, mtu, spp, shp)
 
     def __call__(self, port: Port) -> Headroom:
-        x = self.inputs(port)
-        got = self._memo.get(x)
+        # Platform, speed, cable, link class (-> medium) and both MTUs decide every input,
+        # so a plain tuple of them is the memo key (cheaper than building PortInputs).
+        peer = port.peer
+        link = port.link
+        key = (port.device.platform, port.speed, port.cable,
+               link.source if link is not None else None, port.mtu,
+               peer.mtu if peer is not None else port.mtu)
+        got = self._memo.get(key)
         if got is None:
-            got = self._memo[x] = compute(self.fabric.catalog, x)
+            got = self._memo[key] = compute(self.fabric.catalog, self.inputs(port))
         return got
