@@ -9,18 +9,17 @@ Usage: python benchmarks/bench_physics.py [--repeat N]
 
 from __future__ import annotations
 
-import argparse
 import json
 import resource
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing
-INVENTORIES = ["example", "multivendor", "gpu2048", "gpu32768"]
+
+from benchmarks import childrun  # noqa: E402
 
 
 def child(path: str, repeat: int) -> None:
@@ -50,20 +49,12 @@ def child(path: str, repeat: int) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--child", help=argparse.SUPPRESS)
-    args = ap.parse_args()
-    if args.child:
-        child(args.child, args.repeat)
-        return
-    print(f"{'inventory':<12} {'switches':>8} {'lossless ports':>15} {'distinct':>9} "
-          f"{'derive s':>9} {'checks s':>9} {'peak MiB':>9}")
-    for name in INVENTORIES:
-        out = subprocess.run([sys.executable, __file__, "--child", str(ROOT / "inventories" / name),
-                              "--repeat", str(args.repeat)], capture_output=True, text=True,
-                             check=True).stdout
-        r = json.loads(out)
+    header = False
+    for name, r, _ in childrun.run(__file__, __doc__, child, default_repeat=5):
+        if not header:
+            print(f"{'inventory':<12} {'switches':>8} {'lossless ports':>15} {'distinct':>9} "
+                  f"{'derive s':>9} {'checks s':>9} {'peak MiB':>9}")
+            header = True
         print(f"{name:<12} {r['switches']:>8} {r['ports']:>15} {r['distinct']:>9} "
               f"{r['derive_s']:>9.3f} {r['check_s']:>9.3f} {r['peak_mib']:>9.1f}")
 

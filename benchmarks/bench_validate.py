@@ -10,7 +10,6 @@ Usage: python benchmarks/bench_validate.py [--repeat N]
 
 from __future__ import annotations
 
-import argparse
 import json
 import resource
 import statistics
@@ -21,7 +20,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing
-INVENTORIES = ["example", "multivendor", "gpu2048", "gpu32768"]
+
+from benchmarks import childrun  # noqa: E402
 
 
 def child(path: str, repeat: int) -> None:
@@ -44,20 +44,12 @@ def child(path: str, repeat: int) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--child", help=argparse.SUPPRESS)
-    args = ap.parse_args()
-    if args.child:
-        child(args.child, args.repeat)
-        return
+    rows = list(childrun.run(__file__, __doc__, child, default_repeat=3))
+    if not rows:
+        return  # ran as a child
     print(f"{'inventory':<12} {'GPUs':>6} {'devices':>8} {'ports':>8} {'validate s':>11} "
           f"{'peak MiB':>9}")
-    for name in INVENTORIES:
-        out = subprocess.run([sys.executable, __file__, "--child", str(ROOT / "inventories" / name),
-                              "--repeat", str(args.repeat)], capture_output=True, text=True,
-                             check=True).stdout
-        r = json.loads(out)
+    for name, r, _ in rows:
         s = r["summary"]
         devices = sum(v for k, v in s.items() if k not in ("links", "ports"))
         gpus = s.get("host", 0) * 8
