@@ -1,0 +1,207 @@
+"""Configuration as an ordered tree of CLI lines, and the editor that applies flat lines to it.
+
+EOS and NX-OS receive configuration as flat lines (NAPALM strips indentation), so the mode of
+each line comes from the NOS's rules: a mode-opening command enters its mode; a line that is
+not valid in the current mode is tried in the parent modes, up to the global one; a line valid
+nowhere is rejected with the position of the bad token.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from netcfg.lab.grammar import Grammar, Match
+
+
+@dataclass
+class Node:
+    """A configuration line; `mode` is set when the line opens a sub-mode."""
+
+    line: str
+    mode: str | None = None
+    children: list[Node] = field(default_factory=list)
+
+    def copy(self) -> Node:
+        return Node(self.line, self.mode, [c.copy() for c in self.children])
+
+    @property
+    def tokens(self) -> list[str]:
+        return self.line.lower().split()
+
+    def child(self, line: str) -> Node | None:
+        wanted = line.lower().split()
+        return next((c for c in self.children if c.tokens == wanted), None)
+
+    def walk(self, depth: int = 0):  # type: ignore[no-untyped-def]
+        for c in self.children:
+            yield depth, c
+            yield from c.walk(depth + 1)
+
+
+class ConfigError(Exception):
+    """A line the NOS rejects: `token` is the index of the first bad token (None: incomplete)."""
+
+    def __init__(self, line: str, token: int | None) -> None:
+        self.line = line
+        self.token = token
+        super().__init__(line)
+
+    @property
+    def bad(self) -> str:
+        toks = self.line.split()
+        return toks[self.token] if self.token is not None and self.token < len(toks) else ""
+
+
+class ModalEditor:
+    """Applies lines to `root` (whose mode is `root.mode`) following `grammar`.
+
+    strict=False accepts unknown lines as leaves of the current mode (mode-opening commands
+    must still be known, or the hierarchy could not be rebuilt).
+    """
+
+    NEGATIONS = ("no", "default")
+
+    def __init__(self, grammar: Grammar, root: Node, strict: bool = True) -> None:
+        self.grammar = grammar
+        self.root = root
+        self.strict = strict
+        self.stack: list[Node] = [root]
+
+    @property
+    def mode(self) -> str:
+        return self.stack[-1].mode or ""
+
+    def exit(self) -> bool:
+        """Leave the current sub-mode; False when already at the top."""
+        if len(self.stack) > 1:
+            self.stack.pop()
+            return True
+        return False
+
+    def end(self) -> None:
+        del self.stack[1:]
+
+    def apply(self, line: str) -> bool:
+        """Apply one line; True when it opened a sub-mode. Raises ConfigError."""
+        tokens = line.split()
+        if not tokens:
+            return False
+        far = 0
+        incomplete = False
+        for depth in range(len(self.stack) - 1, -1, -1):
+            mode = self.stack[depth].mode or ""
+            outcome = self._try(mode, tokens)
+            if isinstance(outcome, tuple):
+                del self.stack[depth + 1:]
+                return self._perform(outcome[0], outcome[1], tokens, line)
+            if outcome == -1:
+                incomplete = incomplete or depth == len(self.stack) - 1 or far == 0
+            else:
+                far = max(far, outcome)
+        if not self.strict:
+            self._set_leaf(self.stack[-1], tokens, None, line)
+            return False
+        raise ConfigError(line, None if incomplete else far)
+
+    # --- internals ------------------------------------------------------------------------------
+    def _try(self, mode: str, tokens: list[str]) -> tuple[str, Match] | int:
+        """(action, match) on success; else the bad-token index, or -1 for an incomplete line."""
+        if tokens[0].lower() in self.NEGATIONS and len(tokens) > 1:
+            m, _ = self.grammar.match(mode, tokens)
+            if m is not None and m.command.sticky_negation:
+                return "sticky", m
+            m, far = self.grammar.match(mode, tokens[1:], partial=True)
+            if m is not None:
+                return ("reset" if tokens[0].lower() == "default" else "remove"), m
+            return far + 1
+        m, far = self.grammar.match(mode, tokens)
+        if m is not None:
+            return "set", m
+        p, _ = self.grammar.match(mode, tokens, partial=True)
+        return -1 if p is not None else far
+
+    def _perform(self, action: str, match: Match, tokens: list[str], line: str) -> bool:
+        parent = self.stack[-1]
+        if action in ("remove", "reset"):
+            self._remove(parent, [t.lower() for t in tokens[1:]])
+            return False
+        if action == "sticky":
+            self._remove(parent, [t.lower() for t in tokens[1:]])
+            parent.children.append(Node(line))
+            return False
+        cmd = match.command
+        if cmd.enters:
+            node = parent.child(line)
+            if node is None:
+                node = Node(line, cmd.enters)
+                parent.children.append(node)
+            self.stack.append(node)
+            return True
+        self._set_leaf(parent, tokens, match.command.key_len, line)
+        return False
+
+    @staticmethod
+    def _set_leaf(parent: Node, tokens: list[str], key_len: int | None, line: str) -> None:
+        low = [t.lower() for t in tokens]
+        key = low[:key_len] if key_len is not None else low
+        index = len(parent.children)
+        for i in range(len(parent.children) - 1, -1, -1):
+            c = parent.children[i].tokens
+            same = c[:len(key)] == key and (key_len is not None or c == low)
+            negated = c[:1] == ["no"] and c[1:] == low[:len(c) - 1]
+            if (same or negated) and parent.children[i].mode is None:
+                del parent.children[i]
+                index = i
+        parent.children.insert(index, Node(line))
+
+    @staticmethod
+    def _remove(parent: Node, prefix: list[str]) -> None:
+        parent.children = [
+            c for c in parent.children
+            if c.tokens[:len(prefix)] != prefix and c.tokens[:len(prefix) + 1] != ["no", *prefix]
+        ]
+
+
+def render(root: Node, indent: int, bang: bool) -> list[str]:
+    """Lines of the tree, children indented by `indent` spaces; inside a block, settings come
+    before sub-blocks (as both EOS and NX-OS print them). With `bang`, EOS-style `!`
+    separators after each top-level block and before nested blocks."""
+    out: list[str] = []
+
+    def emit(node: Node, depth: int) -> None:
+        pad = " " * (indent * depth)
+        children = node.children
+        if depth > 0:
+            children = [c for c in children if c.mode is None] + \
+                       [c for c in children if c.mode is not None]
+        for c in children:
+            if bang and c.children and depth > 0:
+                out.append(pad + "!")
+            out.append(pad + c.line)
+            emit(c, depth + 1)
+            if bang and depth == 0 and (c.children or c.mode):
+                out.append("!")
+
+    emit(root, 0)
+    return out
+
+
+def parse_indented(text: str, grammar: Grammar, root_mode: str, strict: bool = False) -> Node:
+    """Rebuild a tree from indented text (a saved file or startup-config); `!` lines and
+    blank lines are ignored, hierarchy comes from the grammar like on the device."""
+    root = Node("", root_mode)
+    editor = ModalEditor(grammar, root, strict=strict)
+    indents = [-1]  # indentation of the line that opened each stack level
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("!") or line == "end":
+            continue
+        indent = len(raw) - len(raw.lstrip())
+        while len(indents) > 1 and indents[-1] >= indent:
+            indents.pop()
+            editor.exit()
+        if editor.apply(line):
+            indents[len(editor.stack) - 1:] = [indent]
+        else:
+            del indents[len(editor.stack):]
+    return root

@@ -1,0 +1,1 @@
+"""Arista EOS emulator (eAPI)."""

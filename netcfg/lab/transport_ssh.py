@@ -1,0 +1,164 @@
+"""SSH listener (asyncssh): password login, interactive CLI shells, subsystems such as
+NETCONF, and SCP/SFTP into a per-device directory.
+
+A shell is an object with `banner()`, `prompt()` and `async handle(line) -> str`; this module
+runs the read/echo/prompt loop that netmiko expects (asyncssh's line editor echoes input and
+ends lines with CRLF when the client asks for a PTY). A subsystem handler gets the raw
+`SSHServerProcess` and owns the channel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+import asyncssh
+
+from netcfg.lab.device import Dropped, Listener
+
+if TYPE_CHECKING:
+    from netcfg.lab.device import Emulator
+
+SubsystemHandler = Callable[[asyncssh.SSHServerProcess], Awaitable[None]]
+
+
+class Shell(Protocol):
+    """A line-oriented CLI session; one instance per SSH shell channel."""
+
+    closed: bool
+
+    def banner(self) -> str: ...
+    def prompt(self) -> str: ...
+    async def handle(self, line: str) -> str: ...
+
+
+class _Server(asyncssh.SSHServer):
+    def __init__(self, listener: SshListener) -> None:
+        self.listener = listener
+        self.conn: asyncssh.SSHServerConnection | None = None
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+        self.listener.connections.add(conn)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.conn is not None:
+            self.listener.connections.discard(self.conn)
+            self.listener.device_disconnected(self.conn)
+
+    def begin_auth(self, username: str) -> bool:
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return True
+
+    def public_key_auth_supported(self) -> bool:
+        return False
+
+    def kbdint_auth_supported(self) -> bool:
+        return False
+
+    def validate_password(self, username: str, password: str) -> bool:
+        return self.listener.device.check_password(username, password)
+
+
+class SshListener(Listener):
+    """asyncssh server for one device.
+
+    shell: factory of a `Shell` per interactive session (None: no shell).
+    subsystems: name -> handler (e.g. {"netconf": ...}); binary channels.
+    files: directory served by SCP/SFTP (None: no file transfer).
+    on_disconnect: called with the connection when a client goes away (locks, sessions).
+    """
+
+    def __init__(self, device: Emulator, host: str, port: int, *,
+                 shell: Callable[[], Shell] | None = None,
+                 subsystems: dict[str, SubsystemHandler] | None = None,
+                 files: Path | None = None,
+                 on_disconnect: Callable[[Any], None] | None = None) -> None:
+        super().__init__("ssh", host, port)
+        self.device = device
+        self.shell = shell
+        self.subsystems = subsystems or {}
+        self.files = files
+        self.on_disconnect = on_disconnect
+        self.connections: set[asyncssh.SSHServerConnection] = set()
+        self._acceptor: asyncssh.SSHAcceptor | None = None
+
+    def device_disconnected(self, conn: Any) -> None:
+        if self.on_disconnect is not None:
+            self.on_disconnect(conn)
+
+    async def open(self) -> None:
+        if self._acceptor is not None:
+            return
+        options: dict[str, Any] = {}
+        if self.files is not None:
+            root = str(self.files)
+            options["sftp_factory"] = lambda chan: asyncssh.SFTPServer(chan, chroot=root)
+            options["allow_scp"] = True
+        self._acceptor = await asyncssh.create_server(
+            lambda: _Server(self), self.host, self.port,
+            server_host_keys=[str(self.device.trust.host_key)],
+            process_factory=self._process, reuse_address=True, login_timeout=30,
+            # shells are text with asyncssh's line editor (echo, CRLF); subsystems are bytes
+            encoding="utf-8" if self.shell else None, line_editor=self.shell is not None,
+            **options)
+        self.port = self._acceptor.sockets[0].getsockname()[1]
+
+    async def close(self) -> None:
+        if self._acceptor is None:
+            return
+        acceptor, self._acceptor = self._acceptor, None
+        acceptor.close()
+        self.drop_all()
+        await acceptor.wait_closed()
+
+    def drop_all(self) -> None:
+        for conn in list(self.connections):
+            conn.abort()
+        self.connections.clear()
+
+    async def _process(self, process: asyncssh.SSHServerProcess) -> None:
+        conn = process.get_extra_info("connection")
+        try:
+            if process.subsystem:
+                handler = self.subsystems.get(process.subsystem)
+                if handler is None:
+                    process.exit(1)
+                    return
+                await handler(process)
+            elif self.shell is not None and process.command is None:
+                await self._run_shell(process, self.shell())
+            else:
+                process.stderr.write("command execution is not supported\n"
+                                     if self.shell else b"command execution is not supported\n")
+                process.exit(1)
+        except Dropped:
+            conn.abort()
+        except (asyncssh.Error, ConnectionError, asyncio.IncompleteReadError):
+            conn.abort()
+
+    async def _run_shell(self, process: asyncssh.SSHServerProcess, shell: Shell) -> None:
+        def write(text: str) -> None:
+            process.stdout.write(text)
+
+        write(shell.banner() + shell.prompt())
+        while not shell.closed:
+            try:
+                raw = await process.stdin.readline()
+            except (asyncssh.BreakReceived, asyncssh.TerminalSizeChanged, asyncssh.SignalReceived):
+                continue
+            if not raw:
+                break
+            line = raw.strip("\r\n")
+            await self.device.gate("request")
+            output = await shell.handle(line)
+            if shell.closed:
+                break
+            if output:
+                write(output if output.endswith("\n") else output + "\n")
+            write(shell.prompt())
+        process.exit(0)

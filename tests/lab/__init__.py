@@ -1,0 +1,1 @@
+"""Device lab tests (a package so its conftest does not shadow tests/conftest.py)."""

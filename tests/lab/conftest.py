@@ -1,0 +1,62 @@
+"""Fixtures: a lab started in-process per test, and NAPALM drivers that are closed in the test's
+own thread at teardown (a driver finalised later by the garbage collector may otherwise run
+its clean-up I/O on whatever thread happens to collect it, including the lab's)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import napalm
+import pytest
+
+from netcfg.lab import DeviceSpec, Lab
+
+
+@pytest.fixture(autouse=True)
+def _quiet_client_logs() -> Iterator[None]:
+    # pyeapi logs a traceback for every expected connection failure
+    logging.getLogger("pyeapi").setLevel(logging.CRITICAL)
+    yield
+
+
+@pytest.fixture
+def make_lab() -> Iterator[Callable[..., Lab]]:
+    labs: list[Lab] = []
+    before = set(threading.enumerate())
+
+    def factory(*specs: DeviceSpec, **kwargs: Any) -> Lab:
+        lab = Lab(specs, **kwargs).start()
+        labs.append(lab)
+        return lab
+
+    yield factory
+    for lab in labs:
+        lab.stop()
+    leaked = [t for t in threading.enumerate() if t not in before and t.name == "netcfg-lab"]
+    assert not leaked, f"lab threads left running: {leaked}"
+
+
+@pytest.fixture
+def drivers() -> Iterator[Callable[..., Any]]:
+    """drivers(name, lab_device, **optional_args) -> an opened-later NAPALM driver."""
+    made: list[Any] = []
+
+    def factory(name: str, device: Any, timeout: int | None = None, **optional_args: Any) -> Any:
+        kwargs = device.napalm(**optional_args)
+        if timeout is not None:
+            kwargs["timeout"] = timeout
+        driver = napalm.get_network_driver(name)(**kwargs)
+        made.append(driver)
+        return driver
+
+    yield factory
+    for driver in made:
+        try:
+            driver.close()
+        except Exception:  # noqa: BLE001 - the device may be down on purpose
+            pass
+        if hasattr(driver, "config_session"):
+            driver.config_session = None
