@@ -1,0 +1,272 @@
+"""DevicePlan: one vendor-neutral structured config per device, built from the Fabric.
+
+Every number and decision of a rendered config lives here (templates only add syntax), so
+the five NOSes cannot disagree about the fabric. Units are netcfg's: bytes, Mb/s, ms for
+timers, L2 frame MTU; each NOS module converts in one place (`netcfg/render/nos/`).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass, field
+
+from netcfg.intent.units import format_length, format_speed
+from netcfg.physics import Physics, lossless
+from netcfg.physics.ecn import EcnSetting
+from netcfg.physics.result import Headroom
+from netcfg.topology import effective
+from netcfg.topology.fabric import Device, Fabric, Port
+
+
+@dataclass(frozen=True, slots=True)
+class EcnProfile:
+    """WRED/ECN marking of one queue; shared by the ports with equal thresholds."""
+
+    name: str
+    queue: int
+    min: int  # bytes
+    max: int  # bytes
+    probability: int  # percent
+
+
+@dataclass(frozen=True, slots=True)
+class HeadroomProfile:
+    """Lossless PG buffer profile (bytes), shared by the ports with equal numbers."""
+
+    name: str
+    xon: int
+    xoff: int
+    size: int
+    dynamic_th: int  # alpha = 2^dynamic_th
+    model: str
+
+
+@dataclass(frozen=True, slots=True)
+class Watchdog:
+    enabled: bool
+    detection_ms: int
+    restoration_ms: int
+    action: str  # drop | forward | alert
+
+
+@dataclass(slots=True)
+class Interface:
+    name: str
+    description: str
+    speed: int  # Mb/s
+    mtu: int  # L2 frame
+    address: str | None  # "a.b.c.d/31"
+    peer: str  # "device:port"
+    peer_role: str
+    lanes: int  # SerDes lanes behind the port
+    cable_m: float
+    lossless: bool
+    pfc_priorities: tuple[int, ...]
+    headroom: HeadroomProfile | None
+    ecn: tuple[EcnProfile, ...]
+    watchdog: Watchdog | None
+
+    @property
+    def cable(self) -> str:
+        return format_length(self.cable_m)
+
+    @property
+    def speed_text(self) -> str:
+        return format_speed(self.speed)
+
+
+@dataclass(frozen=True, slots=True)
+class Neighbor:
+    address: str
+    remote_as: int
+    name: str  # peer device
+    interface: str
+
+
+@dataclass(slots=True)
+class Bgp:
+    asn: int
+    router_id: str
+    maximum_paths: int
+    multipath_relax: bool
+    neighbors: list[Neighbor]
+    networks: list[str]  # prefixes announced (the loopback /32)
+
+
+@dataclass(frozen=True, slots=True)
+class QosClass:
+    name: str
+    tc: int  # traffic class = switch priority = queue = PFC priority
+    dscp: tuple[int, ...]
+    lossless: bool
+    mode: str  # strict | ets
+    weight: int | None  # ETS percent
+
+
+@dataclass(slots=True)
+class Qos:
+    trust: str  # "dscp"
+    classes: list[QosClass]
+    dscp_to_tc: dict[int, int]  # all 64 code points
+    default_tc: int
+    pfc_priorities: tuple[int, ...]
+    roce_tc: int
+    cnp_tc: int
+    watchdog_poll_ms: int
+    watchdog_default: Watchdog
+    ecn_profiles: list[EcnProfile]
+    headroom_profiles: list[HeadroomProfile]
+    dynamic_th: int
+    shared_headroom_pool: int  # bytes, 0 = none
+    over_subscribe_ratio: int | None
+
+    def tc_to_pg(self, tc: int) -> int:
+        """Lossless priorities get their own priority group (same number); the rest PG 0."""
+        return tc if tc in self.pfc_priorities else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Ecmp:
+    fields: tuple[str, ...]
+    seed: int
+    algorithm: str
+    mode: str  # static | flowlet | per_packet
+    flowlet_inactivity_us: float
+    resilient: bool
+
+
+@dataclass(slots=True)
+class DevicePlan:
+    hostname: str
+    role: str
+    nos: str
+    platform: str
+    model: str
+    description: str
+    management: str | None  # "a.b.c.d/len"
+    loopback: str  # "a.b.c.d/32"
+    mtu: int
+    interfaces: list[Interface]
+    bgp: Bgp
+    qos: Qos
+    ecmp: Ecmp
+    lldp: bool = True
+
+
+# --------------------------------------------------------------------------- building
+
+
+def _ms(us: float) -> int:
+    return int(round(us / 1000))
+
+
+class PlanBuilder:
+    """Builds DevicePlans; profiles shared across devices are computed once."""
+
+    def __init__(self, fabric: Fabric, physics: Physics):
+        self.fabric = fabric
+        self.physics = physics
+        self.intent = fabric.loaded.intent
+        self._qos_base = self._qos_classes()
+
+    def _qos_classes(self) -> tuple[list[QosClass], dict[int, int], int]:
+        qos = self.intent.qos
+        classes = [QosClass(n, c.traffic_class, tuple(c.dscp), c.lossless, c.scheduling.mode,
+                            c.scheduling.weight) for n, c in qos.classes.items()]
+        classes.sort(key=lambda c: c.tc)
+        default_tc = qos.classes[qos.default_class].traffic_class
+        dscp_to_tc = {d: default_tc for d in range(64)}
+        for c in classes:
+            for d in c.dscp:
+                dscp_to_tc[d] = c.tc
+        return classes, dscp_to_tc, default_tc
+
+    def watchdog(self, dev: Device, port: Port | None) -> Watchdog:
+        w = effective.watchdog(self.fabric, dev, port)
+        return Watchdog(bool(w["enabled"][0]), _ms(w["detection"][0]),
+                        _ms(w["restoration"][0]), str(w["action"][0]))
+
+    def plan(self, dev: Device) -> DevicePlan:
+        fabric, intent, phys = self.fabric, self.intent, self.physics
+        platform = fabric.platform(dev)
+        qos_i = intent.qos
+        classes, dscp_to_tc, default_tc = self._qos_base
+        pfc = tuple(qos_i.pfc_priorities())
+        budget = phys.budgets[dev.name]
+        dyn = qos_i.buffer.dynamic_threshold
+        ecn_classes = [c for c in classes if qos_i.ecn_of(c.name).enabled]
+        ecn_profiles: dict[tuple, EcnProfile] = {}
+        hr_profiles: dict[tuple, HeadroomProfile] = {}
+        interfaces: list[Interface] = []
+        neighbors: list[Neighbor] = []
+        mode = {m.speed: m for m in platform.modes}
+        for port in dev.ports:
+            peer = port.peer
+            if peer is None:
+                continue
+            is_lossless = lossless(port) and bool(pfc)
+            hr = None
+            if is_lossless:
+                h: Headroom = phys.ports[port]
+                key = (h.xon, h.xoff, h.size)
+                hr = hr_profiles.get(key)
+                if hr is None:
+                    name = f"pg_lossless_{format_speed(port.speed)}_{format_length(port.cable)}"
+                    taken = {p.name for p in hr_profiles.values()}
+                    base, i = name, 2
+                    while name in taken:
+                        name, i = f"{base}_{i}", i + 1
+                    hr = hr_profiles[key] = HeadroomProfile(name, h.xon, h.xoff, h.size, dyn,
+                                                            h.model)
+            ecns = []
+            for c in ecn_classes:
+                e: EcnSetting = phys.ecn(port, c.name)
+                key = (c.tc, e.min, e.max, e.probability)
+                prof = ecn_profiles.get(key)
+                if prof is None:
+                    name = f"ecn_{c.name}_{format_speed(port.speed)}"
+                    taken = {p.name for p in ecn_profiles.values()}
+                    base, i = name, 2
+                    while name in taken:
+                        name, i = f"{base}_{i}", i + 1
+                    prof = ecn_profiles[key] = EcnProfile(name, c.tc, e.min, e.max, e.probability)
+                ecns.append(prof)
+            m = mode.get(port.speed)
+            width = platform.lanes_per_cage // (m.per_cage if m else 1)
+            interfaces.append(Interface(
+                name=port.name, description=port.description or f"{peer.device.name}:{peer.name}",
+                speed=port.speed, mtu=port.mtu, address=port.ip, peer=peer.id,
+                peer_role=peer.device.role, lanes=width,
+                cable_m=port.cable, lossless=is_lossless,
+                pfc_priorities=pfc if is_lossless else (), headroom=hr, ecn=tuple(ecns),
+                watchdog=self.watchdog(dev, port) if is_lossless else None))
+            if peer.device.is_switch and peer.address is not None and peer.device.asn is not None:
+                neighbors.append(Neighbor(f"{ipaddress.IPv4Address(peer.address)}",
+                                          peer.device.asn, peer.device.name, port.name))
+        wd = intent.qos.pfc.watchdog
+        shp = qos_i.buffer.shared_headroom_pool
+        qos = Qos(
+            trust="dscp", classes=classes, dscp_to_tc=dscp_to_tc, default_tc=default_tc,
+            pfc_priorities=pfc,
+            roce_tc=qos_i.classes[qos_i.roce_class].traffic_class,
+            cnp_tc=qos_i.classes[qos_i.cnp_class].traffic_class,
+            watchdog_poll_ms=_ms(wd.poll_interval), watchdog_default=self.watchdog(dev, None),
+            ecn_profiles=sorted(ecn_profiles.values(), key=lambda p: p.name),
+            headroom_profiles=sorted(hr_profiles.values(), key=lambda p: p.name),
+            dynamic_th=dyn, shared_headroom_pool=budget.shp_pool,
+            over_subscribe_ratio=shp.over_subscribe_ratio if shp is not None else None)
+        ecmp_i = intent.ecmp
+        tier = dev.role if dev.role in ("leaf", "spine", "core") else "leaf"
+        ecmp = Ecmp(tuple(ecmp_i.fields), dev.ecmp_seed if dev.ecmp_seed is not None
+                    else ecmp_i.seed(tier), ecmp_i.algorithm, ecmp_i.mode,
+                    ecmp_i.flowlet_inactivity, ecmp_i.resilient)
+        loopback = f"{dev.loopback_ip}/32"
+        bgp = Bgp(asn=dev.asn or 0, router_id=dev.loopback_ip or "0.0.0.0",
+                  maximum_paths=effective.max_paths(fabric, dev), multipath_relax=True,
+                  neighbors=neighbors, networks=[loopback])
+        return DevicePlan(
+            hostname=dev.name, role=dev.role, nos=platform.nos, platform=dev.platform or "",
+            model=f"{platform.vendor} {platform.model}",
+            description=dev.description or f"{dev.role} {dev.name}",
+            management=dev.management, loopback=loopback, mtu=dev.mtu,
+            interfaces=interfaces, bgp=bgp, qos=qos, ecmp=ecmp)
