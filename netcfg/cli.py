@@ -119,6 +119,10 @@ from netcfg.deadlock.cli import deadlock, graph  # noqa: E402 - click only, heav
 main.add_command(deadlock)
 main.add_command(graph)
 
+from netcfg.render.cli import render  # noqa: E402 - click only, heavy imports lazy
+
+main.add_command(render)
+
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -89,3 +89,14 @@ class IntentError(Exception):
     def __init__(self, findings: list[Finding]):
         super().__init__("\n".join(f.text() for f in findings))
         self.findings = findings
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A check's identity for registries and docs: stable id, severity, summary, why, source."""
+
+    id: str
+    severity: Severity
+    summary: str
+    rationale: str
+    source: str

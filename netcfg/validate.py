@@ -10,6 +10,7 @@ from netcfg.intent.checks import check_fabric, check_intent
 from netcfg.intent.load import load_intent
 from netcfg.physics import Physics, derive
 from netcfg.physics.checks import check as check_physics
+from netcfg.render.capabilities import check as check_capabilities
 from netcfg.topology import build_fabric
 from netcfg.topology.fabric import Fabric
 
@@ -40,4 +41,5 @@ def validate(path: str | Path) -> Validation:
         return Validation(fabric, findings)
     physics = derive(fabric)
     findings += check_physics(physics)
+    findings += check_capabilities(fabric, physics)
     return Validation(fabric, findings, physics)

@@ -3,19 +3,7 @@ and the rule of shared/specs/dcqcn-ecn-ecmp.md section 6 each implements."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from netcfg.findings import Severity
-
-
-@dataclass(frozen=True, slots=True)
-class Rule:
-    id: str
-    severity: Severity
-    summary: str
-    rationale: str
-    source: str
-
+from netcfg.findings import Rule
 
 RULES: dict[str, Rule] = {r.id: r for r in (
     Rule("BUF001", "error", "headroom of a switch does not fit its ASIC buffer",

@@ -1,70 +1,19 @@
-"""Render DevicePlans through the vendor templates: one file per device (and host profile).
+"""Rendering: DevicePlan (plan.py) -> vendor templates (engine.py, nos/) -> one file per device.
 
-Templates live in `templates/<nos>/` and hold syntax only; values come from the plan, in the
-NOS's units via `netcfg.render.nos.<nos>.view`. StrictUndefined: a missing value fails the
-render instead of printing an empty string. Output is byte-identical for the same intent.
+This package module stays import-light: `validate` loads the capability tables from `nos/`
+without pulling in Jinja2. The engine's names resolve lazily (`netcfg.render.render_plan`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from functools import lru_cache
-from pathlib import Path
+import importlib
+from typing import Any
 
-import jinja2
-
-from netcfg.physics import Physics
-from netcfg.render import host, nos
-from netcfg.render.plan import DevicePlan, PlanBuilder
-from netcfg.topology.fabric import Device, Fabric
-
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+_ENGINE = frozenset({"TEMPLATES", "environment", "file_name", "render_files", "render_plan",
+                     "select"})
 
 
-@lru_cache(maxsize=1)
-def environment() -> jinja2.Environment:
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
-        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
-    return env
-
-
-def render_plan(plan: DevicePlan) -> str:
-    mod = nos.module(plan.nos)
-    template = environment().get_template(mod.TEMPLATE)
-    return template.render(plan=plan, v=mod.view(plan))
-
-
-def file_name(plan: DevicePlan) -> str:
-    return f"{plan.hostname}.{nos.module(plan.nos).EXTENSION}"
-
-
-def select(fabric: Fabric, devices: Iterable[str] = (), roles: Iterable[str] = ()) -> list[Device]:
-    """Switches by exact name or glob (`--device`) and role (`--role`); all when neither."""
-    from fnmatch import fnmatchcase
-
-    names, wanted_roles = list(devices), set(roles)
-    out = []
-    for dev in fabric.switches():
-        if names and not any(fnmatchcase(dev.name, n) for n in names):
-            continue
-        if wanted_roles and dev.role not in wanted_roles:
-            continue
-        out.append(dev)
-    return out
-
-
-def render_files(fabric: Fabric, physics: Physics, devices: list[Device],
-                 with_hosts: bool = True,
-                 progress: Callable[[int, int], None] | None = None) -> dict[str, str]:
-    """Relative path -> rendered text for the selected switches (and the host profiles)."""
-    builder = PlanBuilder(fabric, physics)
-    files: dict[str, str] = {}
-    for i, dev in enumerate(devices):
-        plan = builder.plan(dev)
-        files[file_name(plan)] = render_plan(plan)
-        if progress is not None:
-            progress(i + 1, len(devices))
-    if with_hosts:
-        files.update(host.render_hosts(fabric))
-    return files
+def __getattr__(name: str) -> Any:
+    if name in _ENGINE:
+        return getattr(importlib.import_module("netcfg.render.engine"), name)
+    raise AttributeError(f"module 'netcfg.render' has no attribute {name!r}")
