@@ -1,0 +1,162 @@
+"""`netcfg render`: all-or-nothing writes, selection, --check drift, determinism, and free text
+that tries to inject config lines, for every NOS."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import jinja2
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from netcfg.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "inventories" / "example"
+PLATFORM = {"eos": "arista-7060x6-eos", "nxos": "cisco-n9364e-sg2-nxos",
+            "junos": "juniper-qfx5240-junos", "cumulus": "nvidia-sn5600-cumulus",
+            "sonic": "nvidia-sn5600-sonic"}
+
+
+def has_renderer(nos: str) -> bool:
+    return importlib.util.find_spec(f"netcfg.render.nos.{nos}") is not None
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    r = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return r.exit_code, r.stdout, getattr(r, "stderr", "")
+
+
+def inventory(tmp_path: Path, nos: str = "cumulus", extra: str = "") -> Path:
+    """The example inventory with every switch on NOS `nos`."""
+    inv = tmp_path / f"inv-{nos}"
+    inv.mkdir(parents=True)
+    text = (EXAMPLE / "fabric.yaml").read_text()
+    text = text.replace("  leaf: nvidia-sn5600-cumulus\n  spine: nvidia-sn5600-cumulus\n",
+                        f"  leaf: {PLATFORM[nos]}\n  spine: {PLATFORM[nos]}\n")
+    (inv / "fabric.yaml").write_text(text + extra)
+    return inv
+
+
+needs_cumulus = pytest.mark.skipif(not has_renderer("cumulus"), reason="no Cumulus renderer yet")
+
+
+@needs_cumulus
+def test_render_writes_one_file_per_switch_and_host_profiles(tmp_path):
+    out = tmp_path / "out"
+    code, stdout, _ = run("render", str(EXAMPLE), "--out", str(out))
+    assert code == 0, stdout
+    names = sorted(p.name for p in out.iterdir() if p.is_file())
+    assert len(names) == 12 and all(n.endswith(".yaml") for n in names)
+    assert sorted(p.name for p in (out / "hosts").iterdir()) == ["connectx-7.json", "connectx-7.sh"]
+    first = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert run("render", str(EXAMPLE), "--out", str(out))[0] == 0
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == first  # byte-identical
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".out.")]  # no temp left
+
+
+@needs_cumulus
+def test_check_reports_drift_with_exit_3(tmp_path):
+    out = tmp_path / "out"
+    assert run("render", str(EXAMPLE), "--out", str(out))[0] == 0
+    assert run("render", str(EXAMPLE), "--out", str(out), "--check")[0] == 0
+    (out / "leaf-su1-r1.yaml").write_text("hand edit\n")
+    (out / "stray.cfg").write_text("x\n")
+    (out / "spine1.yaml").unlink()
+    code, stdout, _ = run("render", str(EXAMPLE), "--out", str(out), "--check")
+    assert code == 3
+    assert "changed: leaf-su1-r1.yaml" in stdout and "missing: spine1.yaml" in stdout
+    assert "extra: stray.cfg" in stdout
+    assert (out / "leaf-su1-r1.yaml").read_text() == "hand edit\n"  # --check writes nothing
+
+
+@needs_cumulus
+def test_selection_rewrites_only_the_selected_files(tmp_path):
+    out = tmp_path / "out"
+    assert run("render", str(EXAMPLE), "--out", str(out))[0] == 0
+    (out / "leaf-su1-r1.yaml").write_text("old\n")
+    (out / "spine1.yaml").write_text("old\n")
+    assert run("render", str(EXAMPLE), "--out", str(out), "--device", "leaf-su1-r[1-2]")[0] == 0
+    assert (out / "leaf-su1-r1.yaml").read_text() != "old\n"
+    assert (out / "spine1.yaml").read_text() == "old\n"
+    assert run("render", str(EXAMPLE), "--out", str(out), "--role", "spine")[0] == 0
+    assert (out / "spine1.yaml").read_text() != "old\n"
+    assert run("render", str(EXAMPLE), "--out", str(out), "--device", "nope*")[0] == 1
+
+
+@needs_cumulus
+def test_a_failing_device_leaves_the_directory_as_it_was(tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "keep.txt").write_text("previous render\n")
+    from netcfg.render import engine
+
+    real = engine.render_plan
+    calls = {"n": 0}
+
+    def flaky(plan):
+        calls["n"] += 1
+        if calls["n"] == 5:
+            raise jinja2.UndefinedError("'x' is undefined")
+        return real(plan)
+
+    monkeypatch.setattr(engine, "render_plan", flaky)
+    code, _, _ = run("render", str(EXAMPLE), "--out", str(out))
+    assert code == 1
+    assert [p.name for p in out.iterdir()] == ["keep.txt"]
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".out.")]
+
+
+def test_invalid_intent_renders_nothing(tmp_path):
+    inv = tmp_path / "bad"
+    inv.mkdir()
+    (inv / "fabric.yaml").write_text((EXAMPLE / "fabric.yaml").read_text().replace(
+        "traffic_class: 3", "traffic_class: 9"))
+    out = tmp_path / "out"
+    r = subprocess.run([sys.executable, "-m", "netcfg.cli", "render", str(inv), "--out", str(out)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert not out.exists()
+
+
+# ------------------------------------------------------------------------- injection
+
+#: Printable one-line text that is hostile to some config syntax. Line breaks and control
+#: characters never get this far: validate refuses them (SCH005, tests/bad_intents).
+HOSTILE = ['x" ; hostname pwned ; "', "a } b { c", "end\\nexit", "'; DROP --", "#!{{ 7*7 }}$x",
+           "- set: {system: {hostname: pwned}}", '{"PORT": {}}']
+BENIGN = "x" * 24
+
+
+def _render_one(tmp_path: Path, nos: str, description: str) -> str:
+    extra = ("\noverrides:\n  ports:\n    \"leaf-su1-r1:*\": {description: "
+             + json.dumps(description) + "}\n")
+    inv = inventory(tmp_path / description.encode().hex()[:16], nos, extra)
+    out = inv.parent / "out"
+    code, stdout, stderr = run("render", str(inv), "--out", str(out), "--device", "leaf-su1-r1")
+    assert code == 0, stdout + stderr
+    return next(p for p in out.iterdir() if p.name.startswith("leaf-su1-r1.")).read_text()
+
+
+@pytest.mark.parametrize("nos", list(PLATFORM))
+@pytest.mark.parametrize("text", HOSTILE)
+def test_free_text_cannot_inject_lines(tmp_path, nos, text):
+    if not has_renderer(nos):
+        pytest.skip(f"no {nos} renderer yet")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    hostile = _render_one(tmp_path / "a", nos, text)
+    benign = _render_one(tmp_path / "b", nos, BENIGN)
+    assert hostile.count("\n") == benign.count("\n")
+    assert "hostname pwned" not in [ln.strip() for ln in hostile.splitlines()]
+    if nos == "sonic":
+        doc = json.loads(hostile)
+        assert {p.get("description") for p in doc["PORT"].values()} >= {text}
+    if nos == "cumulus":
+        yaml.safe_load(hostile)  # still one valid YAML document
+        assert text in hostile or json.dumps(text)[1:-1] in hostile or yaml.safe_dump(text).strip() in hostile
