@@ -7,7 +7,6 @@ timers, L2 frame MTU; each NOS module converts in one place (`netcfg/render/nos/
 
 from __future__ import annotations
 
-import ipaddress
 from dataclasses import dataclass, field
 
 from netcfg.intent.units import format_length, format_speed
@@ -15,7 +14,7 @@ from netcfg.physics import Physics, lossless
 from netcfg.physics.ecn import EcnSetting
 from netcfg.physics.result import Headroom
 from netcfg.topology import effective
-from netcfg.topology.fabric import Device, Fabric, Port
+from netcfg.topology.fabric import Device, Fabric, Port, ipv4
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +167,7 @@ class PlanBuilder:
         self.physics = physics
         self.intent = fabric.loaded.intent
         self._qos_base = self._qos_classes()
+        self._watchdogs: dict[tuple[str, str | None], Watchdog] = {}
 
     def _qos_classes(self) -> tuple[list[QosClass], dict[int, int], int]:
         qos = self.intent.qos
@@ -182,6 +182,15 @@ class PlanBuilder:
         return classes, dscp_to_tc, default_tc
 
     def watchdog(self, dev: Device, port: Port | None) -> Watchdog:
+        if port is not None and not self.intent.overrides.ports:
+            port = None  # no port overrides: every port has its device's watchdog
+        key = (dev.name, port.name if port is not None else None)
+        got = self._watchdogs.get(key)
+        if got is None:
+            got = self._watchdogs[key] = self._watchdog(dev, port)
+        return got
+
+    def _watchdog(self, dev: Device, port: Port | None) -> Watchdog:
         w = effective.watchdog(self.fabric, dev, port)
         return Watchdog(bool(w["enabled"][0]), _ms(w["detection"][0]),
                         _ms(w["restoration"][0]), str(w["action"][0]))
@@ -241,7 +250,7 @@ class PlanBuilder:
                 pfc_priorities=pfc if is_lossless else (), headroom=hr, ecn=tuple(ecns),
                 watchdog=self.watchdog(dev, port) if is_lossless else None))
             if peer.device.is_switch and peer.address is not None and peer.device.asn is not None:
-                neighbors.append(Neighbor(f"{ipaddress.IPv4Address(peer.address)}",
+                neighbors.append(Neighbor(ipv4(peer.address),
                                           peer.device.asn, peer.device.name, port.name))
         wd = intent.qos.pfc.watchdog
         shp = qos_i.buffer.shared_headroom_pool

@@ -7,7 +7,6 @@ small and fast to build.
 
 from __future__ import annotations
 
-import ipaddress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -17,7 +16,8 @@ if TYPE_CHECKING:
 
 
 def ipv4(value: int) -> str:
-    return str(ipaddress.IPv4Address(value))
+    """Dotted quad of an IPv4 address kept as int (much faster than ipaddress for 200k ports)."""
+    return f"{value >> 24}.{(value >> 16) & 255}.{(value >> 8) & 255}.{value & 255}"
 
 
 @dataclass(slots=True, eq=False)
