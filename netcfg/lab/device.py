@@ -45,6 +45,8 @@ class DeviceSpec:
     address: str | None = None
     #: fixed ports per listener name (e.g. {"https": 8443}); missing = any free port
     ports: dict[str, int] = field(default_factory=dict)
+    #: NOS-specific switches (e.g. Junos {"netconf_1_1": False}); see each emulator
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,1 @@
+"""Juniper Junos emulator (NETCONF over SSH)."""
