@@ -1,0 +1,181 @@
+"""SONiC config_db.json renderer and reader.
+
+Goldens (golden/sonic/) were read against the vendor notes (sonic.md, SUMMARY-cumulus-sonic.md)
+and SONiC's YANG models; checked by hand:
+- PORT: lanes start at the number in the port name (Ethernet<first lane>), one per SerDes lane;
+  speed in Mb/s; mtu = L2 frame - 22 (orchagent adds header, tag and FCS back); all strings.
+- The lossless chain lines up for TC 3: DSCP 26 -> TC 3 (DSCP_TO_TC_MAP, all 64 code points),
+  TC 3 -> PG 3 (TC_TO_PRIORITY_GROUP_MAP, lossy TCs -> PG 0), TC 3 -> queue 3, PFC 3 -> queue 3,
+  PORT_QOS_MAP pfc_enable "3" and pfcwd_sw_enable "3", BUFFER_PG <port>|3 -> the port's
+  lossless profile (xon/xoff/size in bytes, dynamic_th an exponent), BUFFER_QUEUE <port>|3 ->
+  egress_lossless_profile, QUEUE <port>|3 -> WRED profile with ecn_all, green thresholds in
+  bytes, green_drop_probability 0..100 (the marking probability with ECN on).
+- CNP (DSCP 48 -> TC 6) queue 6 uses a STRICT scheduler; ETS classes are DWRR with the weight.
+- PFC_WD per port: detection/restoration in ms within 100..5000 / 100..60000; GLOBAL
+  POLL_INTERVAL is not above them. CABLE_LENGTH in whole metres ("3m", "40m").
+- SWITCH_HASH|GLOBAL ecmp_hash uses sonic-hash.yang field names.
+Every rendered file is also validated with the YANG models in ../shared/sonic-yang/.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import jinja2
+import pytest
+import yaml
+
+from netcfg.render import environment, render_plan
+from netcfg.render.facts import facts_of
+from netcfg.render.nos import sonic
+from netcfg.render.plan import DevicePlan, PlanBuilder
+from netcfg.validate import validate
+
+REPO = Path(__file__).resolve().parents[2]
+INVENTORIES = REPO / "inventories"
+GOLDEN = Path(__file__).parent / "golden" / "sonic"
+SONIC_YANG = REPO.parent / "shared" / "sonic-yang"
+PLATFORM = "nvidia-sn5600-sonic"
+UPDATE = os.environ.get("NETCFG_UPDATE_GOLDEN") == "1"
+
+
+def swapped(tmp: Path, inventory: str, platform: str) -> Path:
+    """Copy of an inventory with every platform (defaults and overrides) set to `platform`.
+
+    Port overrides are dropped: they name ports in the original NOS's spelling."""
+    dst = tmp / inventory
+    shutil.copytree(INVENTORIES / inventory, dst)
+    path = dst / "fabric.yaml"
+    doc = yaml.safe_load(path.read_text())
+    doc["platforms"] = {role: platform for role in doc["platforms"]}
+    doc.get("overrides", {}).pop("ports", None)
+    for over in doc.get("overrides", {}).get("devices", {}).values():
+        if "platform" in over:
+            over["platform"] = platform
+    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+    return path
+
+
+def plans(path: Path, nos: str = "sonic", sample: int | None = None) -> list[DevicePlan]:
+    result = validate(str(path))
+    builder = PlanBuilder(result.fabric, result.physics)
+    devices = [d for d in result.fabric.switches() if result.fabric.platform(d).nos == nos]
+    if sample is not None and len(devices) > sample:
+        devices = random.Random(7).sample(devices, sample)
+    return [builder.plan(d) for d in devices]
+
+
+@pytest.fixture(scope="module")
+def multivendor() -> list[DevicePlan]:
+    return plans(INVENTORIES / "multivendor" / "fabric.yaml")
+
+
+@pytest.fixture(scope="module")
+def all_plans(tmp_path_factory, multivendor) -> list[DevicePlan]:
+    tmp = tmp_path_factory.mktemp("inv")
+    return (multivendor + plans(swapped(tmp, "example", PLATFORM))
+            + plans(swapped(tmp, "multivendor", PLATFORM), sample=12)
+            + plans(swapped(tmp, "gpu2048", PLATFORM), sample=12))
+
+
+def test_multivendor_has_four_sonic_leaves(multivendor):
+    assert sorted(p.hostname for p in multivendor) == [f"leaf-su2-r{i}" for i in range(1, 5)]
+
+
+@pytest.mark.parametrize("host", ["leaf-su2-r1", "leaf-su2-r4"])
+def test_golden(multivendor, host):
+    plan = next(p for p in multivendor if p.hostname == host)
+    text = render_plan(plan)
+    golden = GOLDEN / f"multivendor-{host}.json"
+    if UPDATE:
+        golden.write_text(text)
+    assert text == golden.read_text()
+
+
+def test_round_trip_every_inventory(all_plans):
+    assert len(all_plans) > 20
+    for plan in all_plans:
+        got = sonic.read(render_plan(plan))
+        want = sonic.expected(plan)
+        assert got == want, (plan.hostname, want.differences(got))
+        assert want == facts_of(plan)
+
+
+def test_render_is_deterministic(multivendor):
+    plan = multivendor[0]
+    assert render_plan(plan) == render_plan(plan)
+
+
+def test_missing_value_fails():
+    """StrictUndefined: no config_db in the view is an error (tojson refuses an Undefined)."""
+    with pytest.raises((jinja2.UndefinedError, TypeError)):
+        environment().get_template(sonic.TEMPLATE).render(plan=None, v={})
+
+
+def test_conversions(multivendor):
+    plan = multivendor[0]
+    port = plan.interfaces[1]
+    db = json.loads(render_plan(plan))
+    entry = db["PORT"][port.name]
+    first = int(port.name.removeprefix("Ethernet"))
+    assert entry["lanes"].split(",") == [str(first + i) for i in range(port.lanes)]
+    assert entry["mtu"] == str(port.mtu - 22) and entry["speed"] == str(port.speed)
+    assert sonic.cable(2.1) == "3m" and sonic.cable(40.0) == "40m"
+    pg = db["BUFFER_PG"][f"{port.name}|3"]["profile"]
+    prof = db["BUFFER_PROFILE"][pg]
+    assert (int(prof["xon"]), int(prof["xoff"]), int(prof["size"])) == (
+        port.headroom.xon, port.headroom.xoff, port.headroom.size)
+
+
+def test_hostile_description_stays_one_json_string(multivendor):
+    plan = multivendor[0]
+    evil = 'x"}, "PORT": {"Ethernet999": {}}\n# ;{\'<&>'
+    plan.interfaces[0].description = evil
+    try:
+        db = json.loads(render_plan(plan))
+    finally:
+        plan.interfaces[0].description = multivendor[0].interfaces[0].description
+    assert db["PORT"][plan.interfaces[0].name]["description"] == evil
+    assert "Ethernet999" not in db["PORT"]
+
+
+def test_capabilities_name_known_fields():
+    from typing import get_args
+
+    from netcfg.intent.qos import HashField
+    assert sonic.CAPABILITIES["hash_fields"] <= set(get_args(HashField))
+    assert "rocev2_dest_qp" not in sonic.CAPABILITIES["hash_fields"]
+
+
+@pytest.mark.skipif(not SONIC_YANG.is_dir(),
+                    reason="SONiC YANG models (../shared/sonic-yang) not present next to the repo")
+def test_yang_valid(all_plans, tmp_path):
+    files = []
+    for plan in all_plans:
+        f = tmp_path / f"{plan.hostname}.json"
+        f.write_text(render_plan(plan))
+        files.append(str(f))
+    run = subprocess.run([sys.executable, str(SONIC_YANG / "validate_config_db.py"), *files],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.count(": VALID") == len(files)
+
+
+@pytest.mark.skipif(not SONIC_YANG.is_dir(),
+                    reason="SONiC YANG models (../shared/sonic-yang) not present next to the repo")
+def test_yang_catches_a_broken_render(multivendor, tmp_path):
+    """The validator is not a rubber stamp: WRED max below min must be rejected."""
+    db = json.loads(render_plan(multivendor[0]))
+    prof = next(iter(db["WRED_PROFILE"].values()))
+    prof["green_max_threshold"] = str(int(prof["green_min_threshold"]) - 1)
+    f = tmp_path / "bad.json"
+    f.write_text(json.dumps(db))
+    run = subprocess.run([sys.executable, str(SONIC_YANG / "validate_config_db.py"), str(f)],
+                         capture_output=True, text=True)
+    assert run.returncode != 0
