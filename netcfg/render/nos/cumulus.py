@@ -1,0 +1,174 @@
+"""NVIDIA Cumulus Linux: a DevicePlan as an NVUE startup document, and NVUE YAML back into facts.
+
+The rendered file is the full `- set:` document `nv config replace` loads (Cumulus Linux 5.15+
+spelling: `enabled|disabled` for ecmp-hash). All NVUE names, units and values are decided here;
+the template only lays them out. Headroom is set explicitly per PFC profile (xoff-threshold,
+xon-threshold, port-buffer in bytes) from netcfg's physics instead of NVUE's cable-length auto
+mode, so the numbers are the ones netcfg proved; one PFC profile per distinct headroom.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
+from netcfg.render.plan import DevicePlan
+
+TEMPLATE = "cumulus/device.j2"
+EXTENSION = "yaml"
+
+#: NVUE `link mtu` is the Linux interface MTU (IP packet); the L2 frame adds the Ethernet
+#: header (14) and FCS (4). Linux netdev convention; the Spectrum SDK limit is not documented.
+MTU_OVERHEAD = 18
+
+#: netcfg hash field -> `nv set system forwarding ecmp-hash <field>` (NVUE System-Forwarding ref).
+HASH_FIELDS: dict[str, str] = {
+    "src_ip": "source-ip", "dst_ip": "destination-ip", "ip_proto": "ip-protocol",
+    "l4_src_port": "source-port", "l4_dst_port": "destination-port",
+    "ipv6_flow_label": "ipv6-label", "ingress_port": "ingress-interface",
+}
+
+CAPABILITIES: dict[str, Any] = {
+    # NVUE reference, System Forwarding: ecmp-hash fields (MAC/ethertype/VLAN are lag-hash only).
+    "hash_fields": set(HASH_FIELDS),
+    # Cumulus QoS docs, PFC watchdog: no action knob; the stormed lossless queue is dropped.
+    "watchdog_actions": {"drop"},
+    # Adaptive routing exists (`router adaptive-routing`) but is not flowlet/per-packet ECMP as
+    # netcfg means it; only static hashing is rendered.
+    "ecmp_modes": {"static"},
+    # `interface <swp> qos pfc profile <p>`, each profile with its own xoff/xon/port-buffer.
+    "per_port_headroom": True,
+}
+
+WATCHDOG_ROBUSTNESS_MAX = 1000  # `qos pfc-watchdog robustness` 1-1000
+MAPPING = "default-global"
+
+
+def link_mtu(l2_mtu: int) -> int:
+    return l2_mtu - MTU_OVERHEAD
+
+
+def robustness(detection_ms: int, poll_ms: int) -> int:
+    """Polls before mitigation: detection ≈ polling-interval × robustness, never shorter."""
+    return max(1, min(WATCHDOG_ROBUSTNESS_MAX, math.ceil(detection_ms / poll_ms)))
+
+
+def pfc_profile(name: str) -> str:
+    return name.replace("pg_lossless", "pfc", 1)
+
+
+def ecn_profile(names: tuple[str, ...]) -> str:
+    return "-".join(names)
+
+
+# --------------------------------------------------------------------------- view
+
+
+def _qos(plan: DevicePlan) -> dict[str, Any]:
+    q = plan.qos
+    pfc: dict[str, dict] = {}
+    ecn: dict[str, dict] = {}
+    for i in plan.interfaces:
+        if i.headroom is not None and i.pfc_priorities:
+            h = i.headroom
+            pfc[pfc_profile(h.name)] = {"priorities": list(i.pfc_priorities), "xoff": h.xoff,
+                                        "xon": h.xon, "port_buffer": h.size}
+        if i.ecn:
+            ecn[ecn_profile(tuple(e.name for e in i.ecn))] = {
+                e.queue: {"min": e.min, "max": e.max, "probability": e.probability}
+                for e in i.ecn}
+    poll = q.watchdog_poll_ms
+    return {
+        "dscp": {d: tc for d, tc in sorted(q.dscp_to_tc.items())},
+        # switch-priority = traffic class = queue (netcfg keeps them equal)
+        "queue_map": {c.tc: c.tc for c in q.classes},
+        "scheduler": [{"tc": c.tc, "mode": "strict" if c.mode == "strict" else "dwrr",
+                       "weight": c.weight} for c in q.classes],
+        "pfc": pfc, "ecn": ecn,
+        "watchdog": {"poll": poll,
+                     "robustness": robustness(q.watchdog_default.detection_ms, poll)},
+    }
+
+
+def view(plan: DevicePlan) -> dict[str, Any]:
+    interfaces = []
+    for i in plan.interfaces:
+        interfaces.append({
+            "name": i.name, "description": i.description, "speed": i.speed_text,
+            "mtu": link_mtu(i.mtu), "address": i.address,
+            "pfc": pfc_profile(i.headroom.name) if i.headroom and i.pfc_priorities else None,
+            "ecn": ecn_profile(tuple(e.name for e in i.ecn)) if i.ecn else None,
+            "watchdog": i.watchdog is not None and i.watchdog.enabled,
+        })
+    return {
+        "interfaces": interfaces,
+        "hash": {name: ("enabled" if f in plan.ecmp.fields else "disabled")
+                 for f, name in HASH_FIELDS.items()},
+        "neighbors": [{"address": n.address, "remote_as": n.remote_as}
+                      for n in plan.bgp.neighbors],
+        "qos": _qos(plan),
+        "mapping": MAPPING,
+    }
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _sets(text: str) -> dict[str, Any]:
+    import yaml
+
+    doc = yaml.safe_load(text) or []
+    out: dict[str, Any] = {}
+    for part in doc:
+        if isinstance(part, dict) and isinstance(part.get("set"), dict):
+            out.update(part["set"])
+    return out
+
+
+def read(text: str) -> QosFacts:
+    """QoS facts of an NVUE document (rendered, or `nv config show -o yaml` of the switch)."""
+    cfg = _sets(text)
+    qos = cfg.get("qos", {})
+    f = QosFacts()
+    sp = {int(d): int(v["switch-priority"]) for d, v in
+          qos.get("mapping", {}).get(MAPPING, {}).get("dscp", {}).items()}
+    tc = {int(s): int(v["traffic-class"]) for s, v in
+          qos.get("egress-queue-mapping", {}).get(MAPPING, {}).get("switch-priority", {}).items()}
+    f.dscp_to_tc = {d: tc.get(s, 0) for d, s in sp.items()}
+    poll = int(qos.get("pfc-watchdog", {}).get("polling-interval", 100))
+    robust = int(qos.get("pfc-watchdog", {}).get("robustness", 3))
+    prios: set[int] = set()
+    for name, iface in cfg.get("interface", {}).items():
+        iq = iface.get("qos", {})
+        if "mtu" in iface.get("link", {}):
+            f.mtu[name] = int(iface["link"]["mtu"]) + MTU_OVERHEAD
+        prof = iq.get("pfc", {}).get("profile")
+        if prof is not None:
+            f.pfc_ports[name] = tuple(sorted(int(p) for p in
+                                             qos["pfc"][prof].get("switch-priority", {})))
+            prios.update(f.pfc_ports[name])
+        prof = iq.get("congestion-control", {}).get("profile")
+        if prof is not None:
+            for t, e in qos["congestion-control"][prof].get("traffic-class", {}).items():
+                if e.get("ecn") == "enable":
+                    f.ecn.setdefault(name, {})[int(t)] = Ecn(
+                        int(e["min-threshold"]), int(e["max-threshold"]), int(e["probability"]))
+        if iq.get("pfc-watchdog", {}).get("state") == "enable":
+            f.watchdog[name] = WatchdogFacts(poll * robust, 0, "drop")
+    f.lossless_priorities = tuple(sorted(prios))
+    back = {v: k for k, v in HASH_FIELDS.items()}
+    hashed = cfg.get("system", {}).get("forwarding", {}).get("ecmp-hash", {})
+    f.hash_fields = tuple(back[k] for k, v in hashed.items() if v in ("enabled", "on"))
+    return f
+
+
+def expected(plan: DevicePlan) -> QosFacts:
+    """facts_of(plan), but the watchdog as NVUE can say it: detection = poll × robustness
+    (one global robustness), no restoration timer (0), action drop."""
+    f = facts_of(plan)
+    q = plan.qos
+    poll = q.watchdog_poll_ms
+    detection = poll * robustness(q.watchdog_default.detection_ms, poll)
+    f.watchdog = {name: WatchdogFacts(detection, 0, "drop") for name in f.watchdog}
+    return f
