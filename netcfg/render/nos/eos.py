@@ -1,0 +1,247 @@
+"""Arista EOS: unit conversions for the template and a reader of EOS configs into QoS facts.
+
+Vendor facts come from the project's EOS notes (AVD templates/schemas, tagged [AVD]; [M] =
+not re-verified on a device). Conversions live only here: EOS takes the IP MTU of a routed
+port (L2 frame minus the 14-byte Ethernet header, at most 9214), watchdog timers in seconds,
+ECN thresholds with an explicit unit (we always write bytes, so nothing is rounded).
+"""
+
+from __future__ import annotations
+
+import re
+
+from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
+from netcfg.render.plan import DevicePlan, Interface, Watchdog
+
+TEMPLATE = "eos/device.j2"
+EXTENSION = "cfg"
+
+CAPABILITIES: dict = {
+    # `ip load-sharing trident fields ip source-ip destination-ip source-port destination-port
+    # ingress-interface` [V public configs, per the EOS notes]; `protocol` is assumed [M]. MAC,
+    # VLAN, flow label and the RoCE QP (Sand UDP-payload hashing only) are not offered on XGS.
+    "hash_fields": {"src_ip", "dst_ip", "ip_proto", "l4_src_port", "l4_dst_port",
+                    "ingress_port"},
+    # global `priority-flow-control pause watchdog action drop|no-drop` and port
+    # `... port action drop|notify-only` [AVD schema]; no-drop read as "forward" [M].
+    "watchdog_actions": {"drop", "forward", "alert"},
+    # DLB/flowlet CLI not retrieved (EOS TOI 4.30, [M]); only static hashing is rendered.
+    "ecmp_modes": {"static"},
+    # XGS headroom is one `platform trident mmu queue profile` applied to the whole switch
+    # [AVD platform-trident.j2]; no per-interface headroom command is known.
+    "per_port_headroom": False,
+}
+
+#: netcfg hash field -> `ip load-sharing trident fields ip` keyword
+HASH_KEYWORDS = {"src_ip": "source-ip", "dst_ip": "destination-ip", "ip_proto": "protocol",
+                 "l4_src_port": "source-port", "l4_dst_port": "destination-port",
+                 "ingress_port": "ingress-interface"}
+ETH_HEADER = 14
+IP_MTU_MAX = 9214
+#: watchdog timeout/recovery take 2 decimals of a second [AVD schema]: 10 ms steps
+TIMER_STEP_MS = 10
+PROFILE = "NETCFG-LOSSLESS"
+#: EOS watchdog actions: global line (drop|no-drop), port line (drop|notify-only)
+GLOBAL_ACTION = {"drop": "drop", "forward": "no-drop"}
+PORT_ACTION = {"drop": "drop", "alert": "notify-only"}
+
+
+def _asic_family(platform: str) -> str:
+    from netcfg.platforms import load_catalog
+
+    cat = load_catalog()
+    p = cat.platforms.get(platform)
+    asic = cat.asics.get(p.asic) if p is not None else None
+    return asic.family if asic is not None else ""
+
+
+def ip_mtu(l2: int) -> int:
+    return min(l2 - ETH_HEADER, IP_MTU_MAX)
+
+
+def _timer_ms(ms: int) -> int:
+    return int(round(ms / TIMER_STEP_MS)) * TIMER_STEP_MS
+
+
+def seconds(ms: int) -> str:
+    """Milliseconds as EOS seconds without trailing zeros: 200 -> 0.2, 1000 -> 1."""
+    text = f"{ms / 1000:.3f}".rstrip("0").rstrip(".")
+    return text or "0"
+
+
+def alpha(dynamic_th: int) -> str:
+    """alpha = 2^dynamic_th as EOS writes it: 1/128 .. 1 .. 8."""
+    return str(2 ** dynamic_th) if dynamic_th >= 0 else f"1/{2 ** -dynamic_th}"
+
+
+def speed(iface: Interface) -> str:
+    """`speed 400g-4`: rate and SerDes lanes [M: EOS spelling not re-verified]."""
+    return f"{iface.speed // 1000}g-{iface.lanes}"
+
+
+def _watchdog_lines(w: Watchdog, default: Watchdog) -> list[str]:
+    lines = ["priority-flow-control pause watchdog"]
+    if w.action in PORT_ACTION:
+        lines.append(f"priority-flow-control pause watchdog port action {PORT_ACTION[w.action]}")
+    elif w.action != default.action:
+        raise ValueError(f"EOS cannot set watchdog action {w.action!r} on one port only")
+    if (_timer_ms(w.detection_ms), _timer_ms(w.restoration_ms)) != (
+            _timer_ms(default.detection_ms), _timer_ms(default.restoration_ms)):
+        lines.append("priority-flow-control pause watchdog port timer timeout "
+                     f"{seconds(_timer_ms(w.detection_ms))} polling-interval auto "
+                     f"recovery-time {seconds(_timer_ms(w.restoration_ms))}")
+    return lines
+
+
+def view(plan: DevicePlan) -> dict:
+    """Everything the template prints, in EOS spellings and units."""
+    q = plan.qos
+    family = _asic_family(plan.platform)
+    xgs = family in ("trident", "tomahawk")
+    txq = "uc-tx-queue" if xgs else "tx-queue"
+    by_tc: dict[int, list[int]] = {}
+    for d in sorted(q.dscp_to_tc):
+        by_tc.setdefault(q.dscp_to_tc[d], []).append(d)
+    dscp_maps = [(tc, " ".join(map(str, ds))) for tc, ds in sorted(by_tc.items())]
+    sched = []
+    for c in sorted(q.classes, key=lambda c: c.tc):
+        sched.append((c.tc, ["priority strict"] if c.mode == "strict"
+                      else ["no priority", f"bandwidth percent {c.weight}"]))
+    interfaces = []
+    for i in plan.interfaces:
+        ecn = {e.queue: (f"random-detect ecn minimum-threshold {e.min} bytes maximum-threshold "
+                         f"{e.max} bytes max-mark-probability {e.probability}") for e in i.ecn}
+        queues = [(tc, lines + ([ecn[tc]] if tc in ecn else [])) for tc, lines in sched]
+        wd = (_watchdog_lines(i.watchdog, q.watchdog_default)
+              if i.watchdog is not None and i.watchdog.enabled else [])
+        interfaces.append({
+            "name": i.name, "description": i.description, "speed": speed(i),
+            "mtu": ip_mtu(i.mtu), "address": i.address,
+            "pfc": list(i.pfc_priorities), "watchdog": wd, "queues": queues})
+    wd = q.watchdog_default
+    watchdog = [f"default timeout {seconds(_timer_ms(wd.detection_ms))}",
+                f"default recovery-time {seconds(_timer_ms(wd.restoration_ms))}",
+                f"default polling-interval {seconds(q.watchdog_poll_ms)}"]
+    if wd.action in GLOBAL_ACTION:
+        watchdog.append(f"action {GLOBAL_ACTION[wd.action]}")
+    mmu = None
+    if xgs and q.headroom_profiles:
+        # One switch-wide profile: the largest headroom any port needs covers every port.
+        worst = max(q.headroom_profiles, key=lambda h: (h.xoff, h.xon, h.name))
+        mmu = {"name": PROFILE, "lines": [f"ingress threshold {alpha(q.dynamic_th)}",
+                                          f"ingress headroom {worst.xoff}",
+                                          f"ingress resume {worst.xon}"]}
+    missing = set(plan.ecmp.fields) - set(HASH_KEYWORDS)
+    if missing:
+        raise ValueError(f"EOS cannot hash on {sorted(missing)}")
+    hash_fields = " ".join(HASH_KEYWORDS[f] for f in HASH_KEYWORDS if f in plan.ecmp.fields)
+    mgmt_vrf = "MGMT"
+    return {"txq": txq, "dscp_maps": dscp_maps, "tc_queues": [c.tc for c in
+                                                              sorted(q.classes, key=lambda c: c.tc)],
+            "interfaces": interfaces, "watchdog": watchdog, "mmu": mmu,
+            "hash_fields": hash_fields, "mgmt_vrf": mgmt_vrf,
+            "lldp": "lldp run" if plan.lldp else "no lldp run"}
+
+
+def expected(plan: DevicePlan) -> QosFacts:
+    """facts_of(plan), with what EOS rounds: timers to 10 ms, IP MTU capped at 9214, and
+    lossless priorities as the union of the ports' no-drop priorities (EOS has no global list)."""
+    f = facts_of(plan)
+    f.mtu = {n: ip_mtu(m) + ETH_HEADER for n, m in f.mtu.items()}
+    f.watchdog = {n: WatchdogFacts(_timer_ms(w.detection_ms), _timer_ms(w.restoration_ms),
+                                   w.action) for n, w in f.watchdog.items()}
+    f.pfc_ports = {n: tuple(sorted(ps)) for n, ps in f.pfc_ports.items()}
+    f.lossless_priorities = tuple(sorted({p for ps in f.pfc_ports.values() for p in ps}))
+    f.hash_fields = tuple(sorted(f.hash_fields))
+    return f
+
+
+# --------------------------------------------------------------------------- reader
+
+#: EOS default DSCP -> TC: the class selector (DSCP >> 3) with TC 0 and 1 swapped [M]
+DEFAULT_DSCP_TC = {d: {0: 1, 1: 0}.get(d >> 3, d >> 3) for d in range(64)}
+_UNITS = {"bytes": 1, "kbytes": 1000, "mbytes": 1000 ** 2}  # kilo = 1000 [M]
+_ECN = re.compile(r"random-detect ecn minimum-threshold (\d+) (\w+) maximum-threshold (\d+) "
+                  r"(\w+)(?: max-mark-probability (\d+))?")
+_FIELD_OF = {v: k for k, v in HASH_KEYWORDS.items()}
+#: hashed when `ip load-sharing` is absent (EOS hides the default) [V comment, per the notes]
+DEFAULT_HASH = ("src_ip", "dst_ip", "l4_src_port", "l4_dst_port")
+
+
+def _ms(text: str) -> int:
+    return int(round(float(text) * 1000))
+
+
+def read(text: str) -> QosFacts:
+    """QoS facts of an EOS config (rendered or `show running-config`): order-free, indentation-
+    free, tolerant of collapsed `qos map` lines and hidden defaults."""
+    f = QosFacts(dscp_to_tc=dict(DEFAULT_DSCP_TC))
+    g_timeout = g_recovery = None
+    g_action = "errdisable"  # EOS default on a stuck queue [AVD schema]
+    hash_fields: tuple[str, ...] = DEFAULT_HASH
+    ifaces: dict[str, dict] = {}
+    cur: dict | None = None
+    queue: int | None = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("!"):
+            continue
+        indented = raw[:1].isspace()
+        if not indented:
+            cur, queue = None, None
+        if line.startswith("interface ") and not indented:
+            cur = ifaces.setdefault(line.split()[1], {"pfc_on": False, "prios": set(), "ecn": {},
+                                                      "wd": False, "action": None, "timer": None,
+                                                      "mtu": 1500})
+            continue
+        if m := re.fullmatch(r"qos map dscp ([\d ]+) to traffic-class (\d)( .*)?", line):
+            for d in m.group(1).split():
+                f.dscp_to_tc[int(d)] = int(m.group(2))
+        elif m := re.fullmatch(r"priority-flow-control pause watchdog default (timeout|recovery-time)"
+                               r" ([\d.]+)", line):
+            if m.group(1) == "timeout":
+                g_timeout = _ms(m.group(2))
+            else:
+                g_recovery = _ms(m.group(2))
+        elif m := re.fullmatch(r"priority-flow-control pause watchdog action (\S+)", line):
+            g_action = {"drop": "drop", "no-drop": "forward"}.get(m.group(1), m.group(1))
+        elif m := re.fullmatch(r"ip load-sharing \w+ fields ip (.*)", line):
+            hash_fields = tuple(sorted(_FIELD_OF[w] for w in m.group(1).split() if w in _FIELD_OF))
+        elif cur is not None:
+            if m := re.fullmatch(r"(?:uc-)?tx-queue (\d)", line):
+                queue = int(m.group(1))
+            elif m := _ECN.fullmatch(line):
+                if queue is not None:
+                    cur["ecn"][queue] = Ecn(int(m.group(1)) * _UNITS[m.group(2)],
+                                            int(m.group(3)) * _UNITS[m.group(4)],
+                                            int(m.group(5) or 100))
+            elif line in ("priority-flow-control on", "priority-flow-control mode on"):
+                cur["pfc_on"] = True
+            elif m := re.fullmatch(r"priority-flow-control priority (\d) no-drop", line):
+                cur["prios"].add(int(m.group(1)))
+            elif line == "priority-flow-control pause watchdog":
+                cur["wd"] = True
+            elif m := re.fullmatch(r"priority-flow-control pause watchdog port action (\S+)", line):
+                cur["action"] = {"drop": "drop", "notify-only": "alert"}.get(m.group(1), m.group(1))
+            elif m := re.fullmatch(r"priority-flow-control pause watchdog port timer timeout "
+                                   r"([\d.]+) polling-interval \S+ recovery-time ([\d.]+).*", line):
+                cur["timer"] = (_ms(m.group(1)), _ms(m.group(2)))
+            elif m := re.fullmatch(r"mtu (\d+)", line):
+                cur["mtu"] = int(m.group(1))
+    lossless: set[int] = set()
+    for name in sorted(ifaces):
+        i = ifaces[name]
+        if not name.lower().startswith("ethernet"):
+            continue
+        f.mtu[name] = i["mtu"] + ETH_HEADER
+        if i["ecn"]:
+            f.ecn[name] = dict(sorted(i["ecn"].items()))
+        if i["pfc_on"] and i["prios"]:
+            f.pfc_ports[name] = tuple(sorted(i["prios"]))
+            lossless |= i["prios"]
+            timeout, recovery = i["timer"] or (g_timeout, g_recovery)
+            if i["wd"] and timeout:  # inactive until a timeout is configured [M]
+                f.watchdog[name] = WatchdogFacts(timeout, recovery or 0, i["action"] or g_action)
+    f.lossless_priorities = tuple(sorted(lossless))
+    f.hash_fields = hash_fields
+    return f
