@@ -123,6 +123,10 @@ from netcfg.render.cli import render  # noqa: E402 - click only, heavy imports l
 
 main.add_command(render)
 
+from netcfg.lab.cli import lab  # noqa: E402 - click only, the lab loads when it runs
+
+main.add_command(lab)
+
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -7,8 +7,21 @@ and a push can be rehearsed without hardware. See docs/lab.md.
         driver = napalm.get_network_driver("eos")(**lab["leaf1"].napalm())
 """
 
-from netcfg.lab.device import DeviceSpec, Emulator
-from netcfg.lab.faults import Fault, FaultKind
-from netcfg.lab.lab import Lab, LabDevice
+from __future__ import annotations
 
-__all__ = ["DeviceSpec", "Emulator", "Fault", "FaultKind", "Lab", "LabDevice"]
+from importlib import import_module
+from typing import Any
+
+# loaded on first use, so `netcfg --help` does not pay for asyncio servers and crypto
+_EXPORTS = {
+    "DeviceSpec": "netcfg.lab.device", "Emulator": "netcfg.lab.device",
+    "Fault": "netcfg.lab.faults", "FaultKind": "netcfg.lab.faults",
+    "Lab": "netcfg.lab.lab", "LabDevice": "netcfg.lab.lab",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(import_module(_EXPORTS[name]), name)
+    raise AttributeError(name)

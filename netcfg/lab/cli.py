@@ -1,0 +1,94 @@
+"""`netcfg lab PATH`: serve the switches of an inventory on loopback until stopped.
+
+Writes a devices file (connection details: address, ports, driver, credentials generated for
+this run, CA and known_hosts paths) that NAPALM clients and `netcfg diff/push` can use, with
+0600 permissions, and removes it and the trust material on exit.
+"""
+
+from __future__ import annotations
+
+import secrets
+import signal
+import sys
+import threading
+from fnmatch import fnmatch
+from pathlib import Path
+from typing import Any
+
+import click
+
+
+@click.command("lab")
+@click.argument("path", type=click.Path())
+@click.option("--out", type=click.Path(dir_okay=False),
+              help="devices file to write [default: PATH/lab-devices.yaml]")
+@click.option("--device", "patterns", multiple=True, metavar="GLOB",
+              help="serve only matching devices (repeatable)")
+@click.option("--limit", type=int, help="serve at most N devices")
+@click.option("--lenient", is_flag=True, help="accept config lines the NOS grammar does not know")
+def lab(path: str, out: str | None, patterns: tuple[str, ...], limit: int | None,
+        lenient: bool) -> None:
+    """Serve emulated devices for an inventory on loopback until stopped (Ctrl-C)."""
+    import yaml
+
+    from netcfg.lab.device import DeviceSpec
+    from netcfg.lab.lab import Lab
+    from netcfg.lab.registry import supported
+    from netcfg.platforms import load_catalog
+    from netcfg.validate import validate
+
+    result = validate(path)
+    if result.fabric is None:
+        for f in result.findings:
+            click.echo(f"{f.severity}: {f.text()}", err=True)
+        sys.exit(1)
+    catalog = load_catalog()
+    username, password = "netcfg", secrets.token_urlsafe(12)
+    specs: list[DeviceSpec] = []
+    skipped: dict[str, int] = {}
+    for name, device in result.fabric.devices.items():
+        if not device.is_switch or device.platform not in catalog.platforms:
+            continue
+        if patterns and not any(fnmatch(name, p) for p in patterns):
+            continue
+        platform = catalog.platforms[device.platform]
+        if platform.nos not in supported():
+            skipped[platform.nos] = skipped.get(platform.nos, 0) + 1
+            continue
+        specs.append(DeviceSpec(name, platform.nos, username=username, password=password,
+                                interfaces=[p.name for p in device.ports], model=platform.model,
+                                strict=not lenient))
+        if limit is not None and len(specs) >= limit:
+            break
+    for nos, count in sorted(skipped.items()):
+        click.echo(f"warning: {count} {nos} device(s) not served (no {nos} emulator yet)", err=True)
+    if not specs:
+        click.echo("netcfg: no device to serve", err=True)
+        sys.exit(1)
+    target = Path(out) if out else _inventory_dir(path) / "lab-devices.yaml"
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    click.echo(f"starting {len(specs)} device(s)...", err=True)
+    with Lab(specs, realtime=True) as running:
+        _write(target, running.inventory(), yaml)
+        try:
+            click.echo(f"serving {len(specs)} device(s) on loopback; devices file: {target}")
+            click.echo("press Ctrl-C to stop", err=True)
+            while not stop.wait(3600):
+                pass
+        finally:
+            target.unlink(missing_ok=True)
+    click.echo("lab stopped", err=True)
+
+
+def _inventory_dir(path: str) -> Path:
+    p = Path(path)
+    return p.parent if p.is_file() else p
+
+
+def _write(target: Path, inventory: dict[str, Any], yaml: Any) -> None:
+    from netcfg.fsutil import write_atomic
+
+    header = "# written by `netcfg lab`; valid while the lab runs (credentials are per run)\n"
+    write_atomic(target, header + yaml.safe_dump(inventory, sort_keys=False))
