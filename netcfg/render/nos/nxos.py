@@ -1,0 +1,279 @@
+"""Cisco NX-OS (Nexus 9000): unit conversions for the template and a reader into QoS facts.
+
+Vendor facts from the project's NX-OS notes ([V] verbatim, [C] consistent configs, [M] not
+re-verified). qos-group N = network-qos class c-8q-nqN = egress queue c-out-8q-qN, with N = 0
+spelled `-default` [C]. Watchdog timers are multiples of the poll interval; the port MTU is
+the IP MTU (L2 frame minus 14, at most 9216).
+"""
+
+from __future__ import annotations
+
+import re
+
+from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
+from netcfg.render.plan import DevicePlan
+
+TEMPLATE = "nxos/device.j2"
+EXTENSION = "cfg"
+
+CAPABILITIES: dict = {
+    # `ip load-sharing address source-destination port source-destination [universal-id S]`
+    # [V 10.3 interfaces guide]; the IP protocol is taken as always hashed with the address [M].
+    "hash_fields": {"src_ip", "dst_ip", "ip_proto", "l4_src_port", "l4_dst_port"},
+    # the watchdog shuts (drops) the stuck no-drop queue [V QoS guide]; no forward/alert form.
+    "watchdog_actions": {"drop"},
+    # DLB (`hardware profile dlb`, flowlet/per-packet) needs a reload [V genielibs]; not rendered.
+    "ecmp_modes": {"static"},
+    # headroom is derived from the no-drop class MTU; ingress pause thresholds are [M].
+    "per_port_headroom": False,
+}
+
+ETH_HEADER = 14
+CONTROL_QUEUE = 7
+MTU_MAX = 9216  # interface and network-qos class [V Cisco 118994, DME 576-9216]
+CLASSIFY, NETQOS, QUEUING = "NETCFG-CLASSIFY", "NETCFG-NQ", "NETCFG-OUT"
+
+
+def ip_mtu(l2: int) -> int:
+    return min(l2 - ETH_HEADER, MTU_MAX)
+
+
+def qname(tc: int, kind: str) -> str:
+    """System class of a qos-group: kind "nq" (network-qos) or "out" (egress queuing)."""
+    suffix = "default" if tc == 0 else str(tc)
+    return f"c-8q-nq-{suffix}" if kind == "nq" and tc == 0 else (
+        f"c-8q-nq{suffix}" if kind == "nq" else f"c-out-8q-q-{suffix}" if tc == 0
+        else f"c-out-8q-q{suffix}")
+
+
+def multiplier(ms: int, poll_ms: int) -> int:
+    return max(1, round(ms / poll_ms))
+
+
+def _queuing(plan: DevicePlan, ecn: tuple) -> list[tuple[str, list[str]]]:
+    by_tc = {c.tc: c for c in plan.qos.classes}
+    marks = {e.queue: e for e in ecn}
+    out = []
+    for tc in range(8):
+        c = by_tc.get(tc)
+        # an unused q7 keeps the system default (strict): it carries control traffic [M]
+        strict = c.mode == "strict" if c is not None else tc == CONTROL_QUEUE
+        lines = (["priority level 1"] if strict else
+                 [f"bandwidth remaining percent {c.weight if c is not None else 0}"])
+        if tc in marks:
+            e = marks[tc]
+            lines.append(f"random-detect minimum-threshold {e.min} bytes maximum-threshold "
+                         f"{e.max} bytes drop-probability {e.probability} weight 0 ecn")
+        out.append((qname(tc, "out"), lines))
+    return out
+
+
+def view(plan: DevicePlan) -> dict:
+    q = plan.qos
+    classes = [(c.name.upper(), ",".join(map(str, c.dscp)), c.tc)
+               for c in q.classes if c.dscp]
+    poll = q.watchdog_poll_ms
+    wd = q.watchdog_default
+    for i in plan.interfaces:
+        w = i.watchdog
+        if w is not None and w.enabled and (w.detection_ms, w.restoration_ms, w.action) != (
+                wd.detection_ms, wd.restoration_ms, wd.action):
+            raise ValueError(f"{i.name}: NX-OS watchdog timers and action are global only")
+    if wd.action not in CAPABILITIES["watchdog_actions"]:
+        raise ValueError(f"NX-OS watchdog cannot {wd.action}")
+    # one egress queuing policy per distinct ECN set; the most common one goes under system qos
+    keys = [i.ecn for i in plan.interfaces]
+    distinct = sorted(set(keys), key=lambda k: (-keys.count(k), [e.name for e in k]))
+    names = {k: QUEUING if n == 0 else f"{QUEUING}-{n + 1}" for n, k in enumerate(distinct)}
+    if not distinct:
+        distinct, names = [()], {(): QUEUING}
+    policies = [(names[k], _queuing(plan, k)) for k in distinct]
+    l2 = max([plan.mtu] + [i.mtu for i in plan.interfaces])
+    interfaces = [{"name": i.name, "description": i.description, "speed": i.speed,
+                   "mtu": ip_mtu(i.mtu), "address": i.address, "pfc": bool(i.pfc_priorities),
+                   "watchdog": i.watchdog is not None and i.watchdog.enabled,
+                   "queuing": None if names[i.ecn] == QUEUING else names[i.ecn]}
+                  for i in plan.interfaces]
+    missing = set(plan.ecmp.fields) - CAPABILITIES["hash_fields"]
+    if missing:
+        raise ValueError(f"NX-OS cannot hash on {sorted(missing)}")
+    f = set(plan.ecmp.fields)
+    addr = _pair(f, "src_ip", "dst_ip")
+    port = _pair(f, "l4_src_port", "l4_dst_port")
+    hashing = "ip load-sharing" + (f" address {addr}" if addr else "") + (
+        f" port {port}" if port else "") + f" universal-id {plan.ecmp.seed}"
+    return {
+        "classes": classes, "default_tc": q.default_tc, "classify": CLASSIFY,
+        "netqos": NETQOS, "nq_mtu": min(l2, MTU_MAX),
+        "lossless": [(qname(tc, "nq"), tc) for tc in q.pfc_priorities],
+        "nq_default": qname(0, "nq"), "queuing": QUEUING, "policies": policies,
+        "interfaces": interfaces, "jumbomtu": MTU_MAX,
+        "watchdog": [f"priority-flow-control watch-dog interval {poll}",
+                     f"priority-flow-control watch-dog shutdown-multiplier "
+                     f"{multiplier(wd.detection_ms, poll)}",
+                     f"priority-flow-control auto-restore multiplier "
+                     f"{multiplier(wd.restoration_ms, poll)}"],
+        "hashing": hashing,
+    }
+
+
+def _pair(fields: set[str], a: str, b: str) -> str:
+    return {(True, True): "source-destination", (True, False): "source",
+            (False, True): "destination"}.get((a in fields, b in fields), "")
+
+
+def expected(plan: DevicePlan) -> QosFacts:
+    """facts_of(plan) with NX-OS rounding: timers to whole poll intervals, IP MTU capped, the
+    IP protocol hashed whenever the address is."""
+    f = facts_of(plan)
+    poll = plan.qos.watchdog_poll_ms
+    f.mtu = {n: ip_mtu(m) + ETH_HEADER for n, m in f.mtu.items()}
+    f.watchdog = {n: WatchdogFacts(multiplier(w.detection_ms, poll) * poll,
+                                   multiplier(w.restoration_ms, poll) * poll, w.action)
+                  for n, w in f.watchdog.items()}
+    fields = set(f.hash_fields)
+    if fields & {"src_ip", "dst_ip"}:
+        fields.add("ip_proto")
+    f.hash_fields = tuple(sorted(fields))
+    f.lossless_priorities = tuple(sorted(f.lossless_priorities))
+    return f
+
+
+# --------------------------------------------------------------------------- reader
+
+_UNITS = {"bytes": 1, "kbytes": 1000, "mbytes": 1000 ** 2}  # kilo = 1000 [M]
+
+
+def _blocks(text: str) -> list[tuple[str, list[str]]]:
+    """Top-level lines with their (stripped) indented children, in order."""
+    out: list[tuple[str, list[str]]] = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("!"):
+            continue
+        if raw[:1].isspace() and out:
+            out[-1][1].append(line)
+        else:
+            out.append((line, []))
+    return out
+
+
+def _qnum(name: str) -> int:
+    m = re.search(r"(\d+|-default)$", name)
+    return 0 if m is None or m.group(1) == "-default" else int(m.group(1))
+
+
+def _policy(children: list[str]) -> dict[str, list[str]]:
+    classes: dict[str, list[str]] = {}
+    cur = None
+    for line in children:
+        if line.startswith("class "):
+            cur = classes.setdefault(line.split()[-1], [])
+        elif cur is not None:
+            cur.append(line)
+    return classes
+
+
+def read(text: str) -> QosFacts:
+    """QoS facts of an NX-OS config (rendered or running); block order does not matter."""
+    blocks = _blocks(text)
+    class_dscp: dict[str, list[int]] = {}
+    qos_pol: dict[str, dict] = {}
+    nq_pol: dict[str, dict] = {}
+    queuing: dict[str, dict] = {}
+    system: dict[str, str] = {}
+    glob: set[str] = set()
+    ifaces: dict[str, list[str]] = {}
+    poll, shut, restore = 100, 1, 10  # defaults [M]
+    for head, kids in blocks:
+        if m := re.fullmatch(r"class-map type qos (?:match-\w+ )?(\S+)", head):
+            class_dscp[m.group(1)] = [d for k in kids if k.startswith("match dscp ")
+                                      for d in _dscps(k.split(None, 2)[2])]
+        elif m := re.fullmatch(r"policy-map type (qos|network-qos|queuing) (\S+)", head):
+            {"qos": qos_pol, "network-qos": nq_pol, "queuing": queuing}[m.group(1)][
+                m.group(2)] = _policy(kids)
+        elif head == "system qos":
+            for k in kids:
+                if m := re.fullmatch(r"service-policy type (network-qos|queuing output) (\S+)", k):
+                    system[m.group(1)] = m.group(2)
+        elif head.startswith("interface "):
+            ifaces[head.split()[1]] = kids
+        elif m := re.fullmatch(r"priority-flow-control watch-dog interval (\d+)", head):
+            poll = int(m.group(1))
+        elif m := re.fullmatch(r"priority-flow-control watch-dog shutdown-multiplier (\d+)", head):
+            shut = int(m.group(1))
+        elif m := re.fullmatch(r"priority-flow-control auto-restore multiplier (\d+)", head):
+            restore = int(m.group(1))
+        else:
+            glob.add(head)
+    f = QosFacts()
+    lossless = sorted({int(p) for cls in nq_pol.get(system.get("network-qos", ""), {}).values()
+                       for line in cls if line.startswith("pause pfc-cos ")
+                       for p in line.split()[2:]})
+    f.lossless_priorities = tuple(lossless)
+    wd_global = "priority-flow-control watch-dog-interval on" in glob
+    for name in sorted(ifaces):
+        kids = ifaces[name]
+        if not name.lower().startswith("ethernet"):
+            continue
+        mtu = next((int(k.split()[1]) for k in kids if re.fullmatch(r"mtu \d+", k)), 1500)
+        f.mtu[name] = mtu + ETH_HEADER
+        pol = next((k.split()[-1] for k in kids if k.startswith("service-policy type qos input")),
+                   None)
+        if pol is not None and not f.dscp_to_tc:
+            f.dscp_to_tc = _dscp_map(qos_pol.get(pol, {}), class_dscp)
+        if "priority-flow-control mode on" in kids and lossless:
+            f.pfc_ports[name] = tuple(lossless)
+            if wd_global and "priority-flow-control watch-dog-interval on" in kids:
+                f.watchdog[name] = WatchdogFacts(shut * poll, restore * poll, "drop")
+        out = next((k.split()[-1] for k in kids
+                    if k.startswith("service-policy type queuing output")),
+                   system.get("queuing output"))
+        marks = {}
+        for cls, lines in queuing.get(out or "", {}).items():
+            for line in lines:
+                if m := re.fullmatch(r"random-detect minimum-threshold (\d+) (\w+) maximum-threshold"
+                                     r" (\d+) (\w+) drop-probability (\d+).* ecn", line):
+                    marks[_qnum(cls)] = Ecn(int(m.group(1)) * _UNITS[m.group(2)],
+                                            int(m.group(3)) * _UNITS[m.group(4)], int(m.group(5)))
+        if marks:
+            f.ecn[name] = dict(sorted(marks.items()))
+    f.hash_fields = _hash(glob)
+    return f
+
+
+def _dscps(text: str) -> list[int]:
+    out: list[int] = []
+    for part in text.replace(" ", ",").split(","):
+        if "-" in part:
+            a, b = part.split("-")
+            out.extend(range(int(a), int(b) + 1))
+        elif part.isdigit():
+            out.append(int(part))
+    return out
+
+
+def _dscp_map(policy: dict[str, list[str]], class_dscp: dict[str, list[int]]) -> dict[int, int]:
+    group = {cls: int(line.split()[-1]) for cls, lines in policy.items() for line in lines
+             if line.startswith("set qos-group ")}
+    default = group.get("class-default", 0)
+    out = {d: default for d in range(64)}
+    for cls, tc in group.items():  # a DSCP in two classes: the first class wins, as MQC does
+        for d in class_dscp.get(cls, []):
+            if out[d] == default:
+                out[d] = tc
+    return out
+
+
+def _hash(glob: set[str]) -> tuple[str, ...]:
+    line = next((g for g in glob if g.startswith("ip load-sharing ")), None)
+    if line is None:  # believed default: source-destination address and ports [M]
+        line = "ip load-sharing address source-destination port source-destination"
+    fields: set[str] = set()
+    for kind, a, b in (("address", "src_ip", "dst_ip"), ("port", "l4_src_port", "l4_dst_port")):
+        if m := re.search(rf"\b{kind} (source-destination|source|destination)\b", line):
+            fields |= {a, b} if m.group(1) == "source-destination" else {
+                a if m.group(1) == "source" else b}
+    if fields & {"src_ip", "dst_ip"}:
+        fields.add("ip_proto")
+    return tuple(sorted(fields))
