@@ -116,6 +116,9 @@ class Qos:
     ecn_profiles: list[EcnProfile]
     headroom_profiles: list[HeadroomProfile]
     dynamic_th: int
+    #: dynamic limit of one congested queue/PG (docs/physics.md section 4): the XOFF point ECN
+    #: stays below, and the "queue buffer" Junos ECN fill levels are percentages of
+    queue_limit: int
     shared_headroom_pool: int  # bytes, 0 = none
     over_subscribe_ratio: int | None
 
@@ -262,7 +265,7 @@ class PlanBuilder:
             watchdog_poll_ms=_ms(wd.poll_interval), watchdog_default=self.watchdog(dev, None),
             ecn_profiles=sorted(ecn_profiles.values(), key=lambda p: p.name),
             headroom_profiles=sorted(hr_profiles.values(), key=lambda p: p.name),
-            dynamic_th=dyn, shared_headroom_pool=budget.shp_pool,
+            dynamic_th=dyn, queue_limit=budget.queue_limit, shared_headroom_pool=budget.shp_pool,
             over_subscribe_ratio=shp.over_subscribe_ratio if shp is not None else None)
         ecmp_i = intent.ecmp
         tier = dev.role if dev.role in ("leaf", "spine", "core") else "leaf"
