@@ -62,7 +62,6 @@ class Builder:
         self.intact = intact
         self.explain = explain
         self.keep_states = False
-        self.touched: set[int] = set()
         tags = setup.tags_to_priorities
         prios: list[int] = []
         for p in tags:
@@ -169,10 +168,14 @@ class Builder:
         return self.graph
 
     def bfs(self, fwd: Forwarder, rep: int, members: list[int], sources: list[int],
-            seeds: list | None = None, known: set | None = None) -> set[int]:
+            seeds: list | None = None, known: dict | None = None) -> set[int]:
         """BFS over (channel, tag, bounces) for one destination class; returns the sources
-        whose packets can be delivered. `seeds`/`known` restart it from given states (the
-        incremental failure sweep): states in `known` are not expanded again."""
+        whose packets can be delivered.
+
+        `seeds`/`known` restart it from given states (the incremental failure sweep). `known`
+        maps (channel, tag) to the fewest bounces the start graph expanded it with; a state
+        with at least that many is not expanded again (its hops are a subset: more bounces
+        only forbid a further bounce), except a seed."""
         net = self.net
         alive_out = net.alive
         dst_of, src_of = net.dst, net.src
@@ -205,6 +208,7 @@ class Builder:
             for y in hops:
                 for c in out.get(y, ()):
                     push((c, min(self.bump(None, s, y), ntags), b), None, s)
+        seed_set = set(seeds or ())
         for st in seeds or ():
             if st not in seen:
                 seen.add(st)
@@ -218,7 +222,7 @@ class Builder:
                 continue
             if self._tier[x] == 0:
                 continue  # hosts never forward
-            if known is not None and state in known and not self._touched(x):
+            if known is not None and known.get((c, t), b + 1) <= b and state not in seed_set:
                 continue
             w = src_of[c]
             hops, cause, b2 = fwd.hops(x, w, b)
@@ -240,9 +244,6 @@ class Builder:
         if not track:
             return set(sources)
         return self._sources_delivering(parents, origin, delivered_states)
-
-    def _touched(self, x: int) -> bool:
-        return x in self.touched
 
     @staticmethod
     def _deliver(hops: list[int], rep: int, members: list[int], w: int | None) -> list[int]:

@@ -21,7 +21,8 @@ from typing import Callable
 
 from netcfg.deadlock import scenario
 from netcfg.deadlock.analysis import analyse
-from netcfg.deadlock.graph import Builder, Graph
+from netcfg.deadlock.graph import Builder
+from netcfg.routing.forward import Forwarder
 from netcfg.routing.network import Network
 from netcfg.routing.setup import RoutingSetup
 
@@ -75,52 +76,141 @@ def run(intact: Network, setup: RoutingSetup, k: int, base: tuple[int, ...] = ()
 
 def _bounce_singles(intact: Network, setup: RoutingSetup, links: list[int],
                     base: tuple[int, ...], progress: Callable[[int, int], None] | None) -> Sweep:
+    """K=1 under stale tables: index the start graph once, then per failure only derive the
+    bounce edges it adds and drop the queues of the failed link (a superset of the exact
+    failure graph); a cyclic superset is confirmed by rebuilding that state exactly."""
     import numpy as np
+
+    from netcfg.deadlock.incremental import BaseIndex  # numpy/scipy only when sweeping
 
     start = intact.with_failures(base) if base else intact
     b0 = Builder(start, setup, intact=intact, explain=False)
     b0.keep_states = True
     g0 = b0.run_tables()
-    base_u = np.frombuffer(g0.src, dtype=np.int64).copy()
-    base_v = np.frombuffer(g0.dst, dtype=np.int64).copy()
-    sw = Sweep(1, "incremental: intact graph plus the bounce edges each failure adds, "
-               "cyclic candidates rebuilt exactly", len(links), 0)
+    u0 = np.frombuffer(g0.src, dtype=np.int64)
+    v0 = np.frombuffer(g0.dst, dtype=np.int64)
+    width = g0.width
+    sw = Sweep(1, "incremental: start graph indexed once; per failure its bounce edges added "
+               "and the failed link's queues removed, cyclic candidates rebuilt exactly",
+               len(links), 0)
+    if analyse(g0).cyclic:  # cannot happen after a clean intact check; stay exact anyway
+        return _rebuild_each(intact, setup, links, base, progress, sw)
+    index = BaseIndex(u0, v0, len(start.src) * width)
+    idx = _index_classes(start, b0)
+    pairs = intact.links()
+    chans = _channels_of_links(intact)
     for i, link in enumerate(links):
-        extra = _bounce_edges(intact, setup, b0, base + (link,))
         sw.checked += 1
         if progress and i % 200 == 0:
             progress(i, len(links))
-        if extra is None:
+        failed = base + (link,)
+        extra = _bounce_edges(intact, setup, b0, idx, failed, pairs[link])
+        removed = np.asarray([c * width + k for c in chans[link] for k in range(width)],
+                             dtype=np.int64)
+        if not index.cyclic_with(extra[0], extra[1], removed):
             continue
-        g = Graph(start, setup, g0.prios)
-        g.src.frombytes(np.concatenate([base_u, extra[0]]).astype(np.int64).tobytes())
-        g.dst.frombytes(np.concatenate([base_v, extra[1]]).astype(np.int64).tobytes())
-        if not analyse(g).cyclic:
-            continue
-        out = scenario.run(intact, setup, base + (link,))
+        out = scenario.run(intact, setup, failed)
         if out.cyclic:
             sw.cyclic.append((link,))
             sw.first = sw.first or out
     return sw
 
 
-def _bounce_edges(intact: Network, setup: RoutingSetup, b0: Builder, failed: tuple[int, ...]):
-    """Edges a failure state may add to the base graph, or None when it adds none."""
+def _rebuild_each(intact: Network, setup: RoutingSetup, links: list[int],
+                  base: tuple[int, ...], progress: Callable[[int, int], None] | None,
+                  sw: Sweep) -> Sweep:
+    sw.method = "enumeration: every set rebuilt"
+    for i, link in enumerate(links):
+        out = scenario.run(intact, setup, base + (link,))
+        sw.checked += 1
+        if out.cyclic:
+            sw.cyclic.append((link,))
+            sw.first = sw.first or out
+        if progress and i % 200 == 0:
+            progress(i, len(links))
+    return sw
+
+
+def _channels_of_links(net: Network) -> dict[int, list[int]]:
+    out: dict[int, list[int]] = {}
+    for c, k in enumerate(net.link_of):
+        out.setdefault(k, []).append(c)
+    return out
+
+
+@dataclass
+class _ClassIndex:
+    """What the start graph reached for one destination class, indexed for the sweep."""
+
+    at: dict[int, list[tuple[int, int, int]]]  # switch -> states at it
+    fewest: dict[tuple[int, int], int]  # (channel, tag) -> fewest bounces expanded with
+    switch_sources: set[int]
+
+
+def _index_classes(net: Network, b0: Builder) -> list[_ClassIndex]:
+    dst, tier = net.dst, net.tier
+    out = []
+    for _rep, _members, sources, _fwd, seen in b0.reached:
+        at: dict[int, list[tuple[int, int, int]]] = {}
+        fewest: dict[tuple[int, int], int] = {}
+        for st in seen:
+            c, t, b = st
+            at.setdefault(dst[c], []).append(st)
+            if fewest.get((c, t), b + 1) > b:
+                fewest[(c, t)] = b
+        out.append(_ClassIndex(at, fewest, {s for s in sources if tier[s] > 0}))
+    return out
+
+
+def _bounce_edges(intact: Network, setup: RoutingSetup, b0: Builder, idx: list[_ClassIndex],
+                  failed: tuple[int, ...], ends: tuple[int, int]):
+    """Edges the failure of the last link in `failed` may add to the start graph.
+
+    Pruning a failed link only shrinks a next-hop set, which adds nothing; new edges start
+    only at a switch state at an end of the link whose next hops stop being a subset of the
+    old ones (a bounce, or a bounce count that changes), or at a switch source there. Those
+    are re-expanded on the failed network; a state the start graph expanded with as few
+    bounces is not expanded again (see `Builder.bfs`).
+    """
     import numpy as np
 
     net = intact.with_failures(failed)
-    ends = {x for c, k in enumerate(net.link_of) if k in failed for x in (net.src[c], net.dst[c])}
-    b = Builder(net, setup, intact=intact, explain=False)
-    b.touched = ends
-    for rep, members, sources, fwd0, seen in b0.reached:
-        # Pruning only shrinks a next-hop set; new edges start where one may become empty.
-        if not any(len([y for y in fwd0.table[x] if y in net.alive(x)]) <= 1 for x in ends):
-            continue
-        seeds = [st for st in seen if net.dst[st[0]] in ends and st[0] not in net.failed]
+    a, b = ends
+    tier = net.tier
+    b_new = Builder(net, setup, intact=intact, explain=False)
+    for ci, (rep, members, _sources, fwd0, _seen) in enumerate(b0.reached):
         fwd = copy.copy(fwd0)  # same stale tables, pruned against the failed network
         fwd.net = net
-        b.bfs(fwd, rep, members, [s for s in sources if s in ends], seeds=seeds or None,
-              known=seen)
-    if not len(b.graph.src):
-        return None
-    return (np.frombuffer(b.graph.src, dtype=np.int64), np.frombuffer(b.graph.dst, dtype=np.int64))
+        seeds = []
+        for x, y in ((a, b), (b, a)):
+            if tier[x] == 0 or y in net.alive(x) or not _may_change(fwd0, x, y):
+                continue  # hosts never forward; a parallel link survives; y does not matter
+            for st in idx[ci].at.get(x, ()):
+                c, _t, bounces = st
+                if c in net.failed:
+                    continue
+                new, _, b2 = fwd.hops(x, net.src[c], bounces)
+                if not new:
+                    continue
+                old, _, b1 = fwd0.hops(x, net.src[c], bounces)
+                if b2 != b1 or not set(new) <= set(old):
+                    seeds.append(st)
+        srcs = [s for s in ends if s in idx[ci].switch_sources]
+        if seeds or srcs:
+            b_new.bfs(fwd, rep, members, srcs, seeds=seeds, known=idx[ci].fewest)
+    return (np.frombuffer(b_new.graph.src, dtype=np.int64),
+            np.frombuffer(b_new.graph.dst, dtype=np.int64))
+
+
+def _may_change(fwd: Forwarder, x: int, y: int) -> bool:
+    """Whether losing neighbour `y` can make `x` forward this class somewhere new.
+
+    Rules and flooding towards dead hosts depend on which neighbours are alive; the stale
+    table can only bounce once at most one of its entries is left."""
+    if fwd.rules.get(x) or fwd.d in fwd.dead:
+        return True
+    table = fwd.table[x]
+    if y not in table:
+        return False
+    alive = fwd.net.alive(x)
+    return sum(1 for t in table if t in alive and t != y) <= 1

@@ -39,6 +39,8 @@ class Network:
     index: dict[str, int] = field(default_factory=dict)
     #: device name -> its endpoint nodes (a multi-NIC server has one per NIC)
     aliases: dict[str, list[int]] = field(default_factory=dict)
+    #: alive() per device, filled lazily: a failure state is queried thousands of times
+    _alive: dict[int, dict[int, list[int]]] = field(default_factory=dict, repr=False)
 
     def expand(self, name: str) -> list[int]:
         """Nodes a device name in the intent stands for."""
@@ -54,11 +56,14 @@ class Network:
         """Neighbours of `x` reachable over at least one working link, with those channels."""
         if not self.failed:
             return self.out[x]
-        res = {}
-        for y, chans in self.out[x].items():
-            ok = [c for c in chans if c not in self.failed]
-            if ok:
-                res[y] = ok
+        res = self._alive.get(x)
+        if res is None:
+            res = {}
+            for y, chans in self.out[x].items():
+                ok = [c for c in chans if c not in self.failed]
+                if ok:
+                    res[y] = ok
+            self._alive[x] = res
         return res
 
     def is_switch(self, x: int) -> bool:
