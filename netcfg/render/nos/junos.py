@@ -1,0 +1,420 @@
+"""Juniper Junos / Junos OS Evolved (QFX52xx): unit conversions and a reader into QoS facts.
+
+Vendor facts come from the project's Junos notes ([JVD] Juniper's own AI-cluster configlets,
+[V] Juniper documentation, [C] other public configs, [M] not re-verified on a device). All
+conversions live here:
+- DSCP code points are 6-bit strings (26 -> `011010`), PFC priorities 3-bit (3 -> `011`);
+- a traffic class is a forwarding class with `queue-num` = TC, lossless ones `no-loss` +
+  `pfc-priority` = TC;
+- ECN thresholds are drop-profile `fill-level`s in whole percents of the queue's buffer, which
+  netcfg takes as the queue's dynamic limit (`plan.qos.queue_limit`, the number ECN006 checks).
+  The config does not state that buffer, so `read` needs it to turn percents back into bytes,
+  and `expected` runs the plan's bytes through the same percents (rounded to nearest);
+- watchdog detection is a count of poll intervals, recovery in ms;
+- `mtu` is the media MTU, which includes the L2 header: the plan's L2 frame MTU as is.
+"""
+
+from __future__ import annotations
+
+import re
+
+from netcfg.physics.ecn import junos_fill_levels
+from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
+from netcfg.render.plan import DevicePlan, EcnProfile, Watchdog
+
+TEMPLATE = "junos/device.j2"
+EXTENSION = "conf"
+
+CAPABILITIES: dict = {
+    # `forwarding-options hash-key family inet { layer-3; layer-4; }` [JVD configlet_dlb.tf];
+    # layer-3 is taken as addresses + protocol and layer-4 as both ports [M]. No finer field
+    # choice, ingress port or flow label is known for QFX52xx.
+    "hash_fields": {"src_ip", "dst_ip", "ip_proto", "l4_src_port", "l4_dst_port"},
+    # on detection the queue is disabled for the recovery time, its packets flushed [V PFC
+    # watchdog page]; a configurable forward/alert action was not confirmed [M].
+    "watchdog_actions": {"drop"},
+    # `enhanced-hash-key ecmp-dlb flowlet { inactivity-interval N; }` or `per-packet`
+    # [JVD configlet_dlb.tf]; inactivity unit microseconds [M].
+    "ecmp_modes": {"static", "flowlet", "per_packet"},
+    # headroom comes from the shared-buffer partitions (switch-wide percents [JVD]); the
+    # per-port CNP `cable-length`/`mru` inputs exist on QFX Junos only, not Evolved [V, M].
+    "per_port_headroom": False,
+}
+
+#: the management port of Junos OS Evolved (QFX5220/5230/5240, PTX) [M: not in the notes;
+#: classic Junos QFX uses em0, MX/EX fxp0]
+MGMT_INTERFACE = "re0:mgmt-0"
+#: media MTU ceiling [M]
+MTU_MAX = 9216
+#: media MTU when an interface sets none [M]
+MTU_DEFAULT = 1514
+#: queue 7 is network-control by default [M]; kept so routing-engine traffic keeps a class
+NETWORK_CONTROL = ("network-control", 7)
+CLASSIFIER = "NETCFG-DSCP"
+CNP_NAME = "NETCFG-PFC"
+SCHEDULER_MAP = "NETCFG-SM"
+EXPORT_POLICY = "NETCFG-LOOPBACK"
+ECMP_POLICY = "NETCFG-ECMP"
+#: `hash-key family inet` keyword -> netcfg hash fields it covers [JVD keywords, M contents]
+HASH_GROUPS = {"layer-3": ("src_ip", "dst_ip", "ip_proto"),
+               "layer-4": ("l4_src_port", "l4_dst_port")}
+#: believed hashed when no hash-key is configured [M]
+DEFAULT_HASH = ("dst_ip", "ip_proto", "l4_dst_port", "l4_src_port", "src_ip")
+#: PFC priorities a port pauses for when its CNP has no `output` [V `code-point` page]
+DEFAULT_PAUSE_REACTION = frozenset({3, 4})
+#: pfc-watchdog defaults: poll 100 ms, detection 2 polls, recovery 200 ms [V]
+WD_DEFAULTS = (100, 2, 200)
+
+
+def code_point(dscp: int) -> str:
+    """DSCP as a 6-bit Junos code point: 26 -> 011010."""
+    return format(dscp, "06b")
+
+
+def pcp(priority: int) -> str:
+    """PFC priority as a 3-bit IEEE 802.1 code point: 3 -> 011."""
+    return format(priority, "03b")
+
+
+def media_mtu(l2: int) -> int:
+    return min(l2, MTU_MAX)
+
+
+def fill_bytes(percent: int, queue_buffer: int) -> int:
+    """A fill level (percent of the queue buffer) in bytes, rounded to the nearest byte."""
+    return round(percent * queue_buffer / 100)
+
+
+def fill_levels(e: EcnProfile, queue_buffer: int) -> tuple[int, int]:
+    levels = junos_fill_levels(e.min, e.max, queue_buffer)
+    if levels is None:  # the ECN006 finding; validate stops before rendering
+        raise ValueError(f"{e.name}: ECN {e.min}/{e.max} B are not two fill levels of "
+                         f"{queue_buffer} B in 1-100 %")
+    return levels
+
+
+def detection_polls(ms: int, poll_ms: int) -> int:
+    return max(1, round(ms / poll_ms))
+
+
+def quote(text: str) -> str:
+    """A Junos string: always double-quoted, backslash and quote escaped, one line."""
+    text = " ".join(text.split())
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _sub_ports(plan: DevicePlan) -> dict[str, tuple[int, str]]:
+    """Channelised parent port -> (number-of-sub-ports, speed) for `et-0/0/N:M` names."""
+    from netcfg.platforms import load_catalog
+
+    p = load_catalog().platforms.get(plan.platform)
+    per_cage = {m.speed: m.per_cage for m in p.modes} if p is not None else {}
+    out: dict[str, tuple[int, str]] = {}
+    for i in plan.interfaces:
+        if ":" in i.name and i.speed in per_cage:
+            out[i.name.split(":")[0]] = (per_cage[i.speed], f"{i.speed // 1000}g")
+    return dict(sorted(out.items(), key=lambda kv: _port_key(kv[0])))
+
+
+def _port_key(name: str) -> tuple:
+    return tuple(int(n) if n.isdigit() else n for n in re.split(r"(\d+)", name))
+
+
+def _watchdog_key(w: Watchdog | None, poll: int) -> tuple[int, int] | None:
+    if w is None or not w.enabled:
+        return None
+    if w.action not in CAPABILITIES["watchdog_actions"]:
+        raise ValueError(f"Junos PFC watchdog cannot {w.action}")
+    return detection_polls(w.detection_ms, poll), w.restoration_ms
+
+
+def view(plan: DevicePlan) -> dict:
+    """Everything the template prints, in Junos spellings and units."""
+    q = plan.qos
+    by_tc = {c.tc: c for c in q.classes}
+    fcs = [{"name": c.name, "queue": c.tc, "lossless": c.tc in q.pfc_priorities}
+           for c in q.classes]
+    nc_name, nc_queue = NETWORK_CONTROL
+    keep_nc = nc_queue not in by_tc and all(c.name != nc_name for c in q.classes)
+    if keep_nc:
+        fcs.append({"name": nc_name, "queue": nc_queue, "lossless": False})
+    code_points: dict[int, list[str]] = {}
+    for d in sorted(q.dscp_to_tc):
+        code_points.setdefault(q.dscp_to_tc[d], []).append(code_point(d))
+    classifier = [(by_tc[tc].name, " ".join(cps)) for tc, cps in sorted(code_points.items())]
+    pfc_dscps = [code_point(d) for d in sorted(q.dscp_to_tc) if q.dscp_to_tc[d] in q.pfc_priorities]
+    # one congestion-notification profile per distinct watchdog (None = lossless, no watchdog)
+    poll = q.watchdog_poll_ms
+    wd_keys = [_watchdog_key(i.watchdog, poll) for i in plan.interfaces if i.pfc_priorities]
+    wd_order = sorted(set(wd_keys), key=lambda k: (-wd_keys.count(k), k is None, k or (0, 0)))
+    cnp_names = {k: CNP_NAME if n == 0 else f"{CNP_NAME}-{n + 1}" for n, k in enumerate(wd_order)}
+    cnps = [{"name": cnp_names[k], "watchdog": None if k is None else
+             [f"poll-interval {poll}", f"detection {k[0]}", f"recovery {k[1]}"]}
+            for k in wd_order]
+    # drop profiles per ECN profile; schedulers per class (and ECN profile); one scheduler map
+    # per distinct set of ECN profiles on a port
+    drop_profiles = []
+    for e in sorted({e for i in plan.interfaces for e in i.ecn}, key=lambda e: e.name):
+        lo, hi = fill_levels(e, q.queue_limit)
+        drop_profiles.append({"name": e.name, "fill": f"{lo} {hi}",
+                              "probability": f"0 {e.probability}"})
+    schedulers: dict[str, list[str]] = {}
+
+    def scheduler(tc: int, ecn: EcnProfile | None) -> str:
+        c = by_tc.get(tc)
+        name = f"S-{c.name if c is not None else nc_name}" + (f"-{ecn.name}" if ecn else "")
+        if name not in schedulers:
+            lines = (["priority strict-high"] if c is None or c.mode == "strict"
+                     else [f"transmit-rate percent {c.weight}"])
+            if ecn is not None:
+                lines += [f"drop-profile-map loss-priority any protocol any drop-profile {ecn.name}",
+                          "explicit-congestion-notification"]
+            schedulers[name] = lines
+        return name
+
+    ecn_sets = [tuple(sorted(i.ecn, key=lambda e: e.queue)) for i in plan.interfaces]
+    set_order = sorted(set(ecn_sets), key=lambda k: (-ecn_sets.count(k), [e.name for e in k]))
+    map_names = {k: SCHEDULER_MAP if n == 0 else f"{SCHEDULER_MAP}-{n + 1}"
+                 for n, k in enumerate(set_order)}
+    scheduler_maps = []
+    for k in set_order:
+        marks = {e.queue: e for e in k}
+        scheduler_maps.append({"name": map_names[k], "entries": [
+            (fc["name"], scheduler(fc["queue"], marks.get(fc["queue"]))) for fc in fcs]})
+    interfaces = []
+    for i, ecn_set in zip(plan.interfaces, ecn_sets):
+        interfaces.append({
+            "name": i.name, "description": quote(i.description), "mtu": media_mtu(i.mtu),
+            "address": i.address, "scheduler_map": map_names[ecn_set],
+            "cnp": cnp_names[_watchdog_key(i.watchdog, poll)] if i.pfc_priorities else None})
+    missing = set(plan.ecmp.fields) - CAPABILITIES["hash_fields"]
+    if missing:
+        raise ValueError(f"Junos cannot hash on {sorted(missing)}")
+    if plan.ecmp.mode not in CAPABILITIES["ecmp_modes"]:
+        raise ValueError(f"Junos has no {plan.ecmp.mode} ECMP mode")
+    dlb = {"static": None, "per_packet": {"mode": "per-packet", "lines": []},
+           "flowlet": {"mode": "flowlet", "lines": [
+               f"inactivity-interval {round(plan.ecmp.flowlet_inactivity_us)}"]}}[plan.ecmp.mode]
+    roles: dict[str, list] = {}
+    peer_role = {i.name: i.peer_role for i in plan.interfaces}
+    for n in plan.bgp.neighbors:
+        roles.setdefault(peer_role.get(n.interface, "peer"), []).append(
+            {"address": n.address, "peer_as": n.remote_as,
+             "description": quote(f"{n.name}:{n.interface}")})
+    return {
+        "host_name": quote(plan.hostname),
+        "banner": f"{plan.hostname}: {plan.model}, {plan.role}".replace("*/", "* /"),
+        "mgmt_interface": MGMT_INTERFACE, "sub_ports": list(_sub_ports(plan).items()),
+        "interfaces": interfaces, "classifier": CLASSIFIER, "classifier_fcs": classifier,
+        "forwarding_classes": fcs, "pfc_code_points": pfc_dscps,
+        "pfc_priorities": [(pcp(p), p) for p in q.pfc_priorities], "cnps": cnps,
+        "drop_profiles": drop_profiles, "schedulers": sorted(schedulers.items()),
+        "scheduler_maps": scheduler_maps,
+        "bgp_groups": [(role.upper(), ns) for role, ns in sorted(roles.items())],
+        "export_policy": EXPORT_POLICY, "ecmp_policy": ECMP_POLICY,
+        "hash_keys": [k for k, fields in HASH_GROUPS.items() if set(fields) & set(plan.ecmp.fields)],
+        "dlb": dlb, "lldp": plan.lldp,
+    }
+
+
+def expected(plan: DevicePlan) -> QosFacts:
+    """facts_of(plan) with what Junos rounds: ECN thresholds through whole percents of the queue
+    limit and back (nearest byte), watchdog detection to whole poll intervals, media MTU capped
+    at 9216, hashing by whole layer-3/layer-4 groups."""
+    f = facts_of(plan)
+    qb, poll = plan.qos.queue_limit, plan.qos.watchdog_poll_ms
+    ecn_of = {(i.name, e.queue): e for i in plan.interfaces for e in i.ecn}
+    for name, marks in f.ecn.items():
+        for queue, e in marks.items():
+            lo, hi = fill_levels(ecn_of[(name, queue)], qb)
+            marks[queue] = Ecn(fill_bytes(lo, qb), fill_bytes(hi, qb), e.probability)
+    f.mtu = {n: media_mtu(m) for n, m in f.mtu.items()}
+    f.watchdog = {n: WatchdogFacts(detection_polls(w.detection_ms, poll) * poll,
+                                   w.restoration_ms, w.action) for n, w in f.watchdog.items()}
+    f.pfc_ports = {n: tuple(sorted(ps)) for n, ps in f.pfc_ports.items()}
+    f.lossless_priorities = tuple(sorted(f.lossless_priorities))
+    f.hash_fields = tuple(sorted({x for fields in HASH_GROUPS.values()
+                                  if set(fields) & set(f.hash_fields) for x in fields}))
+    return f
+
+
+# --------------------------------------------------------------------------- reader
+
+_TOKEN = re.compile(r'/\*.*?\*/|#[^\n]*|"(?:[^"\\]|\\.)*"|[{};\[\]]|[^\s{};"\[\]]+', re.S)
+_ALIAS = {"be": 0, "ef": 46, **{f"cs{n}": 8 * n for n in range(8)},
+          **{f"af{x}{y}": 8 * x + 2 * y for x in range(1, 5) for y in range(1, 4)}}
+
+
+def statements(text: str) -> list[tuple[str, ...]]:
+    """A curly-brace (or `set`) config as flat statements, each the full token path from the
+    top: `class-of-service forwarding-classes class roce queue-num 3`. Brackets and quotes are
+    dropped, so one-liners and blocks read alike."""
+    if re.match(r"\s*(set|delete) ", text):
+        return [tuple(t.strip('"') for t in _TOKEN.findall(line)[1:] if t not in "[]")
+                for line in text.splitlines() if line.startswith("set ")]
+    out: list[tuple[str, ...]] = []
+    stack: list[tuple[str, ...]] = [()]
+    cur: list[str] = []
+    for tok in _TOKEN.findall(text):
+        if tok.startswith(("/*", "#")) or tok in ("[", "]"):
+            continue
+        if tok == "{":
+            stack.append(stack[-1] + tuple(w for w in cur if not w.endswith(":")))
+            cur = []
+        elif tok == "}":
+            if cur:
+                out.append(stack[-1] + tuple(cur))
+            if len(stack) > 1:
+                stack.pop()
+            cur = []
+        elif tok == ";":
+            if cur:
+                out.append(stack[-1] + tuple(w for w in cur if not w.endswith(":")))
+            cur = []
+        else:
+            cur.append(tok[1:-1] if tok.startswith('"') else tok)
+    return out
+
+
+def _dscp(cp: str) -> int | None:
+    if re.fullmatch(r"[01]{6}", cp):
+        return int(cp, 2)
+    return _ALIAS.get(cp.lower())
+
+
+def _after(words: tuple[str, ...], key: str) -> str | None:
+    return words[words.index(key) + 1] if key in words[:-1] else None
+
+
+def read(text: str, queue_buffer: int | None = None) -> QosFacts:
+    """QoS facts of a Junos config (rendered, `show configuration` or `| display set`).
+
+    `queue_buffer` is the buffer the drop profiles' fill levels are percents of (for a netcfg
+    plan, `plan.qos.queue_limit`); the config does not state it, so ECN facts need it and a
+    config with ECN read without it is an error rather than a guess."""
+    cos: dict[str, list[tuple[str, ...]]] = {}
+    ifaces: dict[str, list[tuple[str, ...]]] = {}
+    hash_keys: set[str] | None = None
+    for s in statements(text):
+        if s[0] == "class-of-service" and len(s) > 1:
+            cos.setdefault(s[1], []).append(s[2:])
+        elif s[0] == "interfaces" and len(s) > 2:
+            ifaces.setdefault(s[1], []).append(s[2:])
+        elif s[:4] == ("forwarding-options", "hash-key", "family", "inet") and len(s) > 4:
+            hash_keys = (hash_keys or set()) | {s[4]}
+    # forwarding classes: name -> queue, lossless PFC priority
+    fc_queue: dict[str, int] = {}
+    fc_pfc: dict[str, int] = {}
+    fc_noloss: set[str] = set()
+    for s in cos.get("forwarding-classes", []):
+        if s[0] == "class" and len(s) > 2:
+            if (v := _after(s, "queue-num")) is not None:
+                fc_queue[s[1]] = int(v)
+            if (v := _after(s, "pfc-priority")) is not None:
+                fc_pfc[s[1]] = int(v)
+            if "no-loss" in s:
+                fc_noloss.add(s[1])
+    lossless = {fc: p for fc, p in fc_pfc.items() if fc in fc_noloss}
+    # classifiers: name -> dscp -> forwarding class
+    classifiers: dict[str, dict[int, str]] = {}
+    for s in cos.get("classifiers", []):
+        if s[0] == "dscp" and "forwarding-class" in s and "code-points" in s:
+            table = classifiers.setdefault(s[1], {})
+            for cp in s[s.index("code-points") + 1:]:
+                if (d := _dscp(cp)) is not None:
+                    table[d] = s[s.index("forwarding-class") + 1]
+    # CoS interface bindings
+    bind: dict[str, dict[str, str]] = {}
+    for s in cos.get("interfaces", []):
+        b = bind.setdefault(s[0], {})
+        for key in ("congestion-notification-profile", "scheduler-map"):
+            if (v := _after(s, key)) is not None and s[1] == key:
+                b[key] = v
+        if "classifiers" in s and (v := _after(s, "dscp")) is not None:
+            b["classifier"] = v
+    f = QosFacts()
+    bound = [b["classifier"] for n, b in sorted(bind.items()) if "classifier" in b]
+    table = classifiers.get(bound[0], {}) if bound else {}
+    f.dscp_to_tc = {d: fc_queue[fc] for d, fc in sorted(table.items()) if fc in fc_queue}
+    f.lossless_priorities = tuple(sorted(set(lossless.values())))
+    cnps = _cnps(cos.get("congestion-notification-profile", []))
+    drops = _drop_profiles(cos.get("drop-profiles", []))
+    scheds = _schedulers(cos.get("schedulers", []))
+    smaps: dict[str, dict[str, str]] = {}
+    for s in cos.get("scheduler-maps", []):
+        if (fc := _after(s, "forwarding-class")) is not None and (v := _after(s, "scheduler")):
+            smaps.setdefault(s[0], {})[fc] = v
+    for name in sorted(ifaces, key=_port_key):
+        kids = ifaces[name]
+        if not re.match(r"(et|xe|ge|mge)-", name) or any(k[0] == "number-of-sub-ports"
+                                                          for k in kids):
+            continue
+        f.mtu[name] = next((int(k[1]) for k in kids if k[0] == "mtu"), MTU_DEFAULT)
+        b = bind.get(name, {})
+        cnp = cnps.get(b.get("congestion-notification-profile", ""))
+        if cnp is not None:
+            prios = {lossless[table[d]] for d in cnp["input"] if table.get(d) in lossless}
+            prios &= cnp["output"] if cnp["output"] is not None else DEFAULT_PAUSE_REACTION
+            if prios:
+                f.pfc_ports[name] = tuple(sorted(prios))
+                if cnp["watchdog"] is not None:
+                    poll, det, rec = cnp["watchdog"]
+                    f.watchdog[name] = WatchdogFacts(det * poll, rec, "drop")
+        marks = {}
+        for fc, sched in smaps.get(b.get("scheduler-map", ""), {}).items():
+            sd = scheds.get(sched, {})
+            dp = drops.get(sd.get("drop-profile", ""))
+            if sd.get("ecn") and dp is not None and fc in fc_queue:
+                if queue_buffer is None:
+                    raise ValueError("ECN fill levels are percents: read() needs queue_buffer")
+                lo, hi, prob = dp
+                marks[fc_queue[fc]] = Ecn(fill_bytes(lo, queue_buffer),
+                                          fill_bytes(hi, queue_buffer), prob)
+        if marks:
+            f.ecn[name] = dict(sorted(marks.items()))
+    f.hash_fields = (DEFAULT_HASH if hash_keys is None else
+                     tuple(sorted(x for k in hash_keys for x in HASH_GROUPS.get(k, ()))))
+    return f
+
+
+def _cnps(lines: list[tuple[str, ...]]) -> dict[str, dict]:
+    """CNP name -> DSCPs that generate PFC, priorities that pause on receipt (None = default
+    3 and 4), watchdog (poll ms, detection polls, recovery ms) or None."""
+    out: dict[str, dict] = {}
+    for s in lines:
+        c = out.setdefault(s[0], {"input": set(), "output": None, "watchdog": None})
+        if s[1:3] == ("input", "dscp") and "pfc" in s and (cp := _after(s, "code-point")):
+            if (d := _dscp(cp)) is not None:
+                c["input"].add(d)
+        elif s[1:3] == ("output", "ieee-802.1") and (cp := _after(s, "code-point")):
+            if "flow-control-queue" in s:
+                c["output"] = (c["output"] or set()) | {int(cp, 2)}
+        elif s[1] == "pfc-watchdog":
+            w = list(c["watchdog"] or WD_DEFAULTS)
+            for n, key in enumerate(("poll-interval", "detection", "recovery")):
+                if (v := _after(s, key)) is not None:
+                    w[n] = int(v)
+            c["watchdog"] = tuple(w)
+    return out
+
+
+def _drop_profiles(lines: list[tuple[str, ...]]) -> dict[str, tuple[int, int, int]]:
+    """Drop profile -> (first fill level, last fill level, drop probability at the last)."""
+    fill: dict[str, list[int]] = {}
+    prob: dict[str, list[int]] = {}
+    for s in lines:
+        for key, into in (("fill-level", fill), ("drop-probability", prob)):
+            if key in s:
+                into[s[0]] = [int(x) for x in s[s.index(key) + 1:]]
+    return {n: (lv[0], lv[-1], prob.get(n, [0, 100])[-1]) for n, lv in fill.items() if lv}
+
+
+def _schedulers(lines: list[tuple[str, ...]]) -> dict[str, dict]:
+    out: dict[str, dict] = {}
+    for s in lines:
+        d = out.setdefault(s[0], {})
+        if s[1] == "explicit-congestion-notification":
+            d["ecn"] = True
+        elif s[1] == "drop-profile-map" and (v := _after(s, "drop-profile")) is not None:
+            d["drop-profile"] = v
+    return out
