@@ -5,6 +5,8 @@ Each module defines:
   EXTENSION: str                     file extension of a rendered config
   view(plan) -> dict                 values in the NOS's own units/spellings for the template
   read(text) -> QosFacts             parse a rendered or running config into QoS facts
+                                     (Junos: read(text, queue_buffer) -- its ECN fill levels
+                                     are percents of a buffer the config does not state)
   expected(plan) -> QosFacts         what read() must return for a plan (facts_of(plan)
                                      unless the NOS cannot express a fact exactly, e.g.
                                      Junos ECN in whole percents)
