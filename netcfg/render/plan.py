@@ -7,6 +7,7 @@ timers, L2 frame MTU; each NOS module converts in one place (`netcfg/render/nos/
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from netcfg.intent.units import format_length, format_speed
@@ -158,6 +159,15 @@ class DevicePlan:
 # --------------------------------------------------------------------------- building
 
 
+def _unique(name: str, profiles: Iterable[EcnProfile | HeadroomProfile]) -> str:
+    """`name`, or `name_2`, `name_3`... when another profile (different numbers) has it."""
+    taken = {p.name for p in profiles}
+    candidate, i = name, 2
+    while candidate in taken:
+        candidate, i = f"{name}_{i}", i + 1
+    return candidate
+
+
 def _ms(us: float) -> int:
     return int(round(us / 1000))
 
@@ -223,11 +233,8 @@ class PlanBuilder:
                 key = (h.xon, h.xoff, h.size)
                 hr = hr_profiles.get(key)
                 if hr is None:
-                    name = f"pg_lossless_{format_speed(port.speed)}_{format_length(port.cable)}"
-                    taken = {p.name for p in hr_profiles.values()}
-                    base, i = name, 2
-                    while name in taken:
-                        name, i = f"{base}_{i}", i + 1
+                    name = _unique(f"pg_lossless_{format_speed(port.speed)}_"
+                                   f"{format_length(port.cable)}", hr_profiles.values())
                     hr = hr_profiles[key] = HeadroomProfile(name, h.xon, h.xoff, h.size, dyn,
                                                             h.model)
             ecns = []
@@ -236,11 +243,7 @@ class PlanBuilder:
                 key = (c.tc, e.min, e.max, e.probability)
                 prof = ecn_profiles.get(key)
                 if prof is None:
-                    name = f"ecn_{c.name}_{format_speed(port.speed)}"
-                    taken = {p.name for p in ecn_profiles.values()}
-                    base, i = name, 2
-                    while name in taken:
-                        name, i = f"{base}_{i}", i + 1
+                    name = _unique(f"ecn_{c.name}_{format_speed(port.speed)}", ecn_profiles.values())
                     prof = ecn_profiles[key] = EcnProfile(name, c.tc, e.min, e.max, e.probability)
                 ecns.append(prof)
             m = mode.get(port.speed)
