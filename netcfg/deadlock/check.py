@@ -112,10 +112,10 @@ def check(fabric: Fabric, *, failures: int = 0, model: str | None = None,
     if model is not None:
         setup.model, reason = model, "set on the command line"
     base = _intent_failures(fabric, net)
-    out = scen.run(net, setup, base, exhaustive=exhaustive)
+    out = scen.run(net, setup, base, exhaustive=exhaustive, keep_states=failures == 1)
     report = _report(fabric, net, setup, reason, out)
     if failures > 0 and not out.cyclic:
-        sw = sweeps.run(net, setup, failures, base, progress=progress)
+        sw = sweeps.run(net, setup, failures, base, progress=progress, start=out)
         report.sweep = _sweep_dict(net, sw)
         if sw.first is not None:
             trig = _report(fabric, net, setup, reason, sw.first)

@@ -61,19 +61,20 @@ class BaseIndex:
         levels <= `top` or entering removed nodes."""
         lvl = self.level
         seen = np.zeros(self.n, dtype=bool)
-        frontier = np.unique(start[(lvl[start] <= top) & ~gone[start]])
-        seen[frontier] = True
+        allowed = ~gone & (lvl <= top)
+        seen[start[allowed[start]]] = True
+        frontier = np.flatnonzero(seen)
         order = np.argsort(add_u, kind="stable")
         add_u, add_v = add_u[order], add_v[order]
         while len(frontier):
             lo, hi = self.indptr[frontier], self.indptr[frontier + 1]
-            nxt = [self.indices[_ranges(lo, hi)]]
             a, b = np.searchsorted(add_u, frontier), np.searchsorted(add_u, frontier, "right")
-            nxt.append(add_v[_ranges(a, b)])
-            cand = np.unique(np.concatenate(nxt))
-            cand = cand[~seen[cand] & ~gone[cand] & (lvl[cand] <= top)]
-            seen[cand] = True
-            frontier = cand
+            cand = np.concatenate([self.indices[_ranges(lo, hi)], add_v[_ranges(a, b)]])
+            new = np.zeros(self.n, dtype=bool)  # a mask dedupes faster than np.unique here
+            new[cand[allowed[cand]]] = True
+            new &= ~seen
+            seen |= new
+            frontier = np.flatnonzero(new)
         return seen
 
 

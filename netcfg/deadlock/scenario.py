@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from netcfg.deadlock.analysis import Analysis, analyse
-from netcfg.deadlock.graph import Graph, build
+from netcfg.deadlock.graph import Builder, Graph, build
 from netcfg.routing.network import Network
 from netcfg.routing.setup import RoutingSetup
 
@@ -20,6 +20,8 @@ class Outcome:
     failed: tuple[int, ...]  # link indices
     graph: Graph | None
     analysis: Analysis
+    #: the builder, with its BFS states, when asked for (the failure sweep starts from it)
+    builder: Builder | None = None
 
     @property
     def cyclic(self) -> bool:
@@ -37,10 +39,16 @@ def lossless_nodes(net: Network, setup: RoutingSetup) -> int:
 
 
 def run(intact: Network, setup: RoutingSetup, failed: tuple[int, ...] = (), *,
-        exhaustive: bool = False) -> Outcome:
-    """Check one failure state; `exhaustive` builds the graph even where a proof exists."""
+        exhaustive: bool = False, keep_states: bool = False) -> Outcome:
+    """Check one failure state; `exhaustive` builds the graph even where a proof exists;
+    `keep_states` keeps the builder of a table-driven model for the failure sweep."""
     net = intact.with_failures(failed) if failed else intact
     if valley_free_proof(setup) and not exhaustive:
         return Outcome(failed, None, Analysis(lossless_nodes(net, setup), 0, 0, True))
+    if keep_states and setup.model not in ("k_bounce", "all_simple_paths"):
+        b = Builder(net, setup, intact=intact)
+        b.keep_states = True
+        g = b.run_tables()
+        return Outcome(failed, g, analyse(g), b)
     g = build(net, setup, intact=intact)
     return Outcome(failed, g, analyse(g))

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from netcfg.deadlock import scenario
-from netcfg.deadlock.analysis import analyse
 from netcfg.deadlock.graph import Builder
 from netcfg.routing.forward import Forwarder
 from netcfg.routing.network import Network
@@ -43,7 +42,10 @@ class Sweep:
 
 
 def run(intact: Network, setup: RoutingSetup, k: int, base: tuple[int, ...] = (), *,
-        progress: Callable[[int, int], None] | None = None) -> Sweep:
+        progress: Callable[[int, int], None] | None = None,
+        start: scenario.Outcome | None = None) -> Sweep:
+    """Check every set of `k` more failed links; `start` is the already checked state with
+    only `base` failed, if the caller has it (built with `keep_states`)."""
     links = [i for i in range(len(intact.links())) if i not in base]
     total = math.comb(len(links), k)
     if scenario.valley_free_proof(setup):
@@ -57,7 +59,7 @@ def run(intact: Network, setup: RoutingSetup, k: int, base: tuple[int, ...] = ()
             sw.note = "cyclic without any failure"
         return sw
     if setup.model == "bounce_on_failure" and k == 1:
-        return _bounce_singles(intact, setup, links, base, progress)
+        return _bounce_singles(intact, setup, links, base, progress, start)
     if total > ENUMERATION_BUDGET:
         return Sweep(k, "enumeration", total, 0, complete=False,
                      note=f"{total:,} sets exceed the enumeration budget of "
@@ -75,7 +77,8 @@ def run(intact: Network, setup: RoutingSetup, k: int, base: tuple[int, ...] = ()
 
 
 def _bounce_singles(intact: Network, setup: RoutingSetup, links: list[int],
-                    base: tuple[int, ...], progress: Callable[[int, int], None] | None) -> Sweep:
+                    base: tuple[int, ...], progress: Callable[[int, int], None] | None,
+                    start_state: scenario.Outcome | None = None) -> Sweep:
     """K=1 under stale tables: index the start graph once, then per failure only derive the
     bounce edges it adds and drop the queues of the failed link (a superset of the exact
     failure graph); a cyclic superset is confirmed by rebuilding that state exactly."""
@@ -84,16 +87,18 @@ def _bounce_singles(intact: Network, setup: RoutingSetup, links: list[int],
     from netcfg.deadlock.incremental import BaseIndex  # numpy/scipy only when sweeping
 
     start = intact.with_failures(base) if base else intact
-    b0 = Builder(start, setup, intact=intact, explain=False)
-    b0.keep_states = True
-    g0 = b0.run_tables()
+    if start_state is None or start_state.builder is None or start_state.failed != base:
+        start_state = scenario.run(intact, setup, base, keep_states=True)
+    b0 = start_state.builder
+    g0 = start_state.graph
+    assert b0 is not None and g0 is not None
     u0 = np.frombuffer(g0.src, dtype=np.int64)
     v0 = np.frombuffer(g0.dst, dtype=np.int64)
     width = g0.width
     sw = Sweep(1, "incremental: start graph indexed once; per failure its bounce edges added "
                "and the failed link's queues removed, cyclic candidates rebuilt exactly",
                len(links), 0)
-    if analyse(g0).cyclic:  # cannot happen after a clean intact check; stay exact anyway
+    if start_state.cyclic:  # cannot happen after a clean intact check; stay exact anyway
         return _rebuild_each(intact, setup, links, base, progress, sw)
     index = BaseIndex(u0, v0, len(start.src) * width)
     idx = _index_classes(start, b0)
