@@ -285,3 +285,10 @@ class Emulator:
 
 #: fire-and-forget tasks (listener close/open) kept referenced until done
 _TASKS: set[asyncio.Future[Any]] = set()
+
+
+async def settle() -> None:
+    """Wait until every listener open/close spawned by a fault, reboot or timer has finished,
+    so a caller that just advanced the clock finds the device in its new state."""
+    while _TASKS:
+        await asyncio.gather(*list(_TASKS), return_exceptions=True)

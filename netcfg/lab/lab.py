@@ -152,8 +152,15 @@ class Lab:
 
     # --- control ---------------------------------------------------------------------------
     def advance(self, seconds: float) -> None:
-        """Move lab time forward; due commit-confirm timers fire before this returns."""
-        self.call(self.clock.advance, seconds)
+        """Move lab time forward; due timers fire, and the listeners they reopen or close are
+        done, before this returns (no race with a client connecting right after)."""
+        from netcfg.lab.device import settle
+
+        async def run() -> None:
+            self.clock.advance(seconds)
+            await settle()
+
+        self._run(run())
 
     def time(self) -> float:
         return self.call(self.clock.time)
