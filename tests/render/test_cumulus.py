@@ -22,19 +22,17 @@ SUMMARY-cumulus-sonic.md); checked by hand:
 from __future__ import annotations
 
 import os
-import random
-import shutil
 from pathlib import Path
 
 import jinja2
 import pytest
 import yaml
+from render_cases import nos_plans, swapped
 
 from netcfg.render import environment, render_plan
 from netcfg.render.facts import facts_of
 from netcfg.render.nos import cumulus
-from netcfg.render.plan import DevicePlan, PlanBuilder
-from netcfg.validate import validate
+from netcfg.render.plan import DevicePlan
 
 REPO = Path(__file__).resolve().parents[2]
 INVENTORIES = REPO / "inventories"
@@ -43,30 +41,8 @@ PLATFORM = "nvidia-sn5600-cumulus"
 UPDATE = os.environ.get("NETCFG_UPDATE_GOLDEN") == "1"
 
 
-def swapped(tmp: Path, inventory: str, platform: str) -> Path:
-    """Copy of an inventory with every platform set to `platform` (port overrides dropped:
-    they name ports in the original NOS's spelling)."""
-    dst = tmp / inventory
-    shutil.copytree(INVENTORIES / inventory, dst)
-    path = dst / "fabric.yaml"
-    doc = yaml.safe_load(path.read_text())
-    doc["platforms"] = {role: platform for role in doc["platforms"]}
-    doc.get("overrides", {}).pop("ports", None)
-    for over in doc.get("overrides", {}).get("devices", {}).values():
-        if "platform" in over:
-            over["platform"] = platform
-    path.write_text(yaml.safe_dump(doc, sort_keys=False))
-    return path
-
-
-def plans(path: Path, sample: int | None = None) -> list[DevicePlan]:
-    result = validate(str(path))
-    builder = PlanBuilder(result.fabric, result.physics)
-    devices = [d for d in result.fabric.switches()
-               if result.fabric.platform(d).nos == "cumulus"]
-    if sample is not None and len(devices) > sample:
-        devices = random.Random(7).sample(devices, sample)
-    return [builder.plan(d) for d in devices]
+def plans(path: Path, sample: int = 12) -> list[DevicePlan]:
+    return nos_plans(path, "cumulus", sample)
 
 
 @pytest.fixture(scope="module")
@@ -82,8 +58,8 @@ def multivendor() -> list[DevicePlan]:
 @pytest.fixture(scope="module")
 def all_plans(tmp_path_factory, example, multivendor) -> list[DevicePlan]:
     tmp = tmp_path_factory.mktemp("inv")
-    return (example + multivendor + plans(swapped(tmp, "multivendor", PLATFORM), sample=12)
-            + plans(swapped(tmp, "gpu2048", PLATFORM), sample=12))
+    return (example + multivendor + plans(swapped(tmp, "multivendor", PLATFORM))
+            + plans(swapped(tmp, "gpu2048", PLATFORM)))
 
 
 def test_multivendor_cumulus_leaves(multivendor):

@@ -17,89 +17,12 @@ Goldens (tests/render/golden/eos/) were read against the EOS vendor notes; check
 
 from __future__ import annotations
 
-import shutil
-from functools import lru_cache
-from pathlib import Path
-
-import jinja2
 import pytest
-import yaml
+from render_cases import (INVENTORIES, PlanBuilder, _fabric, check_golden, check_roundtrip,
+                          check_strict_and_stable, roundtrip_cases)
 
-from netcfg.render import environment, render_plan
+from netcfg.render import render_plan
 from netcfg.render.nos import module
-from netcfg.render.plan import DevicePlan, PlanBuilder
-from netcfg.validate import validate
-
-ROOT = Path(__file__).resolve().parents[2]
-INVENTORIES = ROOT / "inventories"
-GOLDEN = Path(__file__).resolve().parent / "golden"
-BUNDLED = ("example", "multivendor", "gpu2048")
-#: devices per inventory checked on the big one (every device on the small ones)
-SAMPLE = 24
-
-
-@lru_cache(maxsize=None)
-def _fabric(path: str):
-    result = validate(path)
-    return result.fabric, result.physics
-
-
-def plans_for(inventory: str, platform: str | None, nos: str, tmp: Path) -> list[DevicePlan]:
-    """Plans of the devices running `nos` in a bundled inventory; with `platform`, a copy of
-    the inventory is first switched to that platform for every role."""
-    src = INVENTORIES / inventory
-    path = src / "fabric.yaml"
-    if platform is not None:
-        dst = tmp / inventory
-        shutil.copytree(src, dst)
-        data = yaml.safe_load((dst / "fabric.yaml").read_text())
-        data["platforms"] = {role: platform for role in data["platforms"]}
-        for ov in (data.get("overrides") or {}).get("devices", {}).values():
-            ov.pop("platform", None)
-        (dst / "fabric.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
-        path = dst / "fabric.yaml"
-    fabric, physics = _fabric(str(path))
-    builder = PlanBuilder(fabric, physics)
-    devices = [d for d in fabric.switches() if fabric.platform(d).nos == nos]
-    if len(devices) > SAMPLE:  # deterministic sample that keeps every role
-        step = len(devices) // SAMPLE + 1
-        keep = {d.name for d in devices[::step]}
-        keep |= {next(d.name for d in devices if d.role == r) for r in {d.role for d in devices}}
-        devices = [d for d in devices if d.name in keep]
-    return [builder.plan(d) for d in devices]
-
-
-def roundtrip_cases(nos: str, platform: str, native: set[str]) -> list:
-    return [pytest.param(inv, None if inv in native else platform, id=inv) for inv in BUNDLED]
-
-
-def check_roundtrip(nos: str, inventory: str, platform: str | None, tmp: Path) -> None:
-    mod = module(nos)
-    plans = plans_for(inventory, platform, nos, tmp)
-    assert plans, f"no {nos} device in {inventory}"
-    for plan in plans:
-        text = render_plan(plan)
-        want, got = mod.expected(plan), mod.read(text)
-        assert want.differences(got) == [], plan.hostname
-        assert got == want, plan.hostname
-
-
-def check_golden(nos: str, names: list[str], ext: str) -> None:
-    fabric, physics = _fabric(str(INVENTORIES / "multivendor" / "fabric.yaml"))
-    builder = PlanBuilder(fabric, physics)
-    for name in names:
-        text = render_plan(builder.plan(fabric.devices[name]))
-        golden = GOLDEN / nos / f"{name}.{ext}"
-        assert golden.read_text() == text, f"{golden.name} differs from the rendered config"
-
-
-def check_strict_and_stable(nos: str, plan: DevicePlan) -> None:
-    assert render_plan(plan) == render_plan(plan)
-    template = environment().get_template(module(nos).TEMPLATE)
-    view = module(nos).view(plan)
-    view.pop(next(iter(view)))
-    with pytest.raises(jinja2.UndefinedError):
-        template.render(plan=plan, v=view)
 
 
 # --------------------------------------------------------------------------- EOS

@@ -28,11 +28,10 @@ Junos vendor notes; checked:
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
-from test_eos import (GOLDEN, INVENTORIES, PlanBuilder, _fabric, check_strict_and_stable,
-                      plans_for)
+from render_cases import (GOLDEN, INVENTORIES, PlanBuilder, _fabric,
+                          check_strict_and_stable, plans_for)
 
 from netcfg.render import render_plan
 from netcfg.render.nos import module

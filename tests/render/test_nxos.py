@@ -19,8 +19,8 @@ NX-OS vendor notes; checked:
 from __future__ import annotations
 
 import pytest
-from test_eos import (INVENTORIES, PlanBuilder, _fabric, check_golden, check_roundtrip,
-                      check_strict_and_stable, roundtrip_cases)
+from render_cases import (INVENTORIES, PlanBuilder, _fabric, check_golden, check_roundtrip,
+                          check_strict_and_stable, roundtrip_cases)
 
 from netcfg.render.nos import module
 

@@ -21,21 +21,18 @@ from __future__ import annotations
 
 import json
 import os
-import random
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import jinja2
 import pytest
-import yaml
+from render_cases import nos_plans, swapped
 
 from netcfg.render import environment, render_plan
 from netcfg.render.facts import facts_of
 from netcfg.render.nos import sonic
-from netcfg.render.plan import DevicePlan, PlanBuilder
-from netcfg.validate import validate
+from netcfg.render.plan import DevicePlan
 
 REPO = Path(__file__).resolve().parents[2]
 INVENTORIES = REPO / "inventories"
@@ -63,30 +60,8 @@ PLATFORM = "nvidia-sn5600-sonic"
 UPDATE = os.environ.get("NETCFG_UPDATE_GOLDEN") == "1"
 
 
-def swapped(tmp: Path, inventory: str, platform: str) -> Path:
-    """Copy of an inventory with every platform (defaults and overrides) set to `platform`.
-
-    Port overrides are dropped: they name ports in the original NOS's spelling."""
-    dst = tmp / inventory
-    shutil.copytree(INVENTORIES / inventory, dst)
-    path = dst / "fabric.yaml"
-    doc = yaml.safe_load(path.read_text())
-    doc["platforms"] = {role: platform for role in doc["platforms"]}
-    doc.get("overrides", {}).pop("ports", None)
-    for over in doc.get("overrides", {}).get("devices", {}).values():
-        if "platform" in over:
-            over["platform"] = platform
-    path.write_text(yaml.safe_dump(doc, sort_keys=False))
-    return path
-
-
-def plans(path: Path, nos: str = "sonic", sample: int | None = None) -> list[DevicePlan]:
-    result = validate(str(path))
-    builder = PlanBuilder(result.fabric, result.physics)
-    devices = [d for d in result.fabric.switches() if result.fabric.platform(d).nos == nos]
-    if sample is not None and len(devices) > sample:
-        devices = random.Random(7).sample(devices, sample)
-    return [builder.plan(d) for d in devices]
+def plans(path: Path, sample: int = 12) -> list[DevicePlan]:
+    return nos_plans(path, "sonic", sample)
 
 
 @pytest.fixture(scope="module")
@@ -98,8 +73,8 @@ def multivendor() -> list[DevicePlan]:
 def all_plans(tmp_path_factory, multivendor) -> list[DevicePlan]:
     tmp = tmp_path_factory.mktemp("inv")
     return (multivendor + plans(swapped(tmp, "example", PLATFORM))
-            + plans(swapped(tmp, "multivendor", PLATFORM), sample=12)
-            + plans(swapped(tmp, "gpu2048", PLATFORM), sample=12))
+            + plans(swapped(tmp, "multivendor", PLATFORM))
+            + plans(swapped(tmp, "gpu2048", PLATFORM)))
 
 
 def test_multivendor_has_four_sonic_leaves(multivendor):

@@ -1,0 +1,103 @@
+"""Shared by the per-NOS render tests: bundled inventories switched to one NOS, plans of the
+devices running a NOS, and the round-trip / golden / StrictUndefined checks."""
+
+from __future__ import annotations
+
+import shutil
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+import pytest
+import yaml
+
+from netcfg.render import environment, render_plan
+from netcfg.render.nos import module
+from netcfg.render.plan import DevicePlan, PlanBuilder
+from netcfg.validate import validate
+
+ROOT = Path(__file__).resolve().parents[2]
+INVENTORIES = ROOT / "inventories"
+GOLDEN = Path(__file__).resolve().parent / "golden"
+BUNDLED = ("example", "multivendor", "gpu2048")
+#: devices per inventory checked on the big one (every device on the small ones)
+SAMPLE = 24
+
+
+def swapped(tmp: Path, inventory: str, platform: str) -> Path:
+    """Copy of a bundled inventory with every platform (defaults and device overrides) set to
+    `platform`. Port overrides are dropped: they name ports in the original NOS's spelling."""
+    dst = tmp / inventory
+    shutil.copytree(INVENTORIES / inventory, dst)
+    path = dst / "fabric.yaml"
+    doc = yaml.safe_load(path.read_text())
+    doc["platforms"] = {role: platform for role in doc["platforms"]}
+    overrides = doc.get("overrides") or {}
+    overrides.pop("ports", None)
+    for over in overrides.get("devices", {}).values():
+        if "platform" in over:
+            over["platform"] = platform
+    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+    return path
+
+
+@lru_cache(maxsize=None)
+def _fabric(path: str):
+    result = validate(path)
+    assert result.ok, [f.text() for f in result.findings]
+    return result.fabric, result.physics
+
+
+def nos_plans(path: Path, nos: str, sample: int = SAMPLE) -> list[DevicePlan]:
+    """Plans of the devices running `nos`; above `sample` devices a deterministic sample
+    that keeps every role."""
+    fabric, physics = _fabric(str(path))
+    builder = PlanBuilder(fabric, physics)
+    devices = [d for d in fabric.switches() if fabric.platform(d).nos == nos]
+    if len(devices) > sample:
+        step = len(devices) // sample + 1
+        keep = {d.name for d in devices[::step]}
+        keep |= {next(d.name for d in devices if d.role == r) for r in {d.role for d in devices}}
+        devices = [d for d in devices if d.name in keep]
+    return [builder.plan(d) for d in devices]
+
+
+def plans_for(inventory: str, platform: str | None, nos: str, tmp: Path) -> list[DevicePlan]:
+    """Plans of the `nos` devices of a bundled inventory, first switched to `platform`."""
+    path = INVENTORIES / inventory / "fabric.yaml"
+    if platform is not None:
+        path = swapped(tmp, inventory, platform)
+    return nos_plans(path, nos)
+
+
+def roundtrip_cases(nos: str, platform: str, native: set[str]) -> list:
+    return [pytest.param(inv, None if inv in native else platform, id=inv) for inv in BUNDLED]
+
+
+def check_roundtrip(nos: str, inventory: str, platform: str | None, tmp: Path) -> None:
+    mod = module(nos)
+    plans = plans_for(inventory, platform, nos, tmp)
+    assert plans, f"no {nos} device in {inventory}"
+    for plan in plans:
+        text = render_plan(plan)
+        want, got = mod.expected(plan), mod.read(text)
+        assert want.differences(got) == [], plan.hostname
+        assert got == want, plan.hostname
+
+
+def check_golden(nos: str, names: list[str], ext: str) -> None:
+    fabric, physics = _fabric(str(INVENTORIES / "multivendor" / "fabric.yaml"))
+    builder = PlanBuilder(fabric, physics)
+    for name in names:
+        text = render_plan(builder.plan(fabric.devices[name]))
+        golden = GOLDEN / nos / f"{name}.{ext}"
+        assert golden.read_text() == text, f"{golden.name} differs from the rendered config"
+
+
+def check_strict_and_stable(nos: str, plan: DevicePlan) -> None:
+    assert render_plan(plan) == render_plan(plan)
+    template = environment().get_template(module(nos).TEMPLATE)
+    view = module(nos).view(plan)
+    view.pop(next(iter(view)))
+    with pytest.raises(jinja2.UndefinedError):
+        template.render(plan=plan, v=view)
