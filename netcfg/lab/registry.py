@@ -14,6 +14,8 @@ _EMULATORS: dict[str, str] = {
     "eos": "netcfg.lab.eos.emulator:EosEmulator",
     "junos": "netcfg.lab.junos.emulator:JunosEmulator",
     "nxos": "netcfg.lab.nxos.emulator:NxosEmulator",
+    "cumulus": "netcfg.lab.cumulus.emulator:CumulusEmulator",
+    "sonic": "netcfg.lab.sonic.emulator:SonicEmulator",
 }
 
 

@@ -1,0 +1,1 @@
+"""NVIDIA Cumulus Linux emulator: NVUE (`nv`) commands over an SSH shell."""
