@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+# the device-lab fixtures (make_lab, drivers) serve tests/lab and tests/deploy alike
+pytest_plugins = ["lab_fixtures"]
+
 ROOT = Path(__file__).resolve().parent.parent
 INVENTORIES = ROOT / "inventories"
 
