@@ -14,6 +14,7 @@ from netcfg.intent.units import format_length, format_speed
 from netcfg.physics import Physics, lossless
 from netcfg.physics.ecn import EcnSetting
 from netcfg.physics.result import Headroom
+from netcfg.render.pools import BufferPools, PortBuffer, budget_pools, spectrum_pools
 from netcfg.topology import effective
 from netcfg.topology.fabric import Device, Fabric, Port, ipv4
 
@@ -122,6 +123,8 @@ class Qos:
     queue_limit: int
     shared_headroom_pool: int  # bytes, 0 = none
     over_subscribe_ratio: int | None
+    #: shared buffer pools sized from the ASIC buffer and the reserved headroom
+    pools: BufferPools
 
     def tc_to_pg(self, tc: int) -> int:
         """Lossless priorities get their own priority group (same number); the rest PG 0."""
@@ -208,6 +211,18 @@ class PlanBuilder:
         return Watchdog(bool(w["enabled"][0]), _ms(w["detection"][0]),
                         _ms(w["restoration"][0]), str(w["action"][0]))
 
+    def _pools(self, asic_name: str, budget, interfaces: list[Interface],
+               pgs: int) -> BufferPools:
+        """Pool sizes: SONiC's Spectrum rule where the ASIC has its constants, else the
+        physics budget."""
+        asic = self.fabric.catalog.asics[asic_name]
+        if asic.spectrum is None:
+            return budget_pools(budget.buffer, budget.cell, budget.reserved, budget.shp_pool)
+        ports = [PortBuffer(pgs * i.headroom.size if i.headroom is not None else 0, i.lanes,
+                            i.headroom is not None) for i in interfaces]
+        return spectrum_pools(budget.buffer, budget.cell, asic.spectrum.pipeline_latency_kib,
+                              ports, budget.shp_pool)
+
     def plan(self, dev: Device) -> DevicePlan:
         fabric, intent, phys = self.fabric, self.intent, self.physics
         platform = fabric.platform(dev)
@@ -260,6 +275,7 @@ class PlanBuilder:
                                           peer.device.asn, peer.device.name, port.name))
         wd = intent.qos.pfc.watchdog
         shp = qos_i.buffer.shared_headroom_pool
+        pools = self._pools(platform.asic, budget, interfaces, len(pfc))
         qos = Qos(
             trust="dscp", classes=classes, dscp_to_tc=dscp_to_tc, default_tc=default_tc,
             pfc_priorities=pfc,
@@ -269,7 +285,8 @@ class PlanBuilder:
             ecn_profiles=sorted(ecn_profiles.values(), key=lambda p: p.name),
             headroom_profiles=sorted(hr_profiles.values(), key=lambda p: p.name),
             dynamic_th=dyn, queue_limit=budget.queue_limit, shared_headroom_pool=budget.shp_pool,
-            over_subscribe_ratio=shp.over_subscribe_ratio if shp is not None else None)
+            over_subscribe_ratio=shp.over_subscribe_ratio if shp is not None else None,
+            pools=pools)
         ecmp_i = intent.ecmp
         tier = dev.role if dev.role in ("leaf", "spine", "core") else "leaf"
         ecmp = Ecmp(tuple(ecmp_i.fields), dev.ecmp_seed if dev.ecmp_seed is not None

@@ -56,6 +56,8 @@ CAPABILITIES: dict[str, Any] = {
 MAP = "NETCFG"  # name of the QoS maps (one set per device)
 QUEUES = range(8)
 LOSSLESS_POOL = "ingress_lossless_pool"
+EGRESS_LOSSLESS_POOL = "egress_lossless_pool"
+EGRESS_LOSSY_POOL = "egress_lossy_pool"
 EGRESS_LOSSLESS_PROFILE = "egress_lossless_profile"
 CABLE_TABLE = "AZURE"  # the name buffermgrd reads
 
@@ -156,20 +158,29 @@ def _qos(plan: DevicePlan) -> dict[str, Any]:
     return out
 
 
+def _pools(plan: DevicePlan) -> dict[str, Any]:
+    """The traditional buffer model takes every pool size (and the shared headroom pool as
+    the ingress pool's xoff) from CONFIG_DB; one ingress pool carries lossless and lossy PGs."""
+    p = plan.qos.pools
+    ingress: dict[str, str] = {"type": "ingress", "mode": "dynamic", "size": str(p.shared)}
+    if p.headroom_pool:
+        ingress["xoff"] = str(p.headroom_pool)
+    return {LOSSLESS_POOL: ingress,
+            EGRESS_LOSSLESS_POOL: {"type": "egress", "mode": "dynamic", "size": str(p.total)},
+            EGRESS_LOSSY_POOL: {"type": "egress", "mode": "dynamic", "size": str(p.shared)}}
+
+
 def _buffers(plan: DevicePlan) -> dict[str, Any]:
     q = plan.qos
     lossless = [i for i in plan.interfaces if i.headroom is not None]
     if not lossless:
-        return {}
-    ingress: dict[str, str] = {"type": "ingress", "mode": "dynamic"}
-    if q.shared_headroom_pool:
-        ingress["xoff"] = str(q.shared_headroom_pool)
+        return {"BUFFER_POOL": _pools(plan)}
     profiles = {profile_name(h.name): {"pool": LOSSLESS_POOL, "xon": str(h.xon),
                                        "xoff": str(h.xoff), "size": str(h.size),
                                        "dynamic_th": str(h.dynamic_th)}
                 for h in q.headroom_profiles}
     # SONiC's own egress lossless profile (buffers_defaults_t*.j2): no reserve, alpha 2^7.
-    profiles[EGRESS_LOSSLESS_PROFILE] = {"pool": "egress_lossless_pool", "size": "0",
+    profiles[EGRESS_LOSSLESS_PROFILE] = {"pool": EGRESS_LOSSLESS_POOL, "size": "0",
                                          "dynamic_th": "7"}
     pg, bq = {}, {}
     for i in lossless:
@@ -177,8 +188,7 @@ def _buffers(plan: DevicePlan) -> dict[str, Any]:
             pg[f"{i.name}|{q.tc_to_pg(p)}"] = {"profile": profile_name(i.headroom.name)}
             bq[f"{i.name}|{p}"] = {"profile": EGRESS_LOSSLESS_PROFILE}
     return {
-        "BUFFER_POOL": {LOSSLESS_POOL: ingress,
-                        "egress_lossless_pool": {"type": "egress", "mode": "dynamic"}},
+        "BUFFER_POOL": _pools(plan),
         "BUFFER_PROFILE": profiles, "BUFFER_PG": pg, "BUFFER_QUEUE": bq,
         "CABLE_LENGTH": {CABLE_TABLE: {i.name: cable(i.cable_m) for i in plan.interfaces}},
     }
