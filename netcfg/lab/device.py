@@ -178,7 +178,13 @@ class Emulator:
         """Credentials check, honouring an armed auth failure."""
         if self.faults.take("auth", {FaultKind.AUTH_FAILURE}) is not None:
             return False
-        return username == self.spec.username and password == self.spec.password
+        return (username == self.spec.username and password == self.spec.password
+                and self.user_configured(username))
+
+    def user_configured(self, username: str) -> bool:
+        """Whether the running config still lets this user log in (a replace that drops the
+        login locks the client out, as on a device). Emulators that model users override it."""
+        return True
 
     async def gate(self, phase: str = "request") -> None:
         """Apply slow/hang faults before answering a request."""

@@ -18,6 +18,7 @@ from netcfg.lab import DeviceSpec
 
 LEAF = """\
 hostname leaf1
+username admin privilege 15 role network-admin secret sha512 $6$x$y
 interface Ethernet1/1
    description to spine1
    mtu 9214
@@ -76,7 +77,7 @@ def test_replace_diff_commit_idempotent(leaf, drivers):
     drv.load_replace_candidate(config=LEAF)
     diff = drv.compare_config()
     assert "+   mtu 9214" in diff and "+router bgp 65001" in diff
-    assert "management api http-commands" not in diff  # unchanged lines are context only
+    assert "+management api" not in diff and "-management api" not in diff  # unchanged
     drv.commit_config()
     running = dev.running_config()
     assert "      random-detect ecn minimum-threshold 150 kbytes" in running
@@ -258,3 +259,13 @@ def test_reboot_mid_commit_loses_unsaved_change(leaf, drivers):
     assert again.get_facts()["uptime"] < 5
     assert "description lost" not in dev.running_config()
     assert dev.candidate_config() is None
+
+
+def test_a_replace_without_the_login_locks_the_client_out(leaf, drivers):
+    lab, dev = leaf
+    drv = drivers("eos", dev)
+    drv.open()
+    drv.load_replace_candidate(config=LEAF.replace("username admin", "username other"))
+    drv.commit_config()  # eAPI authenticates every request: the next one is refused
+    with pytest.raises(EapiConnectionError, match="Unauthorized"):
+        drv.get_facts()

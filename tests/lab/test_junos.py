@@ -10,8 +10,15 @@ from napalm.base.test.helpers import test_model as check_model
 
 from netcfg.lab import DeviceSpec
 
+LOGINS = """\
+    root-authentication { encrypted-password "$6$x$y"; }
+    login { user admin { class super-user; authentication { encrypted-password "$6$x$y"; } } }
+"""
 CORE = """\
-system { host-name core1; }
+system {
+    host-name core1;
+""" + LOGINS + """\
+}
 interfaces {
     et-0/0/0 {
         description "to spine1";
@@ -171,3 +178,21 @@ def test_drop_after_apply_and_reboot(core, drivers):
     again = drivers("junos", dev)
     again.open()
     assert "applied.example" in again.get_config(retrieve="running")["running"]
+
+
+def test_commit_needs_root_authentication_and_dropping_a_login_locks_it_out(core, drivers):
+    from jnpr.junos.exception import CommitError, ConnectAuthError
+
+    lab, dev = core
+    drv = drivers("junos", dev)
+    drv.open()
+    drv.load_replace_candidate(config="system { host-name core1; }")
+    with pytest.raises(CommitError, match="Missing mandatory statement: 'root-authentication'"):
+        drv.commit_config()
+    drv.discard_config()
+    drv.load_replace_candidate(config="system { host-name core1; root-authentication "
+                                      '{ encrypted-password "$6$x$y"; } }')
+    drv.commit_config()  # accepted: but the admin login is gone
+    drv.close()
+    with pytest.raises(ConnectAuthError):
+        drivers("junos", dev).open()

@@ -81,7 +81,9 @@ class EosEmulator(Emulator):
         return root
 
     def default_config(self) -> str:
-        lines = [f"hostname {self.spec.name}", "!", "management api http-commands",
+        lines = [f"hostname {self.spec.name}",
+                 f"username {self.spec.username} privilege 15 role network-admin secret "
+                 f"sha512 {_LAB_HASH}", "!", "management api http-commands",
                  "   no shutdown", "!"]
         for name in self.interfaces:
             lines += [f"interface {name}", "!"]
@@ -89,6 +91,9 @@ class EosEmulator(Emulator):
 
     async def start(self) -> None:
         await self.serve_https("https", self._handle)
+
+    def user_configured(self, username: str) -> bool:
+        return any(node.tokens[:2] == ["username", username] for node in self.running.children)
 
     # --- stores -----------------------------------------------------------------------------------
     @property
@@ -370,3 +375,7 @@ class Cli:
             raise CliFailure(f"Invalid input (at token {e.token}: '{e.bad}')", 1002,
                              "invalid command") from None
         return self._ok()
+
+
+#: a placeholder hash for the default login (not any real password)
+_LAB_HASH = "$6$netcfglab$" + "0" * 86

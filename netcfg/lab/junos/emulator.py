@@ -81,7 +81,7 @@ class JunosEmulator(Emulator):
         super().__init__(spec, ctx, address)
         self.version = spec.version or DEFAULT_VERSION
         self.interfaces = spec.interfaces or DEFAULT_INTERFACES
-        text = spec.startup_config or f"system {{\n    host-name {spec.name};\n}}\n"
+        text = spec.startup_config or default_config(spec.name, spec.username)
         self.committed = parse_text(text)
         self.candidate = self.committed.copy()
         self.history: list[Commit] = [Commit(self.committed.copy(), self.clock.time(), "root",
@@ -321,6 +321,10 @@ class JunosEmulator(Emulator):
         if _child(op, "check") is not None:
             return f"<{wrapper}><routing-engine><name>re0</name><commit-check-success/>" \
                    f"</routing-engine></{wrapper}>"
+        missing = _missing_mandatory(self.candidate)
+        if missing is not None:
+            raise RpcFailure(f"Missing mandatory statement: '{missing}'", path="[edit system]",
+                             wrapper=wrapper)
         confirming = self.confirm_timer is not None
         fault = self.apply_fault("confirm" if confirming else "commit")
         if fault is not None and fault.kind == FaultKind.COMMIT_ERROR:
@@ -340,6 +344,9 @@ class JunosEmulator(Emulator):
                 f"<commit-success/><commit-revision-information><new-db-revision>"
                 f"{self._revision(self.history[0])}</new-db-revision>"
                 f"</commit-revision-information></routing-engine></{wrapper}>")
+
+    def user_configured(self, username: str) -> bool:
+        return self.committed.find(["system", "login", f"user {username}"]) is not None
 
     def _commit(self, tree: JNode, comment: str | None) -> None:
         self.committed = tree.copy()
@@ -398,3 +405,24 @@ def _filter(config: etree._Element, wanted: etree._Element) -> etree._Element:
 
     walk(config, wanted, out)
     return out
+
+
+def default_config(hostname: str, username: str) -> str:
+    """What a freshly installed switch has: its name, root's password and one login.
+    The hashes are placeholders (not any real password)."""
+    return (f"system {{\n    host-name {hostname};\n"
+            f"    root-authentication {{\n        encrypted-password \"{_LAB_HASH}\";\n    }}\n"
+            f"    login {{\n        user {username} {{\n            class super-user;\n"
+            f"            authentication {{\n"
+            f"                encrypted-password \"{_LAB_HASH}\";\n"
+            f"            }}\n        }}\n    }}\n}}\n")
+
+
+_LAB_HASH = "$6$netcfglab$0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+
+
+def _missing_mandatory(tree: JNode) -> str | None:
+    """Junos refuses to commit a configuration without a root password."""
+    return None if tree.find(["system", "root-authentication"]) is not None \
+        else "root-authentication"
+
