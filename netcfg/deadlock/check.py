@@ -91,7 +91,8 @@ class Report:
 
 def check(fabric: Fabric, *, failures: int = 0, model: str | None = None,
           setup: RoutingSetup | None = None, exhaustive: bool = False,
-          progress: Callable[[int, int], None] | None = None) -> Report:
+          progress: Callable[[int, int], None] | None = None,
+          budget: int = sweeps.ENUMERATION_BUDGET, symmetry: bool = True) -> Report:
     """Prove the fabric free of cyclic buffer dependencies, or show a cycle and its fixes.
 
     Args:
@@ -100,6 +101,8 @@ def check(fabric: Fabric, *, failures: int = 0, model: str | None = None,
         model: override `routing.deadlock.model`.
         setup: a complete routing setup (overrides what the intent says).
         exhaustive: build the graph even where routing alone proves it acyclic.
+        budget: most failure sets the sweep checks one by one before it reports DLK005.
+        symmetry: check one failure set per orbit of the fabric's exact symmetry.
     """
     t0 = time.perf_counter()
     intent = fabric.loaded.intent
@@ -112,10 +115,16 @@ def check(fabric: Fabric, *, failures: int = 0, model: str | None = None,
     if model is not None:
         setup.model, reason = model, "set on the command line"
     base = _intent_failures(fabric, net)
-    out = scen.run(net, setup, base, exhaustive=exhaustive, keep_states=failures == 1)
+    out = scen.run(net, setup, base, exhaustive=exhaustive, keep_states=failures > 0)
     report = _report(fabric, net, setup, reason, out)
     if failures > 0 and not out.cyclic:
-        sw = sweeps.run(net, setup, failures, base, progress=progress, start=out)
+        sym = None
+        if symmetry and sweeps.enumerates(setup):
+            from netcfg.deadlock.symmetry import derive
+
+            sym = derive(fabric, net, setup, base)
+        sw = sweeps.run(net, setup, failures, base, progress=progress, start=out,
+                        symmetry=sym, budget=budget)
         report.sweep = _sweep_dict(net, sw)
         if sw.first is not None:
             trig = _report(fabric, net, setup, reason, sw.first)
@@ -123,7 +132,8 @@ def check(fabric: Fabric, *, failures: int = 0, model: str | None = None,
             report.cycles = trig.cycles
             report.failures = trig.failures
             report.findings.append(Finding.at(
-                "DLK002", f"{len(sw.cyclic)} of {sw.total} sets of {failures} failed link(s) "
+                "DLK002", f"{sw.cyclic_represented} of {sw.total} sets of {failures} failed "
+                f"link(s){' (by symmetry)' if sw.symmetry else ''} "
                 f"create a cyclic buffer dependency, e.g. {_links(net, sw.cyclic[0])}; "
                 f"breaking turns: {', '.join(trig.breaking_turns[:4])}"
                 f"{' ...' if len(trig.breaking_turns) > 4 else ''}", None))
@@ -142,7 +152,9 @@ def _links(net: Network, failed: tuple[int, ...]) -> str:
 def _sweep_dict(net: Network, sw: sweeps.Sweep) -> dict[str, Any]:
     pairs = net.links()
     return {"k": sw.k, "method": sw.method, "sets": sw.total, "checked": sw.checked,
-            "complete": sw.complete, "cyclic_sets": len(sw.cyclic),
+            "represented": sw.represented, "complete": sw.complete,
+            "cyclic_sets": sw.cyclic_represented, "cyclic_checked": len(sw.cyclic),
+            "symmetry": {"exact": sw.symmetry, "dropped": sw.dropped},
             "examples": [[[net.names[pairs[k][0]], net.names[pairs[k][1]]] for k in combo]
                          for combo in sw.cyclic[:10]],
             "note": sw.note}

@@ -30,7 +30,12 @@ def _load(path: str):  # noqa: ANN202 - Fabric
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
 @click.option("--output", type=click.Path(dir_okay=False), help="write the report here")
-def deadlock(path: str, failures: int, model: str | None, fmt: str, output: str | None) -> None:
+@click.option("--budget", type=click.IntRange(1), default=None,
+              help="most failure sets checked one by one (default 20,000)")
+@click.option("--symmetry/--no-symmetry", default=True, show_default=True,
+              help="check one failure set per orbit of the fabric's exact symmetry")
+def deadlock(path: str, failures: int, model: str | None, fmt: str, output: str | None,
+             budget: int | None, symmetry: bool) -> None:
     """Prove the fabric free of PFC deadlock (cyclic buffer dependencies), or show the cycle."""
     from netcfg.deadlock.check import check
     from netcfg.deadlock.text import render
@@ -41,8 +46,10 @@ def deadlock(path: str, failures: int, model: str | None, fmt: str, output: str 
         if sys.stderr.isatty():
             click.echo(f"\r  failure sets: {done}/{total}", err=True, nl=False)
 
+    from netcfg.deadlock.sweep import ENUMERATION_BUDGET
+
     report = check(fabric, failures=failures, model=None if model == "auto" else model,
-                   progress=progress)
+                   progress=progress, budget=budget or ENUMERATION_BUDGET, symmetry=symmetry)
     text = json.dumps(report.as_dict(), indent=2) if fmt == "json" else render(report)
     if output:
         from netcfg.fsutil import write_atomic

@@ -9,6 +9,10 @@ How each model is swept (spec section 7):
   the edges re-derived from those bounce points (a superset); a cyclic superset is confirmed
   by rebuilding that failure state exactly.
 * otherwise (shortest_path, rules, flooding): routing changes globally, every set is rebuilt.
+
+With an exact symmetry of a generated fabric (netcfg.deadlock.symmetry) only one set per
+orbit is checked; it stands for its whole orbit, as an automorphism maps graphs and cycles of
+one set onto those of the other.
 """
 
 from __future__ import annotations
@@ -17,15 +21,16 @@ import copy
 import itertools
 import math
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterable
 
 from netcfg.deadlock import scenario
 from netcfg.deadlock.graph import Builder
+from netcfg.deadlock.symmetry import Symmetry
 from netcfg.routing.forward import Forwarder
 from netcfg.routing.network import Network
 from netcfg.routing.setup import RoutingSetup
 
-#: failure sets rebuilt one by one before the sweep refuses (and says so)
+#: failure sets checked one by one (after any symmetry reduction) before the sweep refuses
 ENUMERATION_BUDGET = 20_000
 
 
@@ -34,54 +39,109 @@ class Sweep:
     k: int
     method: str
     total: int  # number of K-sets of candidate links
-    checked: int
-    cyclic: list[tuple[int, ...]] = field(default_factory=list)
+    checked: int  # sets actually checked
+    cyclic: list[tuple[int, ...]] = field(default_factory=list)  # checked sets found cyclic
     complete: bool = True
     note: str = ""
     first: scenario.Outcome | None = None
+    #: sets the checked ones stand for (each checked set counts its orbit under `symmetry`)
+    represented: int = 0
+    #: cyclic sets among those represented
+    cyclic_represented: int = 0
+    #: exact symmetry factors used (empty: every set is checked itself)
+    symmetry: list[str] = field(default_factory=list)
+    #: symmetry factors dropped, and why
+    dropped: dict[str, str] = field(default_factory=dict)
+
+    def found(self, combo: tuple[int, ...], weight: int, out: scenario.Outcome) -> None:
+        self.cyclic.append(combo)
+        self.cyclic_represented += weight
+        self.first = self.first or out
+
+
+def enumerates(setup: RoutingSetup) -> bool:
+    """Whether a sweep under this setup checks failure sets one by one (no proof covers
+    them all)."""
+    return not scenario.valley_free_proof(setup) and setup.model not in (
+        "k_bounce", "all_simple_paths")
 
 
 def run(intact: Network, setup: RoutingSetup, k: int, base: tuple[int, ...] = (), *,
         progress: Callable[[int, int], None] | None = None,
-        start: scenario.Outcome | None = None) -> Sweep:
+        start: scenario.Outcome | None = None, symmetry: Symmetry | None = None,
+        budget: int = ENUMERATION_BUDGET) -> Sweep:
     """Check every set of `k` more failed links; `start` is the already checked state with
-    only `base` failed, if the caller has it (built with `keep_states`)."""
+    only `base` failed, if the caller has it (built with `keep_states`). With an exact
+    `symmetry` (built for this `base`), one set per orbit is checked and stands for the
+    whole orbit; `budget` caps the sets actually checked."""
     links = [i for i in range(len(intact.links())) if i not in base]
     total = math.comb(len(links), k)
     if scenario.valley_free_proof(setup):
         return Sweep(k, "proof: valley-free routing makes only safe turns in every failure "
-                     "state", total, 0)
+                     "state", total, 0, represented=total)
     if setup.model in ("k_bounce", "all_simple_paths"):
         out = scenario.run(intact, setup, base)
         sw = Sweep(k, "monotone: failures only remove paths, the intact graph covers every set",
-                   total, 1)
+                   total, 1, represented=total)
         if out.cyclic:
             sw.note = "cyclic without any failure"
         return sw
-    if setup.model == "bounce_on_failure" and k == 1:
-        return _bounce_singles(intact, setup, links, base, progress, start)
-    if total > ENUMERATION_BUDGET:
-        return Sweep(k, "enumeration", total, 0, complete=False,
-                     note=f"{total:,} sets exceed the enumeration budget of "
-                          f"{ENUMERATION_BUDGET:,}; not checked")
-    sw = Sweep(k, "enumeration: every set rebuilt", total, 0)
-    for i, combo in enumerate(itertools.combinations(links, k)):
-        out = scenario.run(intact, setup, base + combo)
-        sw.checked += 1
-        if out.cyclic:
-            sw.cyclic.append(combo)
-            sw.first = sw.first or out
-        if progress and i % 200 == 0:
-            progress(i, total)
+    sets, sym_used, dropped = _sets_to_check(symmetry, links, k, total, budget)
+    count = len(sets) if sets is not None else total
+    if count > budget:
+        sw = Sweep(k, "enumeration", total, 0, complete=False, symmetry=sym_used,
+                   dropped=dropped)
+        sw.note = (f"{count:,} sets to check exceed the budget of {budget:,}; not checked"
+                   if sym_used else f"{total:,} sets exceed the enumeration budget of "
+                   f"{budget:,}; not checked")
+        return sw
+    weighted = sets if sets is not None else ((c, 1) for c in itertools.combinations(links, k))
+    if setup.model == "bounce_on_failure":
+        sw = _bounce_sets(intact, setup, weighted, count, base, progress, start, k)
+    else:
+        sw = Sweep(k, "enumeration: every set rebuilt", total, 0)
+        for i, (combo, weight) in enumerate(weighted):
+            out = scenario.run(intact, setup, base + combo)
+            sw.checked += 1
+            sw.represented += weight
+            if out.cyclic:
+                sw.found(combo, weight, out)
+            if progress and i % 200 == 0:
+                progress(i, count)
+    sw.total, sw.symmetry, sw.dropped = total, sym_used, dropped
     return sw
+
+
+def _sets_to_check(symmetry: Symmetry | None, links: list[int], k: int, total: int,
+                   budget: int) -> tuple[list[tuple[tuple[int, ...], int]] | None, list[str],
+                                         dict[str, str]]:
+    """One set per orbit with its orbit size, or None (check every set). The orbit sizes
+    must add up to the number of sets, else the reduction is not used."""
+    if symmetry is None or not symmetry.active:
+        return None, [], dict(symmetry.dropped) if symmetry else {}
+    reps = symmetry.representatives(links, k)
+    if sum(w for _, w in reps) != total:
+        return None, [], {"all": "orbit sizes do not add up to the number of sets"}
+    if len(reps) >= total:
+        return None, [], dict(symmetry.dropped)
+    return reps, symmetry.describe(), dict(symmetry.dropped)
 
 
 def _bounce_singles(intact: Network, setup: RoutingSetup, links: list[int],
                     base: tuple[int, ...], progress: Callable[[int, int], None] | None,
                     start_state: scenario.Outcome | None = None) -> Sweep:
-    """K=1 under stale tables: index the start graph once, then per failure only derive the
-    bounce edges it adds and drop the queues of the failed link (a superset of the exact
-    failure graph); a cyclic superset is confirmed by rebuilding that state exactly."""
+    """The incremental sweep over single failures of `links`, each set checked itself."""
+    return _bounce_sets(intact, setup, (((k,), 1) for k in links), len(links), base, progress,
+                        start_state, 1)
+
+
+def _bounce_sets(intact: Network, setup: RoutingSetup,
+                 sets: Iterable[tuple[tuple[int, ...], int]], count: int,
+                 base: tuple[int, ...], progress: Callable[[int, int], None] | None,
+                 start_state: scenario.Outcome | None, k: int) -> Sweep:
+    """Stale tables: index the start graph once, then per failure set only derive the bounce
+    edges it adds and drop the failed links' queues (a superset of the exact failure graph);
+    a cyclic superset is confirmed by rebuilding that state exactly."""
     import numpy as np
 
     from netcfg.deadlock.incremental import BaseIndex  # numpy/scipy only when sweeping
@@ -92,47 +152,39 @@ def _bounce_singles(intact: Network, setup: RoutingSetup, links: list[int],
     b0 = start_state.builder
     g0 = start_state.graph
     assert b0 is not None and g0 is not None
+    width = g0.width
+    sw = Sweep(k, "incremental: start graph indexed once; per failure set its bounce edges "
+               "added and the failed links' queues removed, cyclic candidates rebuilt exactly",
+               count, 0)
+    if start_state.cyclic:  # cannot happen after a clean intact check; stay exact anyway
+        sw.method = "enumeration: every set rebuilt"
+        for combo, weight in sets:
+            out = scenario.run(intact, setup, base + combo)
+            sw.checked += 1
+            sw.represented += weight
+            if out.cyclic:
+                sw.found(combo, weight, out)
+        return sw
     u0 = np.frombuffer(g0.src, dtype=np.int64)
     v0 = np.frombuffer(g0.dst, dtype=np.int64)
-    width = g0.width
-    sw = Sweep(1, "incremental: start graph indexed once; per failure its bounce edges added "
-               "and the failed link's queues removed, cyclic candidates rebuilt exactly",
-               len(links), 0)
-    if start_state.cyclic:  # cannot happen after a clean intact check; stay exact anyway
-        return _rebuild_each(intact, setup, links, base, progress, sw)
     index = BaseIndex(u0, v0, len(start.src) * width)
     idx = _index_classes(start, b0)
     pairs = intact.links()
     chans = _channels_of_links(intact)
-    for i, link in enumerate(links):
+    for i, (combo, weight) in enumerate(sets):
         sw.checked += 1
+        sw.represented += weight
         if progress and i % 200 == 0:
-            progress(i, len(links))
-        failed = base + (link,)
-        extra = _bounce_edges(intact, setup, b0, idx, failed, pairs[link])
-        removed = np.asarray([c * width + k for c in chans[link] for k in range(width)],
-                             dtype=np.int64)
+            progress(i, count)
+        failed = base + combo
+        extra = _bounce_edges(intact, setup, b0, idx, failed, [pairs[c] for c in combo])
+        removed = np.asarray([c * width + t for link in combo for c in chans[link]
+                              for t in range(width)], dtype=np.int64)
         if not index.cyclic_with(extra[0], extra[1], removed):
             continue
         out = scenario.run(intact, setup, failed)
         if out.cyclic:
-            sw.cyclic.append((link,))
-            sw.first = sw.first or out
-    return sw
-
-
-def _rebuild_each(intact: Network, setup: RoutingSetup, links: list[int],
-                  base: tuple[int, ...], progress: Callable[[int, int], None] | None,
-                  sw: Sweep) -> Sweep:
-    sw.method = "enumeration: every set rebuilt"
-    for i, link in enumerate(links):
-        out = scenario.run(intact, setup, base + (link,))
-        sw.checked += 1
-        if out.cyclic:
-            sw.cyclic.append((link,))
-            sw.first = sw.first or out
-        if progress and i % 200 == 0:
-            progress(i, len(links))
+            sw.found(combo, weight, out)
     return sw
 
 
@@ -168,54 +220,60 @@ def _index_classes(net: Network, b0: Builder) -> list[_ClassIndex]:
 
 
 def _bounce_edges(intact: Network, setup: RoutingSetup, b0: Builder, idx: list[_ClassIndex],
-                  failed: tuple[int, ...], ends: tuple[int, int]):
-    """Edges the failure of the last link in `failed` may add to the start graph.
+                  failed: tuple[int, ...], ends: list[tuple[int, int]]):
+    """Edges the failure of the links with these `ends` (the last ones in `failed`) may add
+    to the start graph.
 
     Pruning a failed link only shrinks a next-hop set, which adds nothing; new edges start
-    only at a switch state at an end of the link whose next hops stop being a subset of the
-    old ones (a bounce, or a bounce count that changes), or at a switch source there. Those
-    are re-expanded on the failed network; a state the start graph expanded with as few
-    bounces is not expanded again (see `Builder.bfs`).
+    only at a switch state at an end of a failed link whose next hops stop being a subset of
+    the old ones (a bounce, or a bounce count that changes), or at a switch source there: a
+    switch no failed link touches keeps its neighbours, so it forwards as before. Those
+    states are re-expanded on the failed network; a state the start graph expanded with as
+    few bounces is not expanded again (see `Builder.bfs`).
     """
     import numpy as np
 
     net = intact.with_failures(failed)
-    a, b = ends
+    turns = [(x, y) for a, b in ends for x, y in ((a, b), (b, a))]
+    endpoints = {x for x, _ in turns}
     tier = net.tier
     b_new = Builder(net, setup, intact=intact, explain=False)
     for ci, (rep, members, _sources, fwd0, _seen) in enumerate(b0.reached):
         fwd = copy.copy(fwd0)  # same stale tables, pruned against the failed network
         fwd.net = net
         seeds = []
-        for x, y in ((a, b), (b, a)):
-            if tier[x] == 0 or y in net.alive(x) or not _may_change(fwd0, x, y):
+        seeded: set = set()
+        for x, y in turns:
+            if tier[x] == 0 or y in net.alive(x) or not _may_change(fwd0, net, x, y):
                 continue  # hosts never forward; a parallel link survives; y does not matter
             for st in idx[ci].at.get(x, ()):
                 c, _t, bounces = st
-                if c in net.failed:
+                if c in net.failed or st in seeded:
                     continue
+                seeded.add(st)
                 new, _, b2 = fwd.hops(x, net.src[c], bounces)
                 if not new:
                     continue
                 old, _, b1 = fwd0.hops(x, net.src[c], bounces)
                 if b2 != b1 or not set(new) <= set(old):
                     seeds.append(st)
-        srcs = [s for s in ends if s in idx[ci].switch_sources]
+        srcs = sorted(s for s in endpoints if s in idx[ci].switch_sources)
         if seeds or srcs:
             b_new.bfs(fwd, rep, members, srcs, seeds=seeds, known=idx[ci].fewest)
     return (np.frombuffer(b_new.graph.src, dtype=np.int64),
             np.frombuffer(b_new.graph.dst, dtype=np.int64))
 
 
-def _may_change(fwd: Forwarder, x: int, y: int) -> bool:
-    """Whether losing neighbour `y` can make `x` forward this class somewhere new.
+def _may_change(fwd: Forwarder, net: Network, x: int, y: int) -> bool:
+    """Whether losing neighbour `y` (in the failure state `net`) can make `x` forward this
+    class somewhere new.
 
     Rules and flooding towards dead hosts depend on which neighbours are alive; the stale
-    table can only bounce once at most one of its entries is left."""
+    table can only bounce once at most one of its entries is left (split horizon)."""
     if fwd.rules.get(x) or fwd.d in fwd.dead:
         return True
     table = fwd.table[x]
     if y not in table:
         return False
-    alive = fwd.net.alive(x)
-    return sum(1 for t in table if t in alive and t != y) <= 1
+    alive = net.alive(x)
+    return sum(1 for t in table if t in alive) <= 1

@@ -31,9 +31,16 @@ def render(r: Report) -> str:
         lines.append("unroutable: " + ", ".join(f"{s}->{d}" for s, d in r.unroutable[:8]) + more)
     if r.sweep:
         s = r.sweep
-        lines.append(f"failure sweep K={s['k']}: {s['sets']} set(s); {s['method']}; "
-                     f"cyclic sets: {s['cyclic_sets']}"
+        by = ""
+        if s["symmetry"]["exact"]:
+            by = (f"{s['checked']:,} sets checked, representing {s['represented']:,} by "
+                  f"symmetry (exact: {', '.join(s['symmetry']['exact'])}); ")
+        lines.append(f"failure sweep K={s['k']}: {s['sets']:,} set(s); {by}{s['method']}; "
+                     f"cyclic sets: {s['cyclic_sets']:,}"
+                     + (f" ({s['cyclic_checked']} checked)" if by else "")
                      + ("" if s["complete"] else f" (incomplete: {s['note']})"))
+        for factor, why in s["symmetry"]["dropped"].items():
+            lines.append(f"  symmetry not used: {factor}: {why}")
         for ex in s["examples"][:3]:
             lines.append("  e.g. " + ", ".join("-".join(p) for p in ex))
     if r.deadlock:
