@@ -127,6 +127,12 @@ from netcfg.lab.cli import lab  # noqa: E402 - click only, the lab loads when it
 
 main.add_command(lab)
 
+from netcfg.deploy.cli import diff, push, rollback  # noqa: E402 - click only, NAPALM loads on use
+
+main.add_command(diff)
+main.add_command(push)
+main.add_command(rollback)
+
 
 if __name__ == "__main__":  # pragma: no cover
     main()

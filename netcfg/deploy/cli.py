@@ -1,0 +1,279 @@
+"""`netcfg diff`, `netcfg push`, `netcfg rollback`.
+
+Exit codes (DESIGN.md): diff 0 no drift, 3 drift, 4 a device could not be diffed (the others
+are still reported); push 0 ok, 4 a device failed (the run's devices rolled back when more than
+--max-failures failed); rollback 0 / 4; 1 invalid intent or selection; 2 usage.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+EXIT_DRIFT, EXIT_DEVICE = 3, 4
+
+
+def _selection(f: Callable[..., Any]) -> Callable[..., Any]:
+    options = [
+        click.argument("path", type=click.Path()),
+        click.option("--device", "devices", multiple=True, metavar="GLOB",
+                     help="only matching devices (repeatable)"),
+        click.option("--role", "roles", multiple=True,
+                     type=click.Choice(["leaf", "spine", "core"]), help="only this role"),
+        click.option("--limit", "limit", multiple=True, metavar="GLOB",
+                     help="further restrict the selection (repeatable)"),
+        click.option("--shard", metavar="I/N", help="this runner's share of the devices"),
+        click.option("--connect", "connect", type=click.Path(dir_okay=False),
+                     help="devices file with connection details (e.g. the one `netcfg lab` "
+                          "writes); default: management addresses and credentials of the intent"),
+        click.option("--configs", type=click.Path(file_okay=False),
+                     help="deploy the files `netcfg render` wrote here instead of rendering now"),
+        click.option("--state", type=click.Path(file_okay=False),
+                     help="run directories and locks [default: PATH/.netcfg]"),
+        click.option("--workers", type=click.IntRange(1, 256), default=16, show_default=True),
+        click.option("--timeout", type=click.IntRange(1, 3600), default=60, show_default=True,
+                     help="seconds per device operation"),
+        click.option("--ca-file", type=click.Path(dir_okay=False), help="CA bundle for TLS"),
+        click.option("--known-hosts", type=click.Path(dir_okay=False),
+                     help="OpenSSH known_hosts for host-key checks"),
+        click.option("--insecure-tls", is_flag=True, help="do NOT verify TLS certificates"),
+        click.option("--no-host-key-check", is_flag=True, help="do NOT verify SSH host keys"),
+        click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text"),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+class _Setup:
+    """Everything a deploy command needs, or a clean exit with the reason."""
+
+    def __init__(self, path: str, kw: dict[str, Any]) -> None:
+        from netcfg.deploy.desired import DesiredError, desired_configs
+        from netcfg.deploy.targets import (TargetError, from_devices_file, from_intent,
+                                           parse_shard, select, with_trust)
+        from netcfg.validate import validate
+
+        result = validate(path)
+        if not result.ok or result.fabric is None or result.physics is None:
+            for f in result.findings:
+                click.echo(f"{f.severity}: {f.text()}", err=True)
+            _fail("intent is invalid; no device was touched")
+        fabric = result.fabric
+        base = Path(path) if Path(path).is_dir() else Path(path).parent
+        self.state = Path(kw["state"]) if kw["state"] else base / ".netcfg"
+        try:
+            shard = parse_shard(kw["shard"]) if kw["shard"] else None
+            chosen = select(fabric, kw["devices"], kw["roles"], kw["limit"], shard)
+            if not chosen:
+                _fail("no switch matches the selection")
+            targets = (from_devices_file(fabric, chosen, Path(kw["connect"])) if kw["connect"]
+                       else from_intent(fabric, chosen, base))
+            self.desired = desired_configs(fabric, result.physics, chosen,
+                                           Path(kw["configs"]) if kw["configs"] else None)
+        except (TargetError, DesiredError) as exc:
+            _fail(str(exc))
+        self.targets = with_trust(targets, ca_file=kw["ca_file"], known_hosts=kw["known_hosts"],
+                                  insecure_tls=kw["insecure_tls"],
+                                  no_host_key_check=kw["no_host_key_check"])
+        for flag, what in (("insecure_tls", "TLS certificates"),
+                           ("no_host_key_check", "SSH host keys")):
+            if kw[flag]:
+                click.echo(f"warning: {what} are NOT verified (--{flag.replace('_', '-')})",
+                           err=True)
+
+
+def _fail(message: str) -> None:
+    click.echo(f"netcfg: {message}", err=True)
+    sys.exit(1)
+
+
+class _Progress:
+    """A progress bar on stderr when it is a terminal; silent otherwise."""
+
+    def __init__(self, total: int, label: str) -> None:
+        self.bar = (click.progressbar(length=total, label=label, file=sys.stderr)
+                    if sys.stderr.isatty() and total > 1 else None)
+
+    def __call__(self, _: Any) -> None:
+        if self.bar is not None:
+            self.bar.update(1)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.render_finish()
+
+
+def _interruptible() -> threading.Event:
+    """Ctrl-C / SIGTERM set an event the workers check between steps (never mid-commit)."""
+    stop = threading.Event()
+
+    def handler(signum: int, _frame: Any) -> None:
+        if not stop.is_set():
+            click.echo("\nnetcfg: stopping: devices in flight are confirmed or reverted, "
+                       "nothing new is started", err=True)
+        stop.set()
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, handler)
+    return stop
+
+
+def _emit(fmt: str, payload: dict[str, Any], text: Callable[[], None]) -> None:
+    if fmt == "json":
+        click.echo(json.dumps(payload, indent=2, sort_keys=True))
+    else:
+        text()
+
+
+def _print_result(r: Any, show_diff: bool = True) -> None:
+    colour = sys.stdout.isatty()
+    head = f"{r.device}: {r.status}" + (f" ({r.stage}: {r.error})" if r.error else "")
+    good = r.status in ("unchanged", "confirmed", "rolled-back")
+    click.echo(click.style(head, fg="green" if good else "yellow" if r.status in (
+        "drift", "changed") else "red", bold=True) if colour else head)
+    if show_diff and r.diff:
+        click.echo("\n".join("    " + line for line in r.diff.splitlines()))
+    for line in r.meaning[:20]:
+        click.echo(f"  = {line}")
+    if len(r.meaning) > 20:
+        click.echo(f"  = ... and {len(r.meaning) - 20} more differences in the lossless chain")
+
+
+@click.command("diff")
+@_selection
+def diff(path: str, fmt: str, **kw: Any) -> None:
+    """Show each device's own diff of its running config against the rendered one."""
+    from netcfg.deploy.engine import Options, diff_device, pool
+
+    setup = _Setup(path, kw)
+    opts = Options(timeout=kw["timeout"], workers=kw["workers"])
+    bar = _Progress(len(setup.targets), "diffing")
+    try:
+        results = pool(setup.targets, lambda t: diff_device(t, setup.desired[t.name], opts),
+                       opts.workers, bar)
+    finally:
+        bar.close()
+    errors = [r for r in results if r.status in ("failed", "unreachable")]
+    drift = [r for r in results if r.status == "drift"]
+
+    def text() -> None:
+        for r in results:
+            _print_result(r)
+        click.echo(f"{len(results)} device(s): {len(drift)} with drift, "
+                   f"{len(errors)} not reachable or failed")
+
+    _emit(fmt, {"devices": [r.as_dict() for r in results]}, text)
+    sys.exit(EXIT_DEVICE if errors else EXIT_DRIFT if drift else 0)
+
+
+@click.command("push")
+@_selection
+@click.option("--revert-in", type=click.IntRange(60, 86400), default=300, show_default=True,
+              help="seconds before a device reverts an unconfirmed commit by itself")
+@click.option("--canary", type=click.IntRange(0, 1000), default=1, show_default=True,
+              help="devices pushed alone first")
+@click.option("--batch-size", type=click.IntRange(1, 10000), default=10, show_default=True)
+@click.option("--max-failures", type=click.IntRange(0, 10000), default=0, show_default=True,
+              help="failed devices tolerated before the run stops and rolls back")
+@click.option("--dry-run", is_flag=True, help="do everything except commit")
+def push(path: str, fmt: str, revert_in: int, canary: int, batch_size: int,
+         max_failures: int, dry_run: bool, **kw: Any) -> None:
+    """Diff, commit with a revert timer, post-check and confirm, canary first then batches."""
+    from netcfg.deploy.engine import Options, push_fleet
+    from netcfg.deploy.runs import Run
+
+    setup = _Setup(path, kw)
+    opts = Options(timeout=kw["timeout"], revert_in=revert_in, dry_run=dry_run,
+                   workers=kw["workers"], canary=canary, batch_size=batch_size,
+                   max_failures=max_failures)
+    run = Run(setup.state, command="push --dry-run" if dry_run else "push")
+    click.echo(f"run {run.id}: journal {run.dir / 'journal.jsonl'}", err=True)
+    stop = _interruptible()
+    bar = _Progress(len(setup.targets), "pushing")
+    try:
+        results, aborted = push_fleet(setup.targets, setup.desired, run, opts, stop, bar)
+    finally:
+        bar.close()
+    by_name = {r.device: r for r in results}
+    never = [t.name for t in setup.targets if t.name not in by_name]
+    bad = [r for r in results if r.status in ("failed", "unreachable", "reverted", "skipped")]
+
+    def text() -> None:
+        for r in results:
+            _print_result(r, show_diff=dry_run)
+        if never:
+            click.echo(f"not started: {', '.join(never)}")
+        summary = ", ".join(f"{n} {s}" for s, n in sorted(_counts(results).items()))
+        click.echo(f"run {run.id}: {summary or 'nothing to do'}"
+                   + ("; stopped and rolled back" if aborted else "")
+                   + ("; interrupted" if stop.is_set() else ""))
+
+    _emit(fmt, {"run": run.id, "aborted": aborted, "interrupted": stop.is_set(),
+                "not_started": never, "devices": [r.as_dict() for r in results]}, text)
+    sys.exit(EXIT_DEVICE if bad or aborted or stop.is_set() else 0)
+
+
+def _counts(results: list[Any]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for r in results:
+        out[r.status] = out.get(r.status, 0) + 1
+    return out
+
+
+@click.command("rollback")
+@_selection
+@click.option("--run", "run_id", metavar="ID", help="the run to undo [default: the latest push]")
+def rollback(path: str, fmt: str, run_id: str | None, **kw: Any) -> None:
+    """Restore the running configs a push saved before committing."""
+    from netcfg.deploy.engine import Options, pool, restore_device
+    from netcfg.deploy.runs import Run
+
+    setup = _Setup(path, kw)
+    try:
+        run = Run.open(setup.state, run_id or _latest_push(setup.state))
+    except FileNotFoundError as exc:
+        _fail(str(exc))
+    saved = set(run.saved_devices("backup"))
+    targets = [t for t in setup.targets if t.name in saved]
+    if not targets:
+        _fail(f"run {run.id} saved no config for the selected devices")
+    run.record("-", "rollback", command="rollback")
+    opts = Options(timeout=kw["timeout"], workers=kw["workers"])
+    bar = _Progress(len(targets), "restoring")
+    try:
+        results = pool(targets, lambda t: restore_device(t, run.saved("backup", t.name) or "",
+                                                         run, opts), opts.workers, bar)
+    finally:
+        bar.close()
+    bad = [r for r in results if r.status not in ("rolled-back", "unchanged")]
+
+    def text() -> None:
+        for r in results:
+            _print_result(r, show_diff=False)
+        click.echo(f"run {run.id}: {len(results) - len(bad)} restored, {len(bad)} failed")
+
+    _emit(fmt, {"run": run.id, "devices": [r.as_dict() for r in results]}, text)
+    sys.exit(EXIT_DEVICE if bad else 0)
+
+
+def _latest_push(state: Path) -> str | None:
+    from netcfg.deploy.runs import Run
+
+    runs = state / "runs"
+    if not runs.is_dir():
+        return None
+    for run_dir in sorted(runs.iterdir(), reverse=True):
+        if not (run_dir / "journal.jsonl").exists() or not (run_dir / "backup").is_dir():
+            continue
+        first = Run(state, run_dir.name).events()[0]
+        if first.detail.get("command") == "push":
+            return run_dir.name
+    return None

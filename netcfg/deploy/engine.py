@@ -1,0 +1,326 @@
+"""diff, push and rollback for one device each, and the fleet loop around them.
+
+Per device, push is: lock, connect, save the running config, load the rendered config as a
+replace candidate (device-local logins kept), the device's own diff (nothing to do when
+empty), commit with a device-side revert timer, post-checks over a fresh connection (the
+device answers with our login, the lossless chain now reads as intended, interfaces that were
+up are up), confirm. Every step is journaled before it is taken. A device whose post-checks
+fail, or that is still pending when the run is stopped, is reverted on the spot; the device
+timer covers the case where this process cannot.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any
+
+from napalm.base import NetworkDriver
+
+from netcfg.deploy import confirm as cc
+from netcfg.deploy.connect import Connection, DeviceError, describe
+from netcfg.deploy.preserve import keep_device_local
+from netcfg.deploy.runs import DeviceLock, LockHeld, Run
+from netcfg.deploy.targets import Target
+from netcfg.render.facts import QosFacts
+
+
+@dataclass(frozen=True)
+class Desired:
+    """What a device should run: the rendered text and what it means for the lossless chain."""
+
+    text: str
+    facts: QosFacts | None = None
+    #: parses a config of this device's NOS into facts (None: no meaning-level checks)
+    reader: Callable[[str], QosFacts] | None = field(default=None, compare=False)
+
+
+@dataclass
+class Options:
+    timeout: int = 60
+    revert_in: int = 300
+    dry_run: bool = False
+    workers: int = 8
+    canary: int = 1
+    batch_size: int = 10
+    max_failures: int = 0
+    message: str = "netcfg push"
+
+
+@dataclass
+class Result:
+    device: str
+    status: str  # unchanged | drift | changed | confirmed | reverted | failed | unreachable ...
+    diff: str = ""
+    meaning: list[str] = field(default_factory=list)
+    error: str | None = None
+    stage: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"device": self.device, "status": self.status, "diff": self.diff,
+                "meaning": self.meaning, "error": self.error, "stage": self.stage}
+
+
+class Stopped(Exception):
+    """The run was interrupted before this device was committed."""
+
+
+# --------------------------------------------------------------------------- one device
+
+
+def _running(driver: NetworkDriver) -> str:
+    return str(driver.get_config(retrieve="running")["running"])
+
+
+def _meaning(desired: Desired, running: str) -> list[str]:
+    if desired.facts is None or desired.reader is None:
+        return []
+    try:
+        return desired.facts.differences(desired.reader(running))
+    except (ValueError, KeyError) as exc:
+        return [f"running config not readable for a meaning diff: {exc}"]
+
+
+def _load(driver: NetworkDriver, target: Target, running: str, desired: Desired) -> str:
+    """Load the replace candidate; returns the device's diff ("" when it already matches)."""
+    candidate = keep_device_local(target.nos, running, desired.text)
+    try:
+        driver.load_replace_candidate(config=candidate)
+        return str(driver.compare_config() or "").strip()
+    except Exception as exc:  # noqa: BLE001 - driver-specific exceptions
+        _quietly(driver.discard_config)
+        raise DeviceError(target.name, "load", describe(exc)) from None
+
+
+def diff_device(target: Target, desired: Desired, opts: Options) -> Result:
+    try:
+        with Connection(target, opts.timeout) as driver:
+            running = _step(target, "get running config", lambda: _running(driver))
+            diff = _load(driver, target, running, desired)
+            _step(target, "discard", driver.discard_config)
+    except DeviceError as exc:
+        return Result(target.name, "unreachable" if exc.stage == "connect" else "failed",
+                      error=exc.message, stage=exc.stage)
+    return Result(target.name, "drift" if diff else "unchanged", diff, _meaning(desired, running))
+
+
+def _step(target: Target, stage: str, fn: Callable[[], Any]) -> Any:
+    try:
+        return fn()
+    except DeviceError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - driver-specific exceptions
+        raise DeviceError(target.name, stage, describe(exc)) from None
+
+
+def _quietly(fn: Callable[[], Any]) -> None:
+    try:
+        fn()
+    except Exception:  # noqa: BLE001 - best effort clean-up after a failure already reported
+        pass
+
+
+def _up(driver: NetworkDriver) -> set[str]:
+    return {name for name, i in driver.get_interfaces().items() if i.get("is_up")}
+
+
+def post_check(target: Target, desired: Desired, up_before: set[str], opts: Options) -> None:
+    """Fresh connection: the device answers our login, reads as intended, links stay up."""
+    with Connection(target, opts.timeout) as fresh:
+        running = _step(target, "post-check", lambda: _running(fresh))
+        meaning = _meaning(desired, running)
+        if meaning:
+            raise DeviceError(target.name, "post-check",
+                              "running config differs from the intent: " + "; ".join(meaning[:5]))
+        down = sorted(up_before - _step(target, "post-check", lambda: _up(fresh)))
+        if down:
+            raise DeviceError(target.name, "post-check",
+                              f"interfaces down after the commit: {', '.join(down[:10])}")
+
+
+def push_device(target: Target, desired: Desired, run: Run, opts: Options,
+                stop: threading.Event) -> Result:
+    name = target.name
+    try:
+        lock = DeviceLock(run.state, name, run.id).acquire()
+    except LockHeld as exc:
+        run.record(name, "skipped", reason=str(exc))
+        return Result(name, "skipped", error=str(exc), stage="lock")
+    if lock.stale is not None:
+        run.record(name, "stale-lock-cleaned", previous_run=str(lock.stale.get("run")))
+    try:
+        return _push_locked(target, desired, run, opts, stop)
+    finally:
+        lock.release()
+
+
+def _push_locked(target: Target, desired: Desired, run: Run, opts: Options,
+                 stop: threading.Event) -> Result:
+    name = target.name
+    committed = False
+    try:
+        with Connection(target, opts.timeout) as driver:
+            running = _step(target, "get running config", lambda: _running(driver))
+            run.save("backup", name, running)
+            run.record(name, "backed-up")
+            up_before = _step(target, "get interfaces", lambda: _up(driver))
+            diff = _load(driver, target, running, desired)
+            meaning = _meaning(desired, running)
+            if not diff:
+                _step(target, "discard", driver.discard_config)
+                run.record(name, "unchanged")
+                return Result(name, "unchanged")
+            run.save("candidate", name, desired.text)
+            if opts.dry_run or stop.is_set():
+                _step(target, "discard", driver.discard_config)
+                status = "dry-run" if opts.dry_run else "skipped"
+                run.record(name, status, diff_lines=diff.count("\n") + 1)
+                return Result(name, "changed" if opts.dry_run else "skipped", diff, meaning,
+                              error=None if opts.dry_run else "run stopped before commit")
+            run.record(name, "committing", revert_in=opts.revert_in)
+            committed = True
+            timer = _step(target, "commit",
+                          lambda: cc.commit(driver, target, opts.revert_in, opts.message))
+            run.record(name, "committed", revert_in=timer)
+            try:
+                if stop.is_set():
+                    raise Stopped()
+                post_check(target, desired, up_before, opts)
+                if stop.is_set():
+                    raise Stopped()
+            except (DeviceError, Stopped) as exc:
+                why = exc.message if isinstance(exc, DeviceError) else "run stopped"
+                _revert(driver, target, run, why)
+                return Result(name, "reverted", diff, meaning, error=why,
+                              stage=exc.stage if isinstance(exc, DeviceError) else "stopped")
+            _step(target, "confirm", lambda: cc.confirm(driver, target))
+            run.record(name, "confirmed")
+            return Result(name, "confirmed", diff, meaning)
+    except DeviceError as exc:
+        state = "failed"
+        if committed:
+            state = "failed"  # the device timer reverts a commit we could not confirm
+        run.record(name, state, stage=exc.stage, error=exc.message,
+                   pending_revert=committed)
+        status = "unreachable" if exc.stage == "connect" else "failed"
+        return Result(name, status, error=exc.message, stage=exc.stage)
+
+
+def _revert(driver: NetworkDriver, target: Target, run: Run, why: str) -> None:
+    try:
+        cc.revert(driver, target)
+    except Exception as exc:  # noqa: BLE001 - the device timer is the fallback
+        run.record(target.name, "revert-failed", reason=why, error=describe(exc),
+                   note="the device's commit timer reverts it")
+        return
+    run.record(target.name, "reverted", reason=why)
+
+
+def restore_device(target: Target, saved: str, run: Run, opts: Options) -> Result:
+    """Put a saved running config back (rollback of a run): replace, commit, confirm."""
+    name = target.name
+    try:
+        with DeviceLock(run.state, name, run.id), Connection(target, opts.timeout) as driver:
+            try:
+                driver.load_replace_candidate(config=saved)
+                diff = str(driver.compare_config() or "").strip()
+            except Exception as exc:  # noqa: BLE001
+                _quietly(driver.discard_config)
+                raise DeviceError(name, "load", describe(exc)) from None
+            if not diff:
+                _step(target, "discard", driver.discard_config)
+                run.record(name, "rolled-back", changed=False)
+                return Result(name, "unchanged")
+            _step(target, "commit", lambda: cc.commit(driver, target, opts.revert_in,
+                                                        "netcfg rollback"))
+            with Connection(target, opts.timeout) as fresh:
+                _step(target, "post-check", fresh.get_facts)
+            _step(target, "confirm", lambda: cc.confirm(driver, target))
+            run.record(name, "rolled-back", changed=True)
+            return Result(name, "rolled-back", diff)
+    except LockHeld as exc:
+        return Result(name, "skipped", error=str(exc), stage="lock")
+    except DeviceError as exc:
+        run.record(name, "rollback-failed", stage=exc.stage, error=exc.message)
+        return Result(name, "failed", error=exc.message, stage=exc.stage)
+
+
+# --------------------------------------------------------------------------- fleet
+
+
+def pool(items: Iterable[Target], fn: Callable[[Target], Result], workers: int,
+         progress: Callable[[Result], None] | None = None,
+         stop: threading.Event | None = None) -> list[Result]:
+    """Run `fn` over targets with at most `workers` at a time; results in target order."""
+    targets = list(items)
+    results: dict[str, Result] = {}
+    with ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="netcfg") as ex:
+        pending: dict[Future[Result], Target] = {}
+        queue = iter(targets)
+        for t in queue:
+            pending[ex.submit(fn, t)] = t
+            if len(pending) >= workers:
+                break
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                t = pending.pop(fut)
+                results[t.name] = fut.result()
+                if progress is not None:
+                    progress(results[t.name])
+                if stop is None or not stop.is_set():
+                    nxt = next(queue, None)
+                    if nxt is not None:
+                        pending[ex.submit(fn, nxt)] = nxt
+    return [results[t.name] for t in targets if t.name in results]
+
+
+FAILED = ("failed", "unreachable", "reverted", "skipped")
+
+
+def batches(targets: list[Target], canary: int, size: int) -> list[list[Target]]:
+    """Canary device(s) alone first, then fixed-size batches, in the given order."""
+    head, rest = targets[:canary], targets[canary:]
+    out = [head] if head else []
+    out += [rest[i:i + size] for i in range(0, len(rest), max(1, size))]
+    return out
+
+
+def push_fleet(targets: list[Target], desired: dict[str, Desired], run: Run, opts: Options,
+               stop: threading.Event,
+               progress: Callable[[Result], None] | None = None) -> tuple[list[Result], bool]:
+    """Push in canary + batches; returns (results, aborted). On too many failures the run stops
+    and every device it confirmed is restored to its saved config."""
+    results: list[Result] = []
+    failures = 0
+    aborted = False
+    for group in batches(targets, opts.canary, opts.batch_size):
+        if stop.is_set():
+            break
+        got = pool(group, lambda t: push_device(t, desired[t.name], run, opts, stop),
+                   opts.workers, progress, stop)
+        results += got
+        failures += sum(1 for r in got if r.status in FAILED and r.status != "skipped")
+        if failures > opts.max_failures:
+            aborted = True
+            run.record("-", "stop", reason=f"{failures} device(s) failed, more than "
+                       f"--max-failures {opts.max_failures}")
+            break
+    if aborted or stop.is_set():
+        results = _undo_confirmed(targets, results, run, opts, progress)
+    return results, aborted
+
+
+def _undo_confirmed(targets: list[Target], results: list[Result], run: Run, opts: Options,
+                    progress: Callable[[Result], None] | None) -> list[Result]:
+    by_name = {t.name: t for t in targets}
+    confirmed = [by_name[r.device] for r in results if r.status == "confirmed"]
+    if not confirmed:
+        return results
+    run.record("-", "rollback", devices=[t.name for t in confirmed])
+    restored = {r.device: r for r in pool(
+        confirmed, lambda t: restore_device(t, run.saved("backup", t.name) or "", run, opts),
+        opts.workers, progress)}
+    return [restored.get(r.device, r) if r.status == "confirmed" else r for r in results]

@@ -1,0 +1,190 @@
+"""A deploy run on disk: journal, backups of running configs, and per-device locks.
+
+Layout under the state directory (default `PATH/.netcfg`, mode 0700):
+
+    runs/<run-id>/journal.jsonl      one JSON event per line, fsync'd before the step it records
+    runs/<run-id>/backup/<device>    the running config saved before any commit (0600)
+    runs/<run-id>/candidate/<device> what was loaded (0600)
+    locks/<device>.lock              held while a run touches the device
+
+The journal is the answer to "what state did the run leave each device in", also after a
+crash or Ctrl-C; nothing in it is a credential (`redact` is applied to every detail).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets as _random
+import socket
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from netcfg.deploy.secrets import redact
+
+
+class LockHeld(Exception):
+    """Another live run holds the device."""
+
+
+def _private_dir(path: Path) -> Path:
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.chmod(path, 0o700)
+    return path
+
+
+def _write_private(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def new_run_id() -> str:
+    return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + "-" + _random.token_hex(3)
+
+
+@dataclass
+class Event:
+    time: float
+    device: str
+    event: str
+    detail: dict[str, Any]
+
+
+class Run:
+    """One diff/push/rollback invocation's directory and journal (thread-safe appends)."""
+
+    def __init__(self, state: Path, run_id: str | None = None, command: str = "push") -> None:
+        self.state = _private_dir(state)
+        self.id = run_id or new_run_id()
+        self.dir = _private_dir(self.state / "runs" / self.id)
+        self._lock = threading.Lock()
+        self._journal = self.dir / "journal.jsonl"
+        if not self._journal.exists():
+            self.record("-", "run", command=command, host=socket.gethostname(), pid=os.getpid())
+
+    @classmethod
+    def open(cls, state: Path, run_id: str | None) -> Run:
+        """An existing run (the latest when `run_id` is None)."""
+        runs = state / "runs"
+        if run_id is None:
+            ids = sorted(p.name for p in runs.iterdir() if (p / "journal.jsonl").exists()) \
+                if runs.is_dir() else []
+            if not ids:
+                raise FileNotFoundError(f"no runs under {runs}")
+            run_id = ids[-1]
+        if not (runs / run_id / "journal.jsonl").exists():
+            raise FileNotFoundError(f"no run {run_id} under {runs}")
+        return cls(state, run_id)
+
+    def record(self, device: str, event: str, **detail: Any) -> None:
+        clean = {k: redact(v) if isinstance(v, str) else v for k, v in detail.items()}
+        line = json.dumps({"time": round(time.time(), 3), "device": device, "event": event,
+                           **clean}, sort_keys=True)
+        with self._lock:
+            fd = os.open(self._journal, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            try:
+                os.write(fd, (line + "\n").encode())
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+
+    def events(self) -> list[Event]:
+        out = []
+        for line in self._journal.read_text(encoding="utf-8").splitlines():
+            data = json.loads(line)
+            out.append(Event(data.pop("time"), data.pop("device"), data.pop("event"), data))
+        return out
+
+    def final_states(self) -> dict[str, str]:
+        """Device -> the last state-changing event the journal holds for it."""
+        out: dict[str, str] = {}
+        for e in self.events():
+            if e.device != "-" and e.event in STATES:
+                out[e.device] = e.event
+        return out
+
+    def save(self, kind: str, device: str, text: str) -> Path:
+        path = _private_dir(self.dir / kind) / device
+        _write_private(path, text)
+        return path
+
+    def saved(self, kind: str, device: str) -> str | None:
+        path = self.dir / kind / device
+        return path.read_text(encoding="utf-8") if path.exists() else None
+
+    def saved_devices(self, kind: str) -> list[str]:
+        folder = self.dir / kind
+        return sorted(p.name for p in folder.iterdir() if not p.name.startswith(".")) \
+            if folder.is_dir() else []
+
+
+#: journal events that say where a device's configuration stands
+STATES = ("unchanged", "dry-run", "committing", "committed", "confirmed", "reverted",
+          "revert-failed", "rolled-back", "rollback-failed", "failed", "skipped")
+
+
+class DeviceLock:
+    """An exclusive lock file per device; a lock left by a dead process on this host is stale
+    and taken over (and said so), one held by a live process or another host is refused."""
+
+    def __init__(self, state: Path, device: str, run_id: str) -> None:
+        self.path = _private_dir(state / "locks") / f"{device}.lock"
+        self.device, self.run_id = device, run_id
+        self.stale: dict[str, Any] | None = None
+
+    def acquire(self) -> DeviceLock:
+        mine = json.dumps({"run": self.run_id, "pid": os.getpid(),
+                           "host": socket.gethostname(), "time": time.time()})
+        for _ in range(2):
+            try:
+                fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            except FileExistsError:
+                holder = self._holder()
+                if holder is not None and _alive(holder):
+                    raise LockHeld(f"{self.device} is locked by run {holder.get('run')} "
+                                   f"(pid {holder.get('pid')} on {holder.get('host')})") from None
+                self.stale = holder
+                self.path.unlink(missing_ok=True)
+                continue
+            with os.fdopen(fd, "w") as fh:
+                fh.write(mine)
+            return self
+        raise LockHeld(f"{self.device}: could not take the lock {self.path}")
+
+    def release(self) -> None:
+        holder = self._holder()
+        if holder is not None and holder.get("run") == self.run_id:
+            self.path.unlink(missing_ok=True)
+
+    def _holder(self) -> dict[str, Any] | None:
+        try:
+            data = json.loads(self.path.read_text())
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    def __enter__(self) -> DeviceLock:
+        return self.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def _alive(holder: dict[str, Any]) -> bool:
+    if holder.get("host") != socket.gethostname():
+        return True  # cannot tell for another host: refuse rather than guess
+    try:
+        os.kill(int(holder.get("pid", 0)), 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, ValueError):
+        return True
+    return int(holder.get("pid", 0)) > 0

@@ -1,0 +1,115 @@
+"""Device credentials: from the environment or from a file only its owner can read.
+
+A password is held in a `Secret`, whose repr and str are masked, so it cannot reach a log
+line, an exception message or the journal by accident; `redact()` scrubs any text that is
+about to leave the process (device error messages can echo what was sent).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from netcfg.intent.model import Credential
+
+
+class CredentialError(Exception):
+    """A credential could not be loaded; the message never contains the secret."""
+
+
+class Secret:
+    """A string that refuses to print itself."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        return self._value
+
+    def __repr__(self) -> str:
+        return "Secret('********')"
+
+    __str__ = __repr__
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Secret) and other._value == self._value
+
+    def __hash__(self) -> int:
+        return hash(self._value)
+
+
+@dataclass(frozen=True)
+class Login:
+    username: str
+    password: Secret
+
+
+#: every password loaded in this process, so any outgoing text can be scrubbed
+_KNOWN: set[str] = set()
+
+
+def remember(password: str) -> Secret:
+    if password:
+        _KNOWN.add(password)
+    return Secret(password)
+
+
+def redact(text: str) -> str:
+    """`text` with every known password replaced by ********."""
+    for value in sorted(_KNOWN, key=len, reverse=True):
+        text = text.replace(value, "********")
+    return text
+
+
+def check_private(path: Path) -> None:
+    """Refuse a secrets file that anyone but its owner can read or write."""
+    try:
+        mode = path.stat().st_mode
+    except OSError as exc:
+        raise CredentialError(f"cannot read credentials file {path}: {exc.strerror}") from None
+    if mode & (stat.S_IRWXG | stat.S_IRWXO):
+        raise CredentialError(
+            f"credentials file {path} is accessible by group/others (mode "
+            f"{stat.S_IMODE(mode):04o}); run `chmod 600 {path}`")
+
+
+def load_file(path: Path) -> dict[str, str]:
+    """A YAML mapping (`username:`, `password:`) from a private file."""
+    check_private(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise CredentialError(f"cannot parse credentials file {path}: "
+                              f"{type(exc).__name__}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("password"), str):
+        raise CredentialError(f"credentials file {path} must be a mapping with a 'password'")
+    return {k: str(v) for k, v in data.items() if isinstance(v, (str, int))}
+
+
+def resolve(name: str, cred: Credential, base: Path,
+            environ: os._Environ[str] | dict[str, str] = os.environ) -> Login:
+    """The login a credential entry of the intent points at (`base`: the inventory directory)."""
+    from_file: dict[str, str] = {}
+    if cred.file is not None:
+        from_file = load_file((base / cred.file) if not Path(cred.file).is_absolute()
+                              else Path(cred.file))
+    password = from_file.get("password")
+    if cred.password_env is not None:
+        if cred.password_env not in environ:
+            raise CredentialError(f"credentials '{name}': environment variable "
+                                  f"{cred.password_env} is not set")
+        password = environ[cred.password_env]
+    if not password:
+        raise CredentialError(f"credentials '{name}': no password (set password_env or file)")
+    username = from_file.get("username") or cred.username
+    if cred.username_env is not None:
+        username = environ.get(cred.username_env) or username
+    if not username:
+        raise CredentialError(f"credentials '{name}': no username")
+    return Login(username, remember(password))

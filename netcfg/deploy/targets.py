@@ -1,0 +1,172 @@
+"""Which devices a deploy command talks to, and how to reach them.
+
+Connection details come from the intent (management address, `devices.yaml` port and
+credentials, the platform's NOS) or, for a rehearsal, from the devices file `netcfg lab`
+writes (`--connect FILE`), which also carries the lab's CA and known_hosts. Selection
+(`--device`, `--role`, `--limit`) and sharding (`--shard I/N`) are deterministic, so N CI
+runners split a fleet without talking to each other.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field, replace
+from fnmatch import fnmatchcase
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from netcfg.deploy.secrets import CredentialError, Login, check_private, remember, resolve
+from netcfg.topology.fabric import Device, Fabric
+
+#: NAPALM driver name per NOS (netcfg's own drivers for the NOSes NAPALM does not ship)
+DRIVERS = {"eos": "eos", "junos": "junos", "nxos": "nxos",
+           "sonic": "netcfg_sonic", "cumulus": "netcfg_cumulus"}
+#: the management protocol's default port per NOS (eAPI/NX-API HTTPS, NETCONF/SSH, SSH)
+DEFAULT_PORTS = {"eos": 443, "nxos": 443, "junos": 830, "sonic": 22, "cumulus": 22}
+
+
+class TargetError(Exception):
+    """The selection or a device's connection details are unusable."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """One switch to deploy to: identity, where it listens, who we log in as, what we trust."""
+
+    name: str
+    role: str
+    nos: str
+    driver: str
+    host: str
+    port: int
+    login: Login = field(repr=False)
+    #: other listeners by protocol (NX-OS: NX-API on https plus SSH/SCP for file upload)
+    ports: dict[str, int] = field(default_factory=dict)
+    #: CA bundle for TLS (None: the system store); verification is on unless verify_tls=False
+    ca_file: str | None = None
+    verify_tls: bool = True
+    #: OpenSSH known_hosts for host-key checks (None: ~/.ssh/known_hosts)
+    known_hosts: str | None = None
+    check_host_keys: bool = True
+
+
+def _switch_nos(fabric: Fabric, device: Device) -> str:
+    return fabric.platform(device).nos
+
+
+def select(fabric: Fabric, devices: tuple[str, ...] = (), roles: tuple[str, ...] = (),
+           limit: tuple[str, ...] = (), shard: tuple[int, int] | None = None) -> list[Device]:
+    """Switches matching every given filter, in name order, then this runner's shard."""
+    chosen = []
+    for dev in sorted(fabric.switches(), key=lambda d: d.name):
+        if devices and not any(fnmatchcase(dev.name, p) for p in devices):
+            continue
+        if roles and dev.role not in roles:
+            continue
+        if limit and not any(fnmatchcase(dev.name, p) for p in limit):
+            continue
+        chosen.append(dev)
+    if shard is not None:
+        index, count = shard
+        chosen = [d for d in chosen if shard_of(d.name, count) == index]
+    return chosen
+
+
+def shard_of(name: str, count: int) -> int:
+    """1-based shard of a device: a stable hash, so adding a device moves no other one."""
+    digest = hashlib.sha256(name.encode()).digest()
+    return int.from_bytes(digest[:8], "big") % count + 1
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    index, _, count = text.partition("/")
+    try:
+        i, n = int(index), int(count)
+    except ValueError:
+        raise TargetError(f"--shard must look like I/N (e.g. 2/4), not {text!r}") from None
+    if not 1 <= i <= n:
+        raise TargetError(f"--shard {text}: I must be between 1 and N")
+    return i, n
+
+
+def from_intent(fabric: Fabric, devices: list[Device], base: Path) -> list[Target]:
+    """Targets for real devices: management address, port and credentials from the intent."""
+    intent = fabric.loaded.intent
+    logins: dict[str, Login] = {}
+    out = []
+    for dev in devices:
+        entry = intent.devices.get(dev.name)
+        cred_name = entry.credentials if entry and entry.credentials else _only(intent.credentials)
+        if cred_name is None:
+            raise TargetError(f"{dev.name}: no credentials (set devices.{dev.name}.credentials "
+                              "in devices.yaml)")
+        if cred_name not in logins:
+            try:
+                logins[cred_name] = resolve(cred_name, intent.credentials[cred_name], base)
+            except CredentialError as exc:
+                raise TargetError(str(exc)) from None
+        if dev.management is None:
+            raise TargetError(f"{dev.name}: no management address (addressing.management or "
+                              f"devices.{dev.name}.management)")
+        nos = _switch_nos(fabric, dev)
+        port = (entry.management.port if entry and entry.management and entry.management.port
+                else DEFAULT_PORTS[nos])
+        out.append(Target(dev.name, dev.role, nos, DRIVERS[nos], dev.management.split("/")[0],
+                          port, logins[cred_name]))
+    return out
+
+
+def _only(credentials: dict[str, Any]) -> str | None:
+    return next(iter(credentials)) if len(credentials) == 1 else None
+
+
+def from_devices_file(fabric: Fabric, devices: list[Device], path: Path) -> list[Target]:
+    """Targets from a devices file such as the one `netcfg lab` writes (mode 0600 required)."""
+    try:
+        check_private(path)
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except CredentialError as exc:
+        raise TargetError(str(exc)) from None
+    except (OSError, yaml.YAMLError) as exc:
+        raise TargetError(f"cannot read devices file {path}: {type(exc).__name__}") from None
+    entries = data.get("devices") if isinstance(data, dict) else None
+    if not isinstance(entries, dict):
+        raise TargetError(f"devices file {path} has no 'devices' mapping")
+    out = []
+    for dev in devices:
+        entry = entries.get(dev.name)
+        if entry is None:
+            raise TargetError(f"{dev.name}: not in devices file {path} (is the lab serving it?)")
+        nos = _switch_nos(fabric, dev)
+        if entry.get("nos", nos) != nos:
+            raise TargetError(f"{dev.name}: devices file says {entry['nos']}, the intent {nos}")
+        ports = {name: int(ep["port"]) for name, ep in entry.get("endpoints", {}).items()}
+        main = _main_port(nos, entry.get("endpoints", {}))
+        out.append(Target(
+            dev.name, dev.role, nos, entry.get("driver", DRIVERS[nos]), str(entry["address"]),
+            main, Login(str(entry["username"]), remember(str(entry["password"]))), ports,
+            ca_file=entry.get("ca_file"), known_hosts=entry.get("known_hosts")))
+    return out
+
+
+def _main_port(nos: str, endpoints: dict[str, dict[str, Any]]) -> int:
+    want = "https" if nos in ("eos", "nxos") else "ssh"
+    for ep in endpoints.values():
+        if ep.get("proto") == want:
+            return int(ep["port"])
+    raise TargetError(f"no {want} endpoint for a {nos} device in the devices file")
+
+
+def with_trust(targets: list[Target], *, ca_file: str | None = None,
+               known_hosts: str | None = None, insecure_tls: bool = False,
+               no_host_key_check: bool = False) -> list[Target]:
+    """Apply the command line's trust options (explicit opt-outs only)."""
+    out = []
+    for t in targets:
+        out.append(replace(t, ca_file=ca_file or t.ca_file,
+                           known_hosts=known_hosts or t.known_hosts,
+                           verify_tls=t.verify_tls and not insecure_tls,
+                           check_host_keys=t.check_host_keys and not no_host_key_check))
+    return out

@@ -1,0 +1,74 @@
+"""A lab serving real devices of the multivendor inventory, and the deploy targets and desired
+configs pointing at it, as `netcfg push --connect` would build them."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from netcfg.deploy.desired import desired_configs
+from netcfg.deploy.engine import Desired
+from netcfg.deploy.targets import Target, from_devices_file, select
+from netcfg.lab import DeviceSpec, Lab
+from netcfg.validate import Validation, validate
+
+ROOT = Path(__file__).resolve().parents[2]
+MULTIVENDOR = ROOT / "inventories" / "multivendor"
+#: one device per NOS the deploy layer is tested on
+BY_NOS = {"eos": "leaf-su1-r1", "junos": "core1"}
+#: distinctive, so a test can grep every output for it
+PASSWORD = "Lab-Pa55-9f3e1c"
+
+
+@lru_cache(maxsize=1)
+def multivendor() -> Validation:
+    return validate(MULTIVENDOR)
+
+
+def specs(names: list[str], password: str = PASSWORD) -> list[DeviceSpec]:
+    result = multivendor()
+    fabric = result.fabric
+    assert fabric is not None
+    out = []
+    for name in names:
+        dev = fabric.devices[name]
+        out.append(DeviceSpec(name, fabric.platform(dev).nos, username="netops",
+                              password=password, interfaces=[p.name for p in dev.ports]))
+    return out
+
+
+def devices_file(lab: Lab, directory: Path) -> Path:
+    path = directory / "lab-devices.yaml"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        yaml.safe_dump(lab.inventory(), fh)
+    return path
+
+
+@dataclass
+class Fleet:
+    targets: list[Target]
+    desired: dict[str, Desired]
+
+    def target(self, name: str) -> Target:
+        return next(t for t in self.targets if t.name == name)
+
+
+def fleet(lab: Lab, names: list[str], directory: Path) -> Fleet:
+    result = multivendor()
+    assert result.fabric is not None and result.physics is not None
+    chosen = select(result.fabric, tuple(names))
+    targets = from_devices_file(result.fabric, chosen, devices_file(lab, directory))
+    return Fleet(targets, desired_configs(result.fabric, result.physics, chosen))
+
+
+def lying(desired: Desired) -> Desired:
+    """The same config, but intent facts it cannot satisfy (a device that silently ignored a
+    line looks like this to the post-check)."""
+    assert desired.facts is not None
+    facts = replace(desired.facts, lossless_priorities=(3, 4))
+    return Desired(desired.text, facts, desired.reader)

@@ -1,0 +1,148 @@
+"""diff, push and rollback of one device per NOS, through the real NAPALM drivers against the
+lab: the normal path, idempotence, and every way a push can go wrong ending with the device at
+its old or its new config, never between, and a message naming the device."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from .deploy_cases import BY_NOS, PASSWORD, fleet, lying, specs
+from netcfg.deploy.engine import Options, diff_device, push_device, restore_device
+from netcfg.deploy.runs import DeviceLock, Run
+
+OPTS = Options(timeout=20, revert_in=300)
+
+
+@pytest.fixture(params=sorted(BY_NOS))
+def one(request, make_lab, tmp_path):
+    name = BY_NOS[request.param]
+    lab = make_lab(*specs([name]))
+    lab.advance(30)
+    f = fleet(lab, [name], tmp_path)
+    return lab, lab[name], f.targets[0], f.desired[name], Run(tmp_path / "state")
+
+
+def _push(target, desired, run, opts=OPTS):
+    return push_device(target, desired, run, opts, threading.Event())
+
+
+def _events(run, device):
+    return [e.event for e in run.events() if e.device == device]
+
+
+def test_diff_push_then_nothing_to_do(one, tmp_path):
+    lab, dev, target, desired, run = one
+    first = diff_device(target, desired, OPTS)
+    assert first.status == "drift" and first.diff
+    assert any("PFC priority 3 off" in line for line in first.meaning), first.meaning[:5]
+
+    pushed = _push(target, desired, run)
+    assert pushed.status == "confirmed", pushed
+    assert _events(run, target.name) == ["backed-up", "committing", "committed", "confirmed"]
+    assert run.saved("backup", target.name) and run.saved("candidate", target.name)
+    lab.advance(OPTS.revert_in + 60)  # confirmed: the timer is gone, nothing reverts
+    after = diff_device(target, desired, OPTS)
+    assert after.status == "unchanged" and after.diff == "" and after.meaning == []
+
+    again = Run(tmp_path / "state2")
+    assert _push(target, desired, again).status == "unchanged"
+    assert _events(again, target.name) == ["backed-up", "unchanged"]
+
+
+def test_device_logins_survive_the_replace(one):
+    lab, dev, target, desired, run = one
+    assert "netops" not in desired.text  # netcfg renders no users...
+    assert _push(target, desired, run).status == "confirmed"
+    assert dev.do(lambda emu: emu.user_configured("netops"))  # ...and keeps the device's
+
+
+def test_post_check_failure_reverts_at_once(one):
+    lab, dev, target, desired, run = one
+    before = dev.running_config()
+    result = _push(target, lying(desired), run)
+    assert result.status == "reverted" and result.stage == "post-check"
+    assert "lossless priorities" in (result.error or "")
+    assert dev.running_config() == before
+    assert _events(run, target.name)[-1] == "reverted"
+
+
+def test_connection_lost_before_confirm_ends_at_the_old_config(one):
+    lab, dev, target, desired, run = one
+    before = dev.running_config()
+    dev.inject("drop_before_apply", phase="confirm", times=1)
+    result = _push(target, desired, run)
+    assert result.status == "failed" and result.stage == "confirm"
+    assert target.name in f"{target.name}: {result.error}"
+    # committed and never confirmed: reverted by the device (EOS: NAPALM's close() aborts the
+    # pending session at once; Junos: the commit-confirmed timer)
+    lab.advance(OPTS.revert_in + 1)
+    assert dev.running_config() == before
+    last = run.events()[-1]
+    assert last.event == "failed" and last.detail["pending_revert"] is True
+
+
+@pytest.mark.parametrize("kind,stage", [("auth_failure", "connect"), ("refused", "connect"),
+                                        ("commit_error", "commit"),
+                                        ("drop_before_apply", "commit")])
+def test_faults_leave_the_old_config(one, kind, stage):
+    lab, dev, target, desired, run = one
+    before = dev.running_config()
+    dev.inject(kind, **({"message": "Error: TCAM exhausted"} if kind == "commit_error" else {}))
+    result = _push(target, desired, run)
+    assert result.status in ("failed", "unreachable") and result.stage == stage, result
+    assert result.error and PASSWORD not in result.error
+    dev.clear_faults()
+    lab.advance(OPTS.revert_in + 1)
+    assert dev.running_config() == before
+
+
+def test_drop_after_apply_ends_at_old_config_by_timer(one):
+    lab, dev, target, desired, run = one
+    before = dev.running_config()
+    dev.inject("drop_after_apply", phase="commit", times=1)
+    result = _push(target, desired, run)
+    assert result.status == "failed" and result.stage == "commit"
+    lab.advance(OPTS.revert_in + 1)
+    assert dev.running_config() == before
+
+
+def test_dry_run_commits_nothing(one):
+    lab, dev, target, desired, run = one
+    before = dev.running_config()
+    result = _push(target, desired, run, Options(timeout=20, dry_run=True))
+    assert result.status == "changed" and result.diff
+    assert dev.running_config() == before and dev.candidate_config() is None
+    assert _events(run, target.name)[-1] == "dry-run"
+
+
+def test_restore_puts_the_saved_config_back(one):
+    lab, dev, target, desired, run = one
+    before = dev.running_config()
+    assert _push(target, desired, run).status == "confirmed"
+    restored = restore_device(target, run.saved("backup", target.name), run, OPTS)
+    assert restored.status == "rolled-back", restored
+    lab.advance(OPTS.revert_in + 1)
+    assert diff_device(target, desired, OPTS).status == "drift"
+    assert _semantic(dev.running_config()) == _semantic(before)
+
+
+def _semantic(config: str) -> list[str]:
+    """Config lines without comments and volatile headers."""
+    return [line.rstrip() for line in config.splitlines()
+            if line.strip() and not line.lstrip().startswith(("!", "#", "## Last"))]
+
+
+def test_a_live_lock_skips_the_device_and_a_stale_one_is_cleaned(one, tmp_path):
+    lab, dev, target, desired, run = one
+    other = DeviceLock(run.state, target.name, "other-run").acquire()
+    result = _push(target, desired, run)
+    assert result.status == "skipped" and "locked by run other-run" in (result.error or "")
+    other.release()
+    # a lock left by a process that no longer exists
+    (run.state / "locks" / f"{target.name}.lock").write_text(
+        '{"run": "crashed", "pid": 999999999, "host": "%s", "time": 0}' % __import__(
+            "socket").gethostname())
+    assert _push(target, desired, run).status == "confirmed"
+    assert "stale-lock-cleaned" in _events(run, target.name)
