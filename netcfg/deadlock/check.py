@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from netcfg.deadlock import scenario as scen
 from netcfg.deadlock import sweep as sweeps
+from netcfg.deadlock.witness import witnesses
 from netcfg.findings import Finding
 from netcfg.routing.forward import BOUNCE, BOUNCED, FLOODED, RULE
 from netcfg.routing.network import Network, from_fabric
@@ -42,6 +43,8 @@ class Cycle:
     channels: list[str]
     hops: list[dict[str, Any]]
     breaking_turns: list[dict[str, Any]]
+    #: per hop of the example cycle: one flow whose path creates that dependency
+    witnesses: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -177,6 +180,8 @@ def _report(fabric: Fabric | None, net: Network, setup: RoutingSetup, reason: st
     if g is not None:
         rep.unroutable = sorted([s, d] for s, d in g.unroutable)
         rep.cycles = [_cycle(g, comp) for comp in a.components]
+        for cyc, comp in zip(rep.cycles, a.components):
+            cyc.witnesses = witnesses(g, comp.cycle, net, failures)
     if fabric is not None:
         rep.findings += _findings(fabric, net, setup, rep)
     return rep

@@ -62,6 +62,11 @@ class Builder:
         self.intact = intact
         self.explain = explain
         self.keep_states = False
+        #: keep each BFS's parent links (flow witnesses walk them back to a source)
+        self.trace = False
+        self.traced: tuple[dict, dict, set] | None = None
+        #: called with (source, destination, channels, tags) for every path a path model emits
+        self.path_hook = None
         tags = setup.tags_to_priorities
         prios: list[int] = []
         for p in tags:
@@ -186,7 +191,7 @@ class Builder:
         delivered_states: set = set()
         stack: list[tuple[int, int, int]] = []
         origin: dict[tuple[int, int, int], set[int]] = {}
-        track = seeds is None and len(sources) * net.n < 4_000_000
+        track = self.trace or (seeds is None and len(sources) * net.n < 4_000_000)
 
         def push(state: tuple[int, int, int], parent, src: int | None) -> None:
             if track:
@@ -241,6 +246,8 @@ class Builder:
                         self.edge(u, self.node(c2, t2), why, rep)
                     push((c2, t2, b2), state, None)
         self.last_seen = seen
+        if self.trace:
+            self.traced = (parents, origin, delivered_states)
         if not track:
             return set(sources)
         return self._sources_delivering(parents, origin, delivered_states)
@@ -300,6 +307,8 @@ class Builder:
             return list(alive)
 
         def emit() -> None:
+            if self.path_hook is not None:
+                self.path_hook(s, d, chans, tags)
             for i in range(1, len(chans)):
                 self.edge(self.node(chans[i - 1], tags[i - 1]), self.node(chans[i], tags[i]),
                           PATH, d)

@@ -20,6 +20,18 @@ def render(r: Report) -> str:
         for h in cyc.hops:
             lines.append(f"    {h['hop']}  [{h['turn']} at {h['switch']}, prio "
                          f"{h['prio_in']}->{h['prio_out']}; {h['cause']}]")
+        if cyc.witnesses:
+            lines.append("  flows behind each dependency (one per edge):")
+        for w in cyc.witnesses:
+            if w["flow"] is None:
+                lines.append(f"    {w['edge']}: no single flow found")
+                continue
+            src, dst = w["flow"]
+            lines.append(f"    {w['edge']}: {src} (port {w['source_port']}) -> {dst} via "
+                         f"{' > '.join(w['path'])}"
+                         + ("" if w["delivered"] else " (not delivered)")
+                         + (f"; failed: {', '.join('-'.join(f) for f in w['failures'])}"
+                            if w["failures"] else ""))
         lines.append("  breaking turns (removing, dropping-to-lossy or re-tagging these "
                      "suffices):")
         for t in cyc.breaking_turns:
