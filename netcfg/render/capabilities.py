@@ -20,7 +20,16 @@ RULES: dict[str, Rule] = {r.id: r for r in (
     Rule("CAP004", "warning", "per-port headroom needed where the NOS sets one value",
          "ports with shorter cables then reserve the largest port's headroom", "render "
          "capability table"),
+    Rule("CAP005", "warning", "ECMP hash seed not applied on a device's NOS",
+         "the switch keeps its own seed; tiers may hash alike and polarize",
+         "render capability table"),
+    Rule("CAP006", "error", "per-port PFC watchdog setting the NOS sets only switch-wide",
+         "the port's watchdog would act with the switch's value instead of the override",
+         "render capability table"),
 )}
+
+#: every watchdog field a port override may set
+WATCHDOG_FIELDS = ("enabled", "detection", "restoration", "action")
 
 
 def capabilities(nos: str) -> dict | None:
@@ -61,6 +70,9 @@ def check(fabric: Fabric, physics: object | None = None) -> list[Finding]:
                                       f"({dev.name}); actions: "
                                       f"{', '.join(sorted(caps['watchdog_actions']))}",
                                       path, device=dev.name))
+        out += _seed(li, fabric, nos, caps.get("hash_seed", True), devices, where)
+        out += _port_watchdog(li, fabric, nos, caps.get("watchdog_per_port", WATCHDOG_FIELDS),
+                              devices)
         if not caps["per_port_headroom"] and physics is not None:
             ports = getattr(physics, "ports", {})
             for dev in devices:
@@ -71,4 +83,54 @@ def check(fabric: Fabric, physics: object | None = None) -> list[Finding]:
                         f"but {nos} sets one for all ports: the largest ({max(sizes)} B) is used",
                         ("platforms", dev.role), severity="warning", device=dev.name))
                     break
+    return out
+
+
+def _seed(li, fabric: Fabric, nos: str, cap: bool | dict[str, int], devices: list[Device],
+          where: str) -> list[Finding]:
+    """`hash_seed`: True (rendered), False (no verified command), or the seed per role that
+    the NOS derives itself (SONiC: from the device type), so only other seeds are lost."""
+    if cap is True:
+        return []
+    if cap is False:
+        return [li.finding("CAP005", f"{nos} has no verified ECMP hash seed command ({where}): "
+                           "the seeds in ecmp.seeds are not rendered, the switches keep their "
+                           "own", ("ecmp", "seeds"), severity="warning", device=devices[0].name)]
+    out, seen = [], set()
+    for dev in devices:
+        fixed = cap.get(dev.role)
+        if dev.ecmp_seed is None or dev.ecmp_seed == fixed:
+            continue
+        path = dev.origin.get("ecmp_seed", ("ecmp", "seeds"))
+        if path in seen:
+            continue
+        seen.add(path)
+        out.append(li.finding("CAP005", f"{nos} derives the ECMP hash seed from the device "
+                              f"type: {dev.name} gets {fixed}, not {dev.ecmp_seed}", path,
+                              severity="warning", device=dev.name))
+    return out
+
+
+def _port_watchdog(li, fabric: Fabric, nos: str, per_port: tuple[str, ...] | set[str],
+                   devices: list[Device]) -> list[Finding]:
+    """Port overrides of watchdog fields the NOS only sets for the whole switch."""
+    if not fabric.loaded.intent.overrides.ports or set(WATCHDOG_FIELDS) <= set(per_port):
+        return []
+    out, seen = [], set()
+    for dev in devices:
+        base = effective.watchdog(fabric, dev)
+        for port in dev.ports:
+            if not port.lossless or port.peer is None:
+                continue
+            got = effective.watchdog(fabric, dev, port)
+            for f in WATCHDOG_FIELDS:
+                (value, path), (default, _) = got[f], base[f]
+                if f in per_port or value == default or path in seen:
+                    continue
+                seen.add(path)
+                out.append(li.finding(
+                    "CAP006", f"{nos} sets the PFC watchdog {f} only for the whole switch: "
+                    f"{port.id} asks for {value}, {dev.name} has {default}; per port it sets "
+                    f"only {', '.join(x for x in WATCHDOG_FIELDS if x in per_port)}", path,
+                    device=dev.name))
     return out

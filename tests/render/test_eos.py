@@ -85,3 +85,19 @@ def test_lab_grammar_accepts_rendered_config():
         line = line.strip()
         if line and not line.startswith("!") and line != "end":
             editor.apply(line)
+
+
+def test_seed_not_applied_is_reported():
+    """No verified EOS hash-seed command: validate warns once for the EOS switches (CAP005)
+    and points at ecmp.seeds; the config carries no seed line."""
+    from netcfg.validate import validate
+
+    result = validate(str(INVENTORIES / "multivendor" / "fabric.yaml"))
+    cap = {f.text().split(": ", 3)[-1].split()[0]: f for f in result.findings
+           if f.rule == "CAP005"}
+    assert result.ok and set(cap) == {"eos", "junos"}
+    assert cap["eos"].severity == "warning" and "ecmp.seeds" in cap["eos"].text()
+    assert module("eos").CAPABILITIES["hash_seed"] is False
+    fabric, physics = _fabric(str(INVENTORIES / "multivendor" / "fabric.yaml"))
+    text = render_plan(PlanBuilder(fabric, physics).plan(fabric.devices["leaf-su1-r1"]))
+    assert "seed" not in text

@@ -68,3 +68,49 @@ def test_reader_running_config_normalisation():
     assert f.lossless_priorities == (3,) and f.pfc_ports == {"Ethernet1/1": (3,)}
     assert f.ecn["Ethernet1/1"][3].min == 150_000 and f.mtu["Ethernet1/1"] == 9230
     assert "l4_src_port" in f.hash_fields and f.watchdog == {}
+
+
+def _with_port_watchdog(tmp_path, **watchdog):
+    """The multivendor fabric with a watchdog override on one NX-OS spine port."""
+    import shutil
+
+    import yaml
+
+    dst = tmp_path / "multivendor"
+    shutil.copytree(INVENTORIES / "multivendor", dst)
+    path = dst / "fabric.yaml"
+    doc = yaml.safe_load(path.read_text())
+    doc["overrides"]["ports"]["spine-pod1-1:Ethernet1/1/2"] = {"pfc_watchdog": watchdog}
+    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+    return path
+
+
+def test_port_detection_override_is_an_interface_multiplier(tmp_path):
+    """detection 500 ms on one port, poll 100 ms: that port's interface multiplier is 5, the
+    others keep the global shutdown multiplier 2; the reader gives the port 500 ms back."""
+    from netcfg.render import render_plan
+    from netcfg.validate import validate
+
+    result = validate(str(_with_port_watchdog(tmp_path, detection="500ms")))
+    assert result.ok, [f.text() for f in result.findings]
+    plan = PlanBuilder(result.fabric, result.physics).plan(
+        result.fabric.devices["spine-pod1-1"])
+    text = render_plan(plan)
+    block = text.split("interface Ethernet1/1/2\n", 1)[1].split("\ninterface ", 1)[0]
+    assert "  priority-flow-control watch-dog interface-multiplier 5" in block.splitlines()
+    assert text.count("watch-dog interface-multiplier") == 1
+    assert "priority-flow-control watch-dog shutdown-multiplier 2" in text
+    nxos = module("nxos")
+    got, want = nxos.read(text), nxos.expected(plan)
+    assert got == want, want.differences(got)
+    assert got.watchdog["Ethernet1/1/2"].detection_ms == 500
+    assert got.watchdog["Ethernet1/1/1"].detection_ms == 200
+
+
+def test_port_restoration_override_is_a_capability_error(tmp_path):
+    from netcfg.validate import validate
+
+    result = validate(str(_with_port_watchdog(tmp_path, restoration="1s")))
+    cap = [f for f in result.findings if f.rule == "CAP006"]
+    assert not result.ok and len(cap) == 1
+    assert "restoration" in cap[0].text() and "spine-pod1-1" in cap[0].text()

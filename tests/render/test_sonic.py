@@ -258,3 +258,14 @@ def test_yang_valid_with_shared_headroom_pool(shp_plans, tmp_path):
     run = subprocess.run([sys.executable, str(SONIC_YANG / "validate_config_db.py"), *files],
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_seed_other_than_the_type_default_is_reported(tmp_path):
+    """SONiC picks the seed from DEVICE_METADATA.type: cores (UpperSpineRouter, 50) with the
+    intent's default core seed 40 get a CAP005 warning, leaves (10) and spines (25) do not."""
+    from netcfg.validate import validate
+
+    result = validate(str(swapped(tmp_path, "multivendor", PLATFORM)))
+    cap = [f for f in result.findings if f.rule == "CAP005"]
+    assert result.ok and len(cap) == 1
+    assert cap[0].severity == "warning" and "gets 50, not 40" in cap[0].text()

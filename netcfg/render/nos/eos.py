@@ -30,6 +30,9 @@ CAPABILITIES: dict = {
     # XGS headroom is one `platform trident mmu queue profile` applied to the whole switch
     # [AVD platform-trident.j2]; no per-interface headroom command is known.
     "per_port_headroom": False,
+    # No ECMP hash seed command found for XGS or Sand in AVD (load-balance.j2, platform.j2,
+    # ip load-sharing) or Arista's TOIs: validate warns (CAP005) instead of guessing a line.
+    "hash_seed": False,
 }
 
 #: netcfg hash field -> `ip load-sharing trident fields ip` keyword

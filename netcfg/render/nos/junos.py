@@ -39,6 +39,8 @@ CAPABILITIES: dict = {
     # headroom comes from the shared-buffer partitions (switch-wide percents [JVD]); the
     # per-port CNP `cable-length`/`mru` inputs exist on QFX Junos only, not Evolved [V, M].
     "per_port_headroom": False,
+    # No hash-seed statement under `forwarding-options enhanced-hash-key` was verified.
+    "hash_seed": False,
 }
 
 #: the management port of Junos OS Evolved (QFX5220/5230/5240, PTX) [M: not in the notes;

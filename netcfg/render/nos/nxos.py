@@ -26,7 +26,16 @@ CAPABILITIES: dict = {
     "ecmp_modes": {"static"},
     # headroom is derived from the no-drop class MTU; ingress pause thresholds are [M].
     "per_port_headroom": False,
+    # Per interface: `priority-flow-control watch-dog-interval on|off` [V roce_enable.py] and
+    # an interface multiplier that replaces the shutdown multiplier for that port [V 10.5(x)
+    # QoS guide, PFC watchdog workflow; DME interfaceMutiplier 0-40; CLI spelling
+    # `priority-flow-control watch-dog interface-multiplier` as `show queuing pfc-queue`
+    # prints it]. Poll interval, restore multiplier and action are switch-wide.
+    "watchdog_per_port": {"enabled", "detection"},
 }
+
+#: interface-multiplier range (DME pfcwdInterfaceMultiplier 0-40; 0 = use the global one)
+INTERFACE_MULTIPLIER_MAX = 40
 
 ETH_HEADER = 14
 CONTROL_QUEUE = 7
@@ -74,11 +83,22 @@ def view(plan: DevicePlan) -> dict:
                for c in q.classes if c.dscp]
     poll = q.watchdog_poll_ms
     wd = q.watchdog_default
+    shut = multiplier(wd.detection_ms, poll)
+    port_shut: dict[str, int | None] = {}
     for i in plan.interfaces:
         w = i.watchdog
-        if w is not None and w.enabled and (w.detection_ms, w.restoration_ms, w.action) != (
-                wd.detection_ms, wd.restoration_ms, wd.action):
-            raise ValueError(f"{i.name}: NX-OS watchdog timers and action are global only")
+        port_shut[i.name] = None
+        if w is None or not w.enabled:
+            continue
+        if (w.restoration_ms, w.action) != (wd.restoration_ms, wd.action):
+            raise ValueError(f"{i.name}: NX-OS watchdog restore time and action are global "
+                             "only (validate reports this as CAP006)")
+        mult = multiplier(w.detection_ms, poll)
+        if mult != shut:
+            if mult > INTERFACE_MULTIPLIER_MAX:
+                raise ValueError(f"{i.name}: watchdog detection {w.detection_ms} ms is above "
+                                 f"{INTERFACE_MULTIPLIER_MAX} polls of {poll} ms")
+            port_shut[i.name] = mult
     if wd.action not in CAPABILITIES["watchdog_actions"]:
         raise ValueError(f"NX-OS watchdog cannot {wd.action}")
     # one egress queuing policy per distinct ECN set; the most common one goes under system qos
@@ -92,6 +112,7 @@ def view(plan: DevicePlan) -> dict:
     interfaces = [{"name": i.name, "description": i.description, "speed": i.speed,
                    "mtu": ip_mtu(i.mtu), "address": i.address, "pfc": bool(i.pfc_priorities),
                    "watchdog": i.watchdog is not None and i.watchdog.enabled,
+                   "watchdog_multiplier": port_shut[i.name],
                    "queuing": None if names[i.ecn] == QUEUING else names[i.ecn]}
                   for i in plan.interfaces]
     missing = set(plan.ecmp.fields) - CAPABILITIES["hash_fields"]
@@ -109,8 +130,7 @@ def view(plan: DevicePlan) -> dict:
         "nq_default": qname(0, "nq"), "queuing": QUEUING, "policies": policies,
         "interfaces": interfaces, "jumbomtu": MTU_MAX,
         "watchdog": [f"priority-flow-control watch-dog interval {poll}",
-                     f"priority-flow-control watch-dog shutdown-multiplier "
-                     f"{multiplier(wd.detection_ms, poll)}",
+                     f"priority-flow-control watch-dog shutdown-multiplier {shut}",
                      f"priority-flow-control auto-restore multiplier "
                      f"{multiplier(wd.restoration_ms, poll)}"],
         "hashing": hashing,
@@ -225,7 +245,9 @@ def read(text: str) -> QosFacts:
         if "priority-flow-control mode on" in kids and lossless:
             f.pfc_ports[name] = tuple(lossless)
             if wd_global and "priority-flow-control watch-dog-interval on" in kids:
-                f.watchdog[name] = WatchdogFacts(shut * poll, restore * poll, "drop")
+                own = next((int(k.split()[-1]) for k in kids if re.fullmatch(
+                    r"priority-flow-control watch-dog interface-multiplier [1-9]\d*", k)), shut)
+                f.watchdog[name] = WatchdogFacts(own * poll, restore * poll, "drop")
         out = next((k.split()[-1] for k in kids
                     if k.startswith("service-policy type queuing output")),
                    system.get("queuing output"))

@@ -51,6 +51,9 @@ CAPABILITIES: dict[str, Any] = {
     "ecmp_modes": {"static"},
     # BUFFER_PG|<port>|<pg> -> BUFFER_PROFILE, one profile per port (sonic-buffer-pg.yang).
     "per_port_headroom": True,
+    # No seed leaf in CONFIG_DB's YANG: orchagent's switch.json.j2 picks it by device type
+    # (LeafRouter 10, SpineRouter 25, UpperSpineRouter 50); other seeds are reported (CAP005).
+    "hash_seed": {"leaf": 10, "spine": 25, "core": 50},
 }
 
 MAP = "NETCFG"  # name of the QoS maps (one set per device)
