@@ -141,10 +141,19 @@ def _print_result(r: Any, show_diff: bool = True) -> None:
         "drift", "changed") else "red", bold=True) if colour else head)
     if show_diff and r.diff:
         click.echo("\n".join("    " + line for line in r.diff.splitlines()))
-    for line in r.meaning[:20]:
+    meaning = sorted(r.meaning, key=_weight)
+    for line in meaning[:20]:
         click.echo(f"  = {line}")
-    if len(r.meaning) > 20:
-        click.echo(f"  = ... and {len(r.meaning) - 20} more differences in the lossless chain")
+    if len(meaning) > 20:
+        click.echo(f"  = ... and {len(meaning) - 20} more differences in the lossless chain")
+
+
+#: what breaks losslessness first, so the first lines shown are the ones that matter most
+_ORDER = ("lossless", "PFC", "ECN", "watchdog", "MTU", "DSCP")
+
+
+def _weight(line: str) -> int:
+    return next((i for i, word in enumerate(_ORDER) if word in line), len(_ORDER))
 
 
 @click.command("diff")

@@ -1,0 +1,134 @@
+"""`netcfg diff/push/rollback` as a user runs them: subprocesses against `netcfg lab`, exit
+codes per the CLI contract, the journal, and no password anywhere in what they leave behind."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from .deploy_cases import BY_NOS, MULTIVENDOR, PASSWORD, devices_file, specs
+
+ROOT = Path(__file__).resolve().parents[2]
+DEVICES = sorted(BY_NOS.values())
+
+
+def netcfg(*args: str, check: int | None = None) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run([sys.executable, "-m", "netcfg", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=300)
+    if check is not None:
+        assert proc.returncode == check, proc.stdout + proc.stderr
+    return proc
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """`netcfg lab` serving one EOS and one Junos switch of the multivendor inventory."""
+    tmp = tmp_path_factory.mktemp("lab")
+    out = tmp / "devices.yaml"
+    args = [sys.executable, "-m", "netcfg", "lab", str(MULTIVENDOR), "--out", str(out)]
+    for name in DEVICES:
+        args += ["--device", name]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=ROOT)
+    deadline = time.monotonic() + 60
+    while not out.exists():
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "lab did not start"
+        time.sleep(0.05)
+    yield out, tmp
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=30)
+
+
+def test_walk_through_diff_push_rollback(served):
+    devices, tmp = served
+    state = tmp / "state"
+    common = [str(MULTIVENDOR), "--connect", str(devices), "--state", str(state)]
+    for name in DEVICES:
+        common += ["--device", name]
+    password = yaml.safe_load(devices.read_text())["devices"][DEVICES[0]]["password"]
+    outputs = []
+
+    drift = netcfg("diff", *common, check=3)
+    assert all(f"{name}: drift" in drift.stdout for name in DEVICES)
+    assert "PFC priority 3 off" in drift.stdout
+    pushed = netcfg("push", *common, "--format", "json", check=0)
+    report = json.loads(pushed.stdout)
+    assert {d["device"]: d["status"] for d in report["devices"]} == dict.fromkeys(
+        DEVICES, "confirmed")
+    clean = netcfg("diff", *common, check=0)
+    assert "0 with drift" in clean.stdout
+    again = netcfg("push", *common, check=0)
+    assert all(f"{name}: unchanged" in again.stdout for name in DEVICES)
+    back = netcfg("rollback", *common, "--run", report["run"], check=0)
+    assert "2 restored, 0 failed" in back.stdout
+    netcfg("diff", *common, check=3)
+    outputs += [drift, pushed, clean, again, back]
+
+    journal = (state / "runs" / report["run"] / "journal.jsonl").read_text()
+    events = [json.loads(line) for line in journal.splitlines()]
+    assert [e["event"] for e in events if e["device"] == DEVICES[0]][-1] == "rolled-back"
+    assert oct(state.stat().st_mode & 0o777) == "0o700"
+    leaked = [str(p) for p in state.rglob("*") if p.is_file() and password in p.read_text()]
+    assert not leaked
+    for proc in outputs:
+        assert password not in proc.stdout + proc.stderr
+
+
+def test_unreachable_device_exits_4_and_the_others_are_reported(served, tmp_path):
+    devices, _ = served
+    broken = yaml.safe_load(devices.read_text())
+    for endpoint in broken["devices"][DEVICES[0]]["endpoints"].values():
+        endpoint["port"] = 1  # nothing listens there
+    path = tmp_path / "devices.yaml"
+    path.write_text(yaml.safe_dump(broken))
+    path.chmod(0o600)
+    proc = netcfg("diff", str(MULTIVENDOR), "--connect", str(path), "--device", DEVICES[0],
+                  "--device", DEVICES[1], "--timeout", "5", check=4)
+    assert f"{DEVICES[0]}: unreachable (connect:" in proc.stdout
+    assert f"{DEVICES[1]}: drift" in proc.stdout
+
+
+def test_a_world_readable_devices_file_is_refused(served, tmp_path):
+    devices, _ = served
+    path = tmp_path / "devices.yaml"
+    path.write_text(devices.read_text())
+    path.chmod(0o644)
+    proc = netcfg("diff", str(MULTIVENDOR), "--connect", str(path), "--device", DEVICES[0],
+                  check=1)
+    assert "chmod 600" in proc.stderr
+
+
+def test_killed_push_is_reverted_by_the_device_timer(make_lab, tmp_path):
+    """The process dies between commit and confirm: the device goes back by itself."""
+    name = BY_NOS["eos"]
+    lab = make_lab(*specs([name]))
+    before = lab[name].running_config()
+    path = devices_file(lab, tmp_path)
+    state = tmp_path / "state"
+    lab[name].inject("slow", delay=0.4)  # every request: a wide window after the commit
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "netcfg", "push", str(MULTIVENDOR), "--connect", str(path),
+         "--device", name, "--state", str(state), "--revert-in", "120"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    deadline = time.monotonic() + 120
+    committed = False
+    while not committed and time.monotonic() < deadline and proc.poll() is None:
+        journals = list(state.glob("runs/*/journal.jsonl"))
+        committed = bool(journals) and '"event": "committed"' in journals[0].read_text()
+        time.sleep(0.02)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.communicate()
+    assert committed, "the push never reached the commit"
+    lab[name].clear_faults()
+    assert lab[name].running_config() != before  # committed, never confirmed
+    lab.advance(121)
+    assert lab[name].running_config() == before
