@@ -127,6 +127,10 @@ from netcfg.lab.cli import lab  # noqa: E402 - click only, the lab loads when it
 
 main.add_command(lab)
 
+from netcfg.lint.cli import lint  # noqa: E402 - click only, checks load when it runs
+
+main.add_command(lint)
+
 from netcfg.deploy.cli import diff, push, rollback  # noqa: E402 - click only, NAPALM loads on use
 
 main.add_command(diff)

@@ -11,6 +11,7 @@ from pydantic_core import PydanticCustomError
 from netcfg.intent.base import IntentModel, Name, Text
 from netcfg.intent.qos import Dcqcn, Ecmp, Qos, WatchdogOverride
 from netcfg.intent.units import Length, Speed
+from netcfg.intent.waivers import Waiver
 
 Role = Literal["host", "leaf", "spine", "core"]
 SwitchRole = Literal["leaf", "spine", "core"]
@@ -292,3 +293,4 @@ class Intent(IntentModel):
     credentials: dict[Name, Credential] = Field(default_factory=dict)
     devices: dict[Name, DeviceEntry] = Field(default_factory=dict)
     overrides: Overrides = Field(default_factory=Overrides)
+    waivers: list[Waiver] = Field(default_factory=list, description="accepted lint findings")

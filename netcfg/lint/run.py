@@ -1,0 +1,80 @@
+"""`lint(path)`: every check netcfg knows, as one list of findings with waivers applied.
+
+Order: load + schema + references + physics + render capabilities (`validate`), then the
+DevicePlans of every switch (the numbers the templates would print; nothing is rendered), the
+deadlock check at the chosen depth, and the cross-device rules on the plans.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from netcfg.findings import Finding
+from netcfg.lint import consistency, waive
+from netcfg.lint.registry import all_rules
+from netcfg.validate import validate
+
+SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
+
+
+@dataclass
+class LintResult:
+    fabric: str | None
+    results: list[waive.Checked]
+    deadlock: dict[str, Any] | None = None
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def failing(self, fail_on: str) -> list[waive.Checked]:
+        """Unwaived findings at or above `fail_on` (error | warning)."""
+        floor = SEVERITY_RANK[fail_on]
+        return [c for c in self.results
+                if not c.waived and SEVERITY_RANK[c.finding.severity] >= floor]
+
+
+def lint(path: str | Path, *, failures: int = 0, deadlock: bool = True,
+         progress: Callable[[str], None] | None = None) -> LintResult:
+    """Run every rule; never raises for bad input (problems are findings)."""
+    say = progress or (lambda _msg: None)
+    times: dict[str, float] = {}
+    t = time.perf_counter()
+    say("validate")
+    v = validate(path)
+    times["validate"] = time.perf_counter() - t
+    findings: list[Finding] = list(v.findings)
+    fabric = v.fabric
+    report_dict = None
+    if fabric is not None and v.physics is not None:
+        from netcfg.render.plan import PlanBuilder
+
+        t = time.perf_counter()
+        say("plans")
+        builder = PlanBuilder(fabric, v.physics)
+        plans = {dev.name: builder.plan(dev) for dev in fabric.switches()}
+        times["plans"] = time.perf_counter() - t
+        report = None
+        if deadlock:
+            from netcfg.deadlock.check import check
+
+            t = time.perf_counter()
+            say(f"deadlock (failures={failures})")
+            report = check(fabric, failures=failures)
+            findings += report.findings
+            report_dict = {"verdict": report.verdict, "failures": failures,
+                           "model": report.model, "seconds": round(report.seconds, 3)}
+            times["deadlock"] = time.perf_counter() - t
+        t = time.perf_counter()
+        say("consistency")
+        findings += consistency.check(fabric, plans, report)
+        times["consistency"] = time.perf_counter() - t
+    loaded = fabric.loaded if fabric is not None else None
+    results = waive.apply(loaded, findings, set(all_rules()))
+    results.sort(key=_order)
+    return LintResult(fabric.name if fabric else None, results, report_dict, times)
+
+
+def _order(c: waive.Checked) -> tuple:
+    f = c.finding
+    return (f.rule, f.device or "", f.file or "", f.line or 0, f.column or 0, f.message)
