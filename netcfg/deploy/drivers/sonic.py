@@ -1,0 +1,454 @@
+"""NAPALM driver for community SONiC, over SSH (netmiko `linux`: SONiC's management plane is a
+Debian shell) with SFTP for files.
+
+SONiC has no candidate datastore and no commit-confirm, so this driver keeps the candidate on
+the client and builds the rest from SONiC's generic config updater (GCU):
+
+* replace: upload the whole CONFIG_DB JSON, check it with `config replace --dry-run`, commit
+  with `config replace` (GCU computes and orders the patch and validates it against YANG).
+* merge: the candidate is a partial CONFIG_DB (fields set, nothing removed) or an RFC 6902
+  patch; it becomes a JSON patch applied with `config apply-patch`. `config load` would write
+  the file straight into CONFIG_DB without YANG validation or dependency ordering, and cannot
+  be dry-run, so it is not used.
+* compare: client-side diff of `show runningconfiguration all` and the candidate, one line per
+  `TABLE|key|field`.
+* commit-confirm: `config checkpoint`, apply, then a transient systemd timer on the switch
+  (`systemd-run --on-active=N --unit=netcfg-revert config rollback <checkpoint>`), so the
+  revert happens even if this process dies; confirm stops the timer. `config save` runs only
+  once a commit is final, so a reboot before the confirm comes back to the old configuration.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import time
+from typing import Any
+
+from napalm.base import NetworkDriver as _NapalmDriver
+from napalm.base.exceptions import (
+    CommitConfirmException,
+    CommitError,
+    ConnectionClosedException,
+    ConnectionException,
+    LockError,
+    MergeConfigException,
+    ReplaceConfigException,
+)
+from napalm.base.netmiko_helpers import netmiko_args
+
+CANDIDATE_FILE = "/tmp/netcfg-candidate.json"
+PATCH_FILE = "/tmp/netcfg-patch.json"
+SAVED_CONFIG = "/etc/sonic/config_db.json"
+REVERT_UNIT = "netcfg-revert"
+_RC = "__netcfg_rc="
+
+#: CONFIG_DB that belongs to the switch, not to the fabric intent: a replace must carry the
+#: device's own values (see docs/driver-sonic.md). table -> fields, or None for the whole table.
+DEVICE_LOCAL: dict[str, tuple[str, ...] | None] = {
+    "MGMT_INTERFACE": None,
+    "MGMT_PORT": None,
+    "MGMT_VRF_CONFIG": None,
+    "BUFFER_POOL": None,
+    "FLEX_COUNTER_TABLE": None,
+    "DEVICE_METADATA": ("hwsku", "platform", "mac", "asic_id", "deployment_id", "timezone",
+                        "default_pfcwd_status", "default_bgp_status", "synchronous_mode",
+                        "yang_config_validation"),
+}
+
+
+def keep_device_local(candidate: dict[str, Any], running: dict[str, Any]) -> dict[str, Any]:
+    """`candidate` with the switch's own tables and fields (DEVICE_LOCAL) taken from `running`."""
+    out = copy.deepcopy(candidate)
+    for table, fields in DEVICE_LOCAL.items():
+        if table not in running:
+            continue
+        if fields is None:
+            out[table] = copy.deepcopy(running[table])
+            continue
+        for key, entry in running[table].items():
+            mine = {f: v for f, v in entry.items() if f in fields}
+            if mine:
+                out.setdefault(table, {}).setdefault(key, {}).update(mine)
+    return out
+
+
+def merge_into(running: dict[str, Any], partial: dict[str, Any]) -> dict[str, Any]:
+    """What a partial CONFIG_DB does to `running` under merge semantics: fields set, keys added,
+    nothing removed."""
+    out = copy.deepcopy(running)
+    for table, entries in partial.items():
+        into = out.setdefault(table, {})
+        for key, fields in entries.items():
+            into.setdefault(key, {}).update(copy.deepcopy(fields))
+    return out
+
+
+def _pointer(*tokens: str) -> str:
+    return "".join("/" + t.replace("~", "~0").replace("/", "~1") for t in tokens)
+
+
+def json_patch(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
+    """RFC 6902 operations turning CONFIG_DB `old` into `new`, at table/key/field level."""
+    ops: list[dict[str, Any]] = []
+    for table in old.keys() - new.keys():
+        ops.append({"op": "remove", "path": _pointer(table)})
+    for table, entries in new.items():
+        if table not in old:
+            ops.append({"op": "add", "path": _pointer(table), "value": entries})
+            continue
+        for key in old[table].keys() - entries.keys():
+            ops.append({"op": "remove", "path": _pointer(table, key)})
+        for key, fields in entries.items():
+            before = old[table].get(key)
+            if before is None:
+                ops.append({"op": "add", "path": _pointer(table, key), "value": fields})
+                continue
+            for field in before.keys() - fields.keys():
+                ops.append({"op": "remove", "path": _pointer(table, key, field)})
+            for field, value in fields.items():
+                if field not in before:
+                    ops.append({"op": "add", "path": _pointer(table, key, field), "value": value})
+                elif before[field] != value:
+                    ops.append({"op": "replace", "path": _pointer(table, key, field),
+                                "value": value})
+    return ops
+
+
+def _show(value: Any) -> str:
+    return json.dumps(value) if not isinstance(value, str) else value
+
+
+def config_diff(old: dict[str, Any], new: dict[str, Any]) -> str:
+    """Readable diff: `+`/`-`/`~` lines of `TABLE|key|field`, sorted, "" when equal."""
+    lines: list[str] = []
+    for table in sorted(old.keys() | new.keys()):
+        a, b = old.get(table, {}), new.get(table, {})
+        for key in sorted(a.keys() | b.keys()):
+            fa, fb = a.get(key), b.get(key)
+            if fa == fb:
+                continue
+            where = f"{table}|{key}"
+            if fa is None and not fb:
+                lines.append(f"+ {where}")
+            elif fb is None and not fa:
+                lines.append(f"- {where}")
+            for field in sorted((fa or {}).keys() | (fb or {}).keys()):
+                va, vb = (fa or {}).get(field), (fb or {}).get(field)
+                if va == vb:
+                    continue
+                if va is None:
+                    lines.append(f"+ {where}|{field}: {_show(vb)}")
+                elif vb is None:
+                    lines.append(f"- {where}|{field}: {_show(va)}")
+                else:
+                    lines.append(f"~ {where}|{field}: {_show(va)} -> {_show(vb)}")
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+class SonicDriver(_NapalmDriver):
+    """NAPALM driver for community SONiC (platform name `netcfg_sonic`)."""
+
+    platform = "netcfg_sonic"
+
+    def __init__(self, hostname: str, username: str, password: str, timeout: int = 60,
+                 optional_args: dict[str, Any] | None = None) -> None:
+        self.hostname, self.username, self.password, self.timeout = \
+            hostname, username, password, timeout
+        args = dict(optional_args or {})
+        self.device_type = args.pop("device_type", "linux")
+        self.netmiko_optional_args = netmiko_args(args)
+        self.netmiko_optional_args["port"] = int(args.get("port", 22))
+        strict = bool(args.get("ssh_strict", True))
+        self.netmiko_optional_args["ssh_strict"] = strict
+        if strict:
+            known = args.get("known_hosts")
+            self.netmiko_optional_args["system_host_keys"] = known is None
+            if known is not None:
+                self.netmiko_optional_args.update(alt_host_keys=True, alt_key_file=str(known))
+        self.force_no_enable = True  # every command that needs root says `sudo` itself
+        self.device: Any = None
+        self._candidate: dict[str, Any] | None = None
+        self._patch: list[dict[str, Any]] | None = None  # merge candidate
+        self._pending_checkpoint: str | None = None
+        self._last_checkpoint: str | None = None
+
+    # --- connection ---------------------------------------------------------------------------------
+    def _clean(self, text: str) -> str:
+        return text.replace(self.password, "********") if self.password else text
+
+    def open(self) -> None:
+        try:
+            self.device = self._netmiko_open(self.device_type,
+                                             netmiko_optional_args=self.netmiko_optional_args)
+        except ConnectionException:
+            raise
+        except Exception as e:  # netmiko/paramiko: auth, host key, refused, timeout
+            raise ConnectionException(
+                self._clean(f"Cannot connect to {self.hostname}: {type(e).__name__}: {e}")) from None
+
+    def close(self) -> None:
+        try:
+            self._netmiko_close()
+        except Exception:  # noqa: BLE001 - a dead connection is closed already
+            self.device = None
+
+    def is_alive(self) -> dict[str, bool]:
+        conn = getattr(self.device, "remote_conn", None)
+        transport = getattr(conn, "transport", None)
+        return {"is_alive": bool(transport is not None and transport.is_active())}
+
+    def _run(self, command: str) -> tuple[str, int]:
+        """Run one shell line; (output, exit status)."""
+        if self.device is None:
+            raise ConnectionException("not connected: call open() first")
+        try:
+            # wait for this session's own prompt, with no extra prompt probe per command
+            prompt = re.escape(self.device.base_prompt) + r"[$#]"
+            out = self.device.send_command(f"{command}; echo {_RC}$?", expect_string=prompt,
+                                           read_timeout=max(self.timeout, 1), cmd_verify=False)
+        except Exception as e:  # noqa: BLE001 - connection gone or device silent
+            raise ConnectionClosedException(
+                self._clean(f"{self.hostname}: `{command}` failed: {type(e).__name__}: {e}")) \
+                from None
+        found = re.findall(rf"^{_RC}(\d+)\s*$", out, re.M)
+        if not found:
+            raise ConnectionClosedException(f"{self.hostname}: no exit status from `{command}`")
+        body = out[:out.rfind(_RC)].rstrip("\n")
+        return body, int(found[-1])
+
+    def _must(self, command: str, error: type[Exception]) -> str:
+        out, status = self._run(command)
+        if status != 0:
+            raise error(self._clean(f"{self.hostname}: `{command}` exited {status}: {out.strip()}"))
+        return out
+
+    def _upload(self, path: str, text: str, error: type[Exception]) -> None:
+        try:
+            sftp = self.device.remote_conn_pre.open_sftp()
+            try:
+                with sftp.open(path, "w") as f:
+                    f.write(text)
+            finally:
+                sftp.close()
+        except Exception as e:  # noqa: BLE001
+            raise error(self._clean(f"{self.hostname}: upload of {path} failed: {e}")) from None
+
+    def _running(self) -> dict[str, Any]:
+        out = self._must("show runningconfiguration all", CommitError)
+        try:
+            db = json.loads(out)
+        except ValueError as e:
+            raise CommitError(f"{self.hostname}: unreadable running configuration: {e}") from None
+        db.pop("bgpraw", None)  # FRR text, not CONFIG_DB
+        return db
+
+    # --- getters ------------------------------------------------------------------------------------
+    def get_facts(self) -> dict[str, Any]:
+        version = self._must("show version", CommitError)
+        fields = dict(re.findall(r"^([A-Za-z][A-Za-z ]+?):\s*(.*)$", version, re.M))
+        uptime = float(self._must("cat /proc/uptime", CommitError).split()[0])
+        db = self._running()
+        meta = db.get("DEVICE_METADATA", {}).get("localhost", {})
+        hostname = meta.get("hostname") or self._must("hostname", CommitError).strip()
+        return {
+            "uptime": uptime, "vendor": "SONiC",
+            "os_version": fields.get("SONiC Software Version", ""),
+            "serial_number": fields.get("Serial Number", ""),
+            "model": fields.get("HwSKU", meta.get("hwsku", "")),
+            "hostname": hostname, "fqdn": hostname,
+            "interface_list": _natural(db.get("PORT", {})),
+        }
+
+    def get_interfaces(self) -> dict[str, dict[str, Any]]:
+        status = self._must("show interfaces status", CommitError)
+        oper = {}
+        for line in status.splitlines()[2:]:
+            cols = line.split()
+            if len(cols) >= 9:
+                oper[cols[0]] = cols[7] == "up"
+        db = self._running()
+        mac = db.get("DEVICE_METADATA", {}).get("localhost", {}).get("mac", "")
+        out = {}
+        for name in _natural(db.get("PORT", {})):
+            port = db["PORT"][name]
+            out[name] = {
+                "is_up": oper.get(name, False),
+                "is_enabled": port.get("admin_status", "down") == "up",
+                "description": port.get("description", ""),
+                "last_flapped": -1.0,
+                "speed": float(port.get("speed", 0)),
+                "mtu": int(port.get("mtu", 9100)),
+                "mac_address": mac,
+            }
+        return out
+
+    def get_config(self, retrieve: str = "all", full: bool = False, sanitized: bool = False,
+                   format: str = "text") -> dict[str, str]:
+        result = {"running": "", "startup": "", "candidate": ""}
+        if retrieve in ("all", "running"):
+            result["running"] = _dump(self._running())
+        if retrieve in ("all", "startup"):
+            result["startup"] = self._must(f"cat {SAVED_CONFIG}", CommitError).strip() + "\n"
+        if retrieve in ("all", "candidate"):
+            result["candidate"] = _dump(self._target()) if self._has_candidate() else ""
+        return result
+
+    def cli(self, commands: list[str], encoding: str = "text") -> dict[str, str]:
+        if encoding != "text":
+            raise NotImplementedError(f"{encoding} is not a supported encoding")
+        return {c: self._run(c)[0] for c in commands}
+
+    # --- candidate ----------------------------------------------------------------------------------
+    def _has_candidate(self) -> bool:
+        return self._candidate is not None or self._patch is not None
+
+    def _target(self) -> dict[str, Any]:
+        if self._candidate is not None:
+            return self._candidate
+        return _apply_ops(self._running(), self._patch or [])
+
+    @staticmethod
+    def _read(filename: str | None, config: str | None, error: type[Exception]) -> Any:
+        if (filename is None) == (config is None):
+            raise error("give exactly one of filename or config")
+        if filename is not None:
+            with open(filename) as f:
+                config = f.read()
+        try:
+            return json.loads(config or "")
+        except ValueError as e:
+            raise error(f"the candidate is not JSON: {e}") from None
+
+    def load_replace_candidate(self, filename: str | None = None,
+                               config: str | None = None) -> None:
+        target = self._read(filename, config, ReplaceConfigException)
+        if not isinstance(target, dict):
+            raise ReplaceConfigException("a replace candidate is a whole CONFIG_DB JSON object")
+        self.discard_config()
+        self._upload(CANDIDATE_FILE, _dump(target), ReplaceConfigException)
+        self._must(f"sudo config replace --dry-run {CANDIDATE_FILE}", ReplaceConfigException)
+        self._candidate = target
+
+    def load_merge_candidate(self, filename: str | None = None,
+                             config: str | None = None) -> None:
+        data = self._read(filename, config, MergeConfigException)
+        self.discard_config()
+        if isinstance(data, list):
+            patch = data
+        elif isinstance(data, dict) and all(isinstance(v, dict) for v in data.values()):
+            running = self._running()
+            patch = json_patch(running, merge_into(running, data))
+        else:
+            raise MergeConfigException("a merge candidate is a partial CONFIG_DB object or an "
+                                       "RFC 6902 patch (a list)")
+        self._upload(PATCH_FILE, json.dumps(patch, indent=2), MergeConfigException)
+        self._must(f"sudo config apply-patch --dry-run {PATCH_FILE}", MergeConfigException)
+        self._patch = patch
+
+    def compare_config(self) -> str:
+        if not self._has_candidate():
+            return ""
+        running = self._running()
+        target = self._candidate if self._candidate is not None else \
+            _apply_ops(running, self._patch or [])
+        return config_diff(running, target)
+
+    def discard_config(self) -> None:
+        had = self._has_candidate()
+        self._candidate = self._patch = None
+        if had and self.device is not None:
+            self._run(f"rm -f {CANDIDATE_FILE} {PATCH_FILE}")
+
+    # --- commit -------------------------------------------------------------------------------------
+    def has_pending_commit(self) -> bool:
+        out, status = self._run(f"systemctl is-active {REVERT_UNIT}.timer")
+        return status == 0 and out.strip() == "active"
+
+    def commit_config(self, message: str = "", revert_in: int | None = None) -> None:
+        if not self._has_candidate():
+            raise CommitError("nothing to commit: load a candidate first")
+        if revert_in is not None and (not isinstance(revert_in, int) or revert_in <= 0):
+            raise CommitConfirmException(f"revert_in must be a positive number of seconds, "
+                                         f"got {revert_in!r}")
+        if self.has_pending_commit():
+            if self._pending_checkpoint is None:
+                raise LockError(f"{self.hostname}: another commit-confirm is pending "
+                                f"({REVERT_UNIT}.timer is active); refusing to commit over it")
+            raise CommitError("a commit is pending confirmation: confirm or roll it back first")
+        checkpoint = f"netcfg-{int(time.time() * 1000)}"
+        self._must(f"sudo config checkpoint {checkpoint}", CommitError)
+        if self._candidate is not None:
+            self._must(f"sudo config replace {CANDIDATE_FILE}", CommitError)
+        else:
+            self._must(f"sudo config apply-patch {PATCH_FILE}", CommitError)
+        self._candidate = self._patch = None
+        if revert_in is not None:
+            out, status = self._run(f"sudo systemd-run --on-active={revert_in} "
+                                    f"--unit={REVERT_UNIT} config rollback {checkpoint}")
+            if status != 0:
+                self._run(f"sudo config rollback {checkpoint}")
+                raise CommitConfirmException(self._clean(
+                    f"{self.hostname}: could not arm the revert timer, change rolled back: "
+                    f"{out.strip()}"))
+            self._pending_checkpoint = checkpoint
+            return
+        self._finish(checkpoint)
+
+    def _finish(self, checkpoint: str) -> None:
+        """The commit is final: persist it and keep its checkpoint for rollback()."""
+        self._must("sudo config save -y", CommitError)
+        if self._last_checkpoint and self._last_checkpoint != checkpoint:
+            self._run(f"sudo config delete-checkpoint {self._last_checkpoint}")
+        self._last_checkpoint, self._pending_checkpoint = checkpoint, None
+
+    def confirm_commit(self) -> None:
+        if not self.has_pending_commit():
+            raise CommitError("No pending commit-confirm found (the revert timer is not active)")
+        out, status = self._run(f"sudo systemctl stop {REVERT_UNIT}.timer")
+        if status != 0:
+            raise CommitError(self._clean(f"{self.hostname}: confirm failed: {out.strip()}"))
+        checkpoint = self._pending_checkpoint
+        if checkpoint is None:  # confirmed from another driver object: nothing to remember
+            self._must("sudo config save -y", CommitError)
+            return
+        self._finish(checkpoint)
+
+    def rollback(self) -> None:
+        if self._pending_checkpoint is not None and self.has_pending_commit():
+            self._run(f"sudo systemctl stop {REVERT_UNIT}.timer")
+            self._must(f"sudo config rollback {self._pending_checkpoint}", CommitError)
+            self._pending_checkpoint = None
+            return
+        if self._last_checkpoint is None:
+            raise CommitError("nothing to roll back: no commit was made by this driver")
+        self._must(f"sudo config rollback {self._last_checkpoint}", CommitError)
+        self._must("sudo config save -y", CommitError)
+        self._run(f"sudo config delete-checkpoint {self._last_checkpoint}")
+        self._last_checkpoint = None
+
+
+def _apply_ops(db: dict[str, Any], patch: list[dict[str, Any]]) -> dict[str, Any]:
+    """Apply the add/remove/replace operations of a CONFIG_DB patch (for compare only; the
+    switch applies the real thing)."""
+    out = copy.deepcopy(db)
+    for op in patch:
+        tokens = [t.replace("~1", "/").replace("~0", "~") for t in op["path"].split("/")[1:]]
+        node = out
+        for token in tokens[:-1]:
+            node = node.setdefault(token, {})
+        if op["op"] == "remove":
+            node.pop(tokens[-1], None)
+        elif op["op"] in ("add", "replace"):
+            node[tokens[-1]] = copy.deepcopy(op["value"])
+    return out
+
+
+def _natural(names: Any) -> list[str]:
+    return sorted(names, key=lambda n: [int(p) if p.isdigit() else p
+                                        for p in re.split(r"(\d+)", n)])
+
+
+def _dump(db: dict[str, Any]) -> str:
+    return json.dumps(db, indent=4, sort_keys=True) + "\n"

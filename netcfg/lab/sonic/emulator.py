@@ -1,0 +1,301 @@
+"""Community SONiC reached over SSH: a Debian login shell (`admin@leaf1:~$`) serving the SONiC CLI
+commands a configuration push uses, with SCP/SFTP into the switch's file system.
+
+State: the running CONFIG_DB (what `show runningconfiguration all` prints), the saved
+`/etc/sonic/config_db.json` (what a reboot or `config reload` loads), GCU checkpoints under
+`/etc/sonic/checkpoints/`, uploaded files, and transient systemd timers (`systemd-run
+--on-active`) that run a command on the lab clock. SONiC has no commit-confirm of its own; the
+timer is how a client arranges one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from netcfg.lab.clock import Timer
+from netcfg.lab.device import DeviceSpec, Dropped, Emulator, LabContext
+from netcfg.lab.faults import FaultKind
+from netcfg.lab.sonic import schema
+from netcfg.lab.sonic.gcu import GcuError, apply_patch, check_target
+from netcfg.lab.sonic.shell import SonicShell
+from netcfg.lab.sonic.yang import YangValidator
+
+DEFAULT_VERSION = "SONiC.202405.0-20240531"
+DEFAULT_INTERFACES = [f"Ethernet{i}" for i in range(0, 32, 4)]
+DEFAULT_MODEL = "ACS-SN5600"
+PLATFORM = "x86_64-nvidia_sn5600-r0"
+CHECKPOINT_DIR = "/etc/sonic/checkpoints"
+SAVED_CONFIG = "/etc/sonic/config_db.json"
+#: the operator's commit-confirm timer a `lock_held` fault leaves armed
+FOREIGN_UNIT = "netcfg-revert"
+
+
+class CommandFailed(Exception):
+    """A command that exits non-zero; `output` is what it printed, `status` its exit code."""
+
+    def __init__(self, output: str, status: int = 1) -> None:
+        super().__init__(output)
+        self.output, self.status = output, status
+
+
+@dataclass
+class TransientTimer:
+    """A `systemd-run --on-active` unit: `command` runs as root when the lab clock reaches it."""
+
+    unit: str
+    command: list[str]
+    timer: Timer
+    owner: str = "netcfg"
+
+
+def _click_failure(command: str, usage: str, message: str) -> CommandFailed:
+    """How a click command of the SONiC CLI reports `ctx.fail(...)` (exit status 2)."""
+    return CommandFailed(f"Usage: config {command} [OPTIONS] {usage}\n"
+                         f'Try "config {command} -h" for help.\n\nError: {message}', 2)
+
+
+class SonicEmulator(Emulator):
+    nos = "sonic"
+    napalm_driver = "netcfg_sonic"
+
+    def __init__(self, spec: DeviceSpec, ctx: LabContext, address: str) -> None:
+        super().__init__(spec, ctx, address)
+        self.version = spec.version or DEFAULT_VERSION
+        self.interfaces = spec.interfaces or DEFAULT_INTERFACES
+        self.root = Path(ctx.workdir) / f"{spec.name}.fs"
+        for folder in ("tmp", "home/" + spec.username, "etc/sonic/checkpoints"):
+            (self.root / folder).mkdir(parents=True, exist_ok=True)
+        self.yang = YangValidator.from_options(spec.options)
+        startup = json.loads(spec.startup_config) if spec.startup_config else self.factory_config()
+        self.write_file(SAVED_CONFIG, _dump(startup))
+        self.running: dict[str, Any] = startup
+        self.timers: dict[str, TransientTimer] = {}
+
+    # --- identity ---------------------------------------------------------------------------------
+    @property
+    def hostname(self) -> str:
+        return str(self.running.get("DEVICE_METADATA", {}).get("localhost", {})
+                   .get("hostname", self.spec.name))
+
+    @property
+    def mac(self) -> str:
+        n = sum(self.spec.name.encode()) % 256
+        return f"1c:34:da:{n:02x}:00:01"
+
+    def factory_config(self) -> dict[str, Any]:
+        """What a freshly installed SN5600 runs: identity, ports, management and the SKU's
+        buffer pools (from the platform's buffer template, not from netcfg)."""
+        ports = {}
+        for index, name in enumerate(self.interfaces):
+            first = int(name.removeprefix("Ethernet"))
+            ports[name] = {"alias": f"etp{index + 1}", "index": str(index + 1),
+                           "lanes": ",".join(str(first + i) for i in range(4)),
+                           "speed": "400000", "mtu": "9100", "admin_status": "up"}
+        return {
+            "DEVICE_METADATA": {"localhost": {
+                "hostname": self.spec.name, "hwsku": self.spec.model or DEFAULT_MODEL,
+                "platform": PLATFORM, "mac": self.mac, "type": "LeafRouter",
+                "buffer_model": "traditional", "default_pfcwd_status": "disable",
+                "docker_routing_config_mode": "separated"}},
+            "PORT": ports,
+            "MGMT_PORT": {"eth0": {"alias": "eth0", "admin_status": "up"}},
+            "MGMT_INTERFACE": {"eth0|192.0.2.10/24": {"gwaddr": "192.0.2.1"}},
+            "BUFFER_POOL": {
+                "ingress_lossless_pool": {"type": "ingress", "mode": "dynamic",
+                                          "size": "136900608", "xoff": "17432576"},
+                "egress_lossless_pool": {"type": "egress", "mode": "dynamic",
+                                         "size": "160000000"},
+                "egress_lossy_pool": {"type": "egress", "mode": "dynamic", "size": "136900608"}},
+            "BUFFER_PROFILE": {
+                "ingress_lossy_profile": {"pool": "ingress_lossless_pool", "size": "0",
+                                          "dynamic_th": "3"},
+                "egress_lossless_profile": {"pool": "egress_lossless_pool", "size": "0",
+                                            "dynamic_th": "7"},
+                "egress_lossy_profile": {"pool": "egress_lossy_pool", "size": "9216",
+                                         "dynamic_th": "7"}},
+            "FLEX_COUNTER_TABLE": {"PFCWD": {"FLEX_COUNTER_STATUS": "enable"},
+                                   "QUEUE": {"FLEX_COUNTER_STATUS": "enable"},
+                                   "PORT": {"FLEX_COUNTER_STATUS": "enable"}},
+        }
+
+    # --- lab interface ----------------------------------------------------------------------------
+    async def start(self) -> None:
+        await self.serve_ssh("ssh", shell=lambda: SonicShell(self), files=self.root)
+
+    def running_config(self) -> str:
+        return _dump(self.running)
+
+    def startup_config(self) -> str:
+        return self.read_file(SAVED_CONFIG)
+
+    def candidate_config(self) -> str | None:
+        """SONiC keeps no candidate: the client builds it. What is pending on the box is a
+        commit-confirm timer; while one runs this returns the configuration it would restore."""
+        for t in self.timers.values():
+            if t.command[:2] == ["config", "rollback"] and len(t.command) > 2:
+                path = f"{CHECKPOINT_DIR}/{t.command[2]}.cp.json"
+                if self.exists(path):
+                    return self.read_file(path)
+        return None
+
+    def on_reboot(self) -> None:
+        for t in self.timers.values():
+            t.timer.cancel()
+        self.timers.clear()  # transient units do not survive a reboot
+        self.running = json.loads(self.read_file(SAVED_CONFIG))
+
+    def on_fault_armed(self, fault: Any) -> None:
+        if fault.kind == FaultKind.LOCK_HELD:
+            # another operator's commit-confirm is running: its revert timer holds the unit
+            self.arm_timer(FOREIGN_UNIT, 3600, ["config", "rollback", "operator-change"],
+                           owner="operator")
+        elif fault.kind == FaultKind.STALE_SESSION:
+            # a client that died mid-push left its candidate file and checkpoint behind
+            self.write_file("/tmp/netcfg-candidate.json", '{"PORT": {}}')
+            self.write_file(f"{CHECKPOINT_DIR}/netcfg-stale.cp.json", _dump(self.running))
+
+    def on_faults_cleared(self) -> None:
+        t = self.timers.get(FOREIGN_UNIT)
+        if t is not None and t.owner == "operator":
+            t.timer.cancel()
+            del self.timers[FOREIGN_UNIT]
+
+    def napalm_kwargs(self) -> dict[str, Any]:
+        return {"hostname": self.address, "username": self.spec.username,
+                "password": self.spec.password, "timeout": 10,
+                "optional_args": {"port": self.listeners["ssh"].port,
+                                  "known_hosts": str(self.ctx.trust.known_hosts_path)}}
+
+    # --- file system --------------------------------------------------------------------------------
+    def path(self, name: str) -> Path:
+        """Map a path on the switch to the lab's directory (relative = the user's home)."""
+        base = Path("/") / "home" / self.spec.username
+        full = Path(os.path.normpath(base / name)) if not name.startswith("/") else \
+            Path(os.path.normpath(name))
+        return self.root / str(full).lstrip("/")
+
+    def exists(self, name: str) -> bool:
+        return self.path(name).is_file()
+
+    def read_file(self, name: str) -> str:
+        return self.path(name).read_text()
+
+    def write_file(self, name: str, content: str) -> None:
+        target = self.path(name)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(content)
+
+    def delete_file(self, name: str) -> None:
+        self.path(name).unlink(missing_ok=True)
+
+    def checkpoints(self) -> list[str]:
+        folder = self.path(CHECKPOINT_DIR)
+        return sorted(p.name.removesuffix(".cp.json") for p in folder.glob("*.cp.json"))
+
+    # --- CONFIG_DB operations (called by the shell) ---------------------------------------------------
+    def validate(self, target: dict) -> None:
+        schema.validate(target)
+        if self.yang is not None:
+            self.yang.validate(target)
+
+    def gcu_apply(self, target: dict, dry_run: bool, command: str, usage: str) -> str:
+        """Check and (unless dry-run) make `target` the running CONFIG_DB, as GCU does."""
+        phase = "load" if dry_run else ("rollback" if command == "rollback" else "commit")
+        fault = self.apply_fault(phase)
+        if fault is not None and fault.kind == FaultKind.COMMIT_ERROR:
+            raise _click_failure(command, usage, fault.message or
+                                 "Failed to apply patch: orchagent did not answer")
+        try:
+            check_target(self.running, target, self.validate if self.spec.strict else _no_check)
+        except GcuError as e:
+            raise _click_failure(command, usage, str(e)) from None
+        if not dry_run:
+            self.running = target
+        if fault is not None and fault.kind == FaultKind.DROP_AFTER_APPLY:
+            raise Dropped()
+        return ""
+
+    def patch_target(self, patch: list) -> dict:
+        try:
+            return apply_patch(self.running, patch)
+        except GcuError as e:
+            raise _click_failure("apply-patch", "PATCH_FILE_PATH", str(e)) from None
+
+    def config_load(self, db: dict) -> None:
+        """`config load`: sonic-cfggen --write-to-db, a field-wise merge with no YANG check."""
+        fault = self.apply_fault("commit")
+        if fault is not None and fault.kind == FaultKind.COMMIT_ERROR:
+            raise CommandFailed(fault.message or "Error: failed to write to CONFIG_DB")
+        for table, entries in db.items():
+            if not isinstance(entries, dict):
+                continue
+            into = self.running.setdefault(table, {})
+            for key, fields in entries.items():
+                into.setdefault(key, {}).update(fields if isinstance(fields, dict) else {})
+        if fault is not None and fault.kind == FaultKind.DROP_AFTER_APPLY:
+            raise Dropped()
+
+    def save(self) -> None:
+        self.write_file(SAVED_CONFIG, _dump(self.running))
+
+    def arm_timer(self, unit: str, seconds: float, command: list[str],
+                  owner: str = "netcfg") -> None:
+        def fire() -> None:
+            self.timers.pop(unit, None)
+            self.record("systemd", f"{unit}.service: {' '.join(command)}")
+            try:
+                self.run_as_root(command)
+            except (CommandFailed, Dropped):
+                pass
+        self.timers[unit] = TransientTimer(unit, command, self.clock.call_later(seconds, fire),
+                                           owner)
+
+    def run_as_root(self, argv: list[str]) -> str:
+        """What a systemd unit runs: only the SONiC `config` commands make sense there."""
+        from netcfg.lab.sonic.shell import run_config
+        return run_config(self, argv[1:]) if argv[:1] == ["config"] else ""
+
+
+def _no_check(target: dict) -> None:
+    """Lenient lab (DeviceSpec.strict=False): accept any table and field."""
+
+
+def _dump(db: dict) -> str:
+    return json.dumps(db, indent=4, sort_keys=True) + "\n"
+
+
+def parse_duration(text: str) -> float:
+    """systemd time span: `300`, `300s`, `5min`, `1h 30min`."""
+    units = {"": 1, "s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "hr": 3600, "d": 86400}
+    total = 0.0
+    parts = re.findall(r"(\d+(?:\.\d+)?)\s*([a-z]*)", text)
+    if not parts or re.sub(r"[\d.\sa-z]", "", text):
+        raise ValueError(text)
+    for value, unit in parts:
+        if unit not in units:
+            raise ValueError(text)
+        total += float(value) * units[unit]
+    return total
+
+
+def split_commands(line: str) -> list[tuple[str, str]]:
+    """Split a shell line on `;`, `&&` and `||` outside quotes: [(connector, command), ...]."""
+    lexer = shlex.shlex(line, posix=True, punctuation_chars=";&|")
+    lexer.whitespace_split = True
+    out: list[tuple[str, str]] = []
+    current: list[str] = []
+    connector = ";"
+    for token in lexer:
+        if token in (";", "&&", "||"):
+            out.append((connector, shlex.join(current)))
+            connector, current = token, []
+        else:
+            current.append(token)
+    out.append((connector, shlex.join(current)))
+    return [(c, cmd) for c, cmd in out if cmd]

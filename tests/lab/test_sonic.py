@@ -1,0 +1,405 @@
+"""SONiC emulator through netcfg's `netcfg_sonic` NAPALM driver (netmiko over SSH, host key
+checked against the lab's known_hosts) and through a plain netmiko shell."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from napalm.base.exceptions import (
+    CommitError,
+    ConnectionClosedException,
+    ConnectionException,
+    LockError,
+    ReplaceConfigException,
+)
+from netmiko import ConnectHandler
+
+from netcfg.deploy.drivers.sonic import keep_device_local
+from netcfg.lab import DeviceSpec
+
+REPO = Path(__file__).resolve().parents[2]
+SONIC_YANG = REPO.parent / "shared" / "sonic-yang" / "yang"
+DRIVER = "netcfg_sonic"
+
+
+def _yang_skip_reason() -> str | None:
+    if not SONIC_YANG.is_dir():
+        return "SONiC YANG models (../shared/sonic-yang) not present next to the repo"
+    try:
+        import libyang  # noqa: F401
+    except ImportError:
+        return "the libyang binding is not installed (extra 'yang')"
+    return None
+
+
+@pytest.fixture
+def leaf(make_lab):
+    lab = make_lab(DeviceSpec("leaf1", "sonic"))
+    return lab, lab["leaf1"]
+
+
+def running(dev) -> dict:
+    return json.loads(dev.running_config())
+
+
+def merge(drv, partial: dict) -> None:
+    drv.load_merge_candidate(config=json.dumps(partial))
+
+
+def shell(dev):
+    kw = dev.napalm()
+    return ConnectHandler(device_type="linux", host=kw["hostname"], username=kw["username"],
+                          password=kw["password"], port=kw["optional_args"]["port"],
+                          ssh_strict=True, alt_host_keys=True,
+                          alt_key_file=kw["optional_args"]["known_hosts"])
+
+
+# --- the shell itself ---------------------------------------------------------------------------------
+def test_shell_commands_and_errors(leaf):
+    lab, dev = leaf
+    conn = shell(dev)
+    try:
+        assert conn.find_prompt() == "admin@leaf1:~$"
+        db = json.loads(conn.send_command("show runningconfiguration all"))
+        assert "bgpraw" in db and db["DEVICE_METADATA"]["localhost"]["hostname"] == "leaf1"
+        assert "command not found" in conn.send_command("bogus-command")
+        assert conn.send_command("config save -y") == \
+            "Root privileges are required for this operation"
+        assert "Checkpoint created successfully." in conn.send_command("sudo config checkpoint cp1")
+        assert json.loads(conn.send_command("sudo config list-checkpoints")) == ["cp1"]
+        out = conn.send_command("sudo config rollback nope")
+        assert "Error: Checkpoint 'nope' does not exist" in out
+        assert conn.send_command("false && echo yes; echo rc=$?") == "rc=1"
+        out = conn.send_command("sudo systemd-run --on-active=30 --unit=t1 config rollback cp1")
+        assert out.startswith("Running timer as unit: t1.timer")
+        assert "already loaded" in conn.send_command(
+            "sudo systemd-run --on-active=30 --unit=t1 config rollback cp1")
+        assert conn.send_command("systemctl is-active t1.timer") == "active"
+        assert conn.send_command("sudo systemctl stop t1.timer; echo $?") == "0"
+        assert "not loaded" in conn.send_command("sudo systemctl stop t1.timer")
+        status = conn.send_command("show interfaces status").splitlines()
+        assert status[0].split()[:3] == ["Interface", "Lanes", "Speed"]
+        assert status[2].split()[:3] == ["Ethernet0", "0,1,2,3", "400G"]
+    finally:
+        conn.disconnect()
+
+
+# --- NAPALM flows -------------------------------------------------------------------------------------
+def test_replace_diff_commit_idempotent(leaf, drivers):
+    lab, dev = leaf
+    drv = drivers(DRIVER, dev)
+    drv.open()
+    target = running(dev)
+    target["PORT"]["Ethernet0"]["description"] = "to spine1"
+    target["PORT"]["Ethernet4"]["mtu"] = "9194"
+    del target["PORT"]["Ethernet8"]["index"]
+    drv.load_replace_candidate(config=json.dumps(target))
+    diff = drv.compare_config()
+    assert diff.splitlines() == ["+ PORT|Ethernet0|description: to spine1",
+                                 "~ PORT|Ethernet4|mtu: 9100 -> 9194",
+                                 "- PORT|Ethernet8|index: 3"]
+    assert json.loads(drv.get_config("candidate")["candidate"]) == target
+    drv.commit_config()
+    assert running(dev) == target
+    assert json.loads(dev.startup_config()) == target  # saved after a final commit
+    drv.load_replace_candidate(config=json.dumps(target))
+    assert drv.compare_config() == ""
+    drv.discard_config()
+    assert drv.get_config()["candidate"] == ""
+
+
+def test_merge_then_discard_leaves_running_untouched(leaf, drivers):
+    lab, dev = leaf
+    before = dev.running_config()
+    drv = drivers(DRIVER, dev)
+    drv.open()
+    merge(drv, {"PORT": {"Ethernet0": {"description": "merged"}}})
+    assert drv.compare_config() == "+ PORT|Ethernet0|description: merged\n"
+    drv.discard_config()
+    assert drv.compare_config() == ""
+    assert dev.running_config() == before
+
+
+def test_merge_accepts_a_json_patch(leaf, drivers):
+    lab, dev = leaf
+    drv = drivers(DRIVER, dev)
+    drv.open()
+    drv.load_merge_candidate(config=json.dumps(
+        [{"op": "add", "path": "/PORT/Ethernet4/description", "value": "patched"}]))
+    drv.commit_config()
+    assert running(dev)["PORT"]["Ethernet4"]["description"] == "patched"
+
+
+def test_revert_timer_reverts_unless_confirmed(leaf, drivers):
+    lab, dev = leaf
+    before = running(dev)
+    drv = drivers(DRIVER, dev)
+    drv.open()
+    merge(drv, {"PORT": {"Ethernet0": {"description": "temporary"}}})
+    drv.commit_config(revert_in=300)
+    assert running(dev)["PORT"]["Ethernet0"]["description"] == "temporary"
+    assert json.loads(dev.startup_config()) == before  # not saved before the confirm
+    assert drv.has_pending_commit()
+    lab.advance(299)
+    assert drv.has_pending_commit()
+    lab.advance(2)
+    assert not drv.has_pending_commit()
+    assert running(dev) == before
+    with pytest.raises(CommitError):
+        drv.confirm_commit()
+
+
+def test_confirmed_commit_survives_expiry_and_is_saved(leaf, drivers):
+    lab, dev = leaf
+    drv = drivers(DRIVER, dev)
+    drv.open()
+    merge(drv, {"PORT": {"Ethernet0": {"description": "kept"}}})
+    drv.commit_config(revert_in=120)
+    drv.confirm_commit()
+    assert not drv.has_pending_commit()
+    lab.advance(600)
+    assert running(dev)["PORT"]["Ethernet0"]["description"] == "kept"
+    assert json.loads(dev.startup_config())["PORT"]["Ethernet0"]["description"] == "kept"
+
+
+def test_reboot_before_confirm_comes_back_with_the_old_config(leaf, drivers):
+    lab, dev = leaf
+    before = running(dev)
+    drv = drivers(DRIVER, dev)
+    drv.open()
+    merge(drv, {"PORT": {"Ethernet0": {"description": "unconfirmed"}}})
+    drv.commit_config(revert_in=300)
+    dev.reboot(downtime=60)
+    lab.advance(61)
+    assert running(dev) == before
+
+
+def test_rollback_undoes_the_last_commit(leaf, drivers):
+    lab, dev = leaf
+    before = running(dev)
+    drv = drivers(DRIVER, dev)
+    drv.open()
+    merge(drv, {"PORT": {"Ethernet0": {"description": "to undo"}}})
+    drv.commit_config()
+    drv.rollback()
+    assert running(dev) == before
+    assert json.loads(dev.startup_config()) == before
+
+
+def test_rollback_of_a_pending_commit_stops_the_timer(leaf, drivers):
+    lab, dev = leaf
+    before = running(dev)
+    drv = drivers(DRIVER, dev)
+    drv.open()
+    merge(drv, {"PORT": {"Ethernet0": {"description": "pending"}}})
+    drv.commit_config(revert_in=300)
+    drv.rollback()
+    assert running(dev) == before and not drv.has_pending_commit()
+
+
+@pytest.mark.parametrize("change, expected", [
+    (lambda db: db["PORT"]["Ethernet0"].update(descripton="typo"),
+     "All Keys are not parsed in PORT"),
+    (lambda db: db.update(PORTT={"Ethernet0": {"mtu": "9100"}}),
+     "tables without YANG models"),
+    (lambda db: db["PORT"]["Ethernet0"].update(mtu="99999"),
+     "does not satisfy the range constraint"),
+    (lambda db: db.update(QUEUE={"Ethernet0|3": {"scheduler": "missing"}}),
+     "Invalid leafref value"),
+    (lambda db: db["BUFFER_POOL"]["egress_lossy_pool"].update(size="1"),
+     "Modification of BUFFER_POOL table is illegal"),
+    (lambda db: db.update(PFC_WD={}), "will result in empty tables"),
+])
+def test_invalid_replace_is_rejected_at_load(leaf, drivers, change, expected):
+    lab, dev = leaf
+    before = dev.running_config()
+    drv = drivers(DRIVER, dev)
+    drv.open()
+    target = running(dev)
+    change(target)
+    with pytest.raises(ReplaceConfigException, match=expected):
+        drv.load_replace_candidate(config=json.dumps(target))
+    assert dev.running_config() == before
+
+
+def test_pfcwd_global_cannot_be_removed(make_lab, drivers):
+    start = {"DEVICE_METADATA": {"localhost": {"hostname": "leaf1"}},
+             "PORT": {"Ethernet0": {"lanes": "0,1,2,3", "speed": "400000"}},
+             "PFC_WD": {"GLOBAL": {"POLL_INTERVAL": "200"},
+                        "Ethernet0": {"action": "drop", "detection_time": "200"}}}
+    lab = make_lab(DeviceSpec("leaf1", "sonic", startup_config=json.dumps(start)))
+    drv = drivers(DRIVER, lab["leaf1"])
+    drv.open()
+    target = json.loads(json.dumps(start))
+    del target["PFC_WD"]["GLOBAL"]
+    with pytest.raises(ReplaceConfigException, match="remove is illegal on field: /PFC_WD/GLOBAL"):
+        drv.load_replace_candidate(config=json.dumps(target))
+
+
+def test_lenient_device_accepts_unknown_fields(make_lab, drivers):
+    lab = make_lab(DeviceSpec("leaf1", "sonic", strict=False))
+    drv = drivers(DRIVER, lab["leaf1"])
+    drv.open()
+    merge(drv, {"PORT": {"Ethernet0": {"vendor_knob": "1"}}})
+    drv.commit_config()
+    assert running(lab["leaf1"])["PORT"]["Ethernet0"]["vendor_knob"] == "1"
+
+
+# --- faults -------------------------------------------------------------------------------------------
+def test_auth_failure_and_refused(leaf, drivers):
+    lab, dev = leaf
+    dev.inject("auth_failure", times=1)
+    with pytest.raises(ConnectionException, match="Authentication") as err:
+        drivers(DRIVER, dev).open()
+    assert dev.password not in str(err.value)
+    dev.inject("refused")
+    with pytest.raises(ConnectionException, match="Cannot connect"):
+        drivers(DRIVER, dev).open()
+    dev.clear_faults()
+    lab.advance(0)  # the listener reopens
+    drivers(DRIVER, dev).open()
+
+
+@pytest.mark.parametrize("kind", ["slow", "hang"])
+def test_slow_and_hung_device_time_out(leaf, drivers, kind):
+    lab, dev = leaf
+    drv = drivers(DRIVER, dev, timeout=1)
+    drv.open()
+    dev.inject(kind, delay=3.0, times=1)
+    with pytest.raises(ConnectionClosedException, match="ReadTimeout"):
+        drv.get_facts()
+    dev.clear_faults()
+
+
+def test_drop_before_apply_changes_nothing(leaf, drivers):
+    lab, dev = leaf
+    before = dev.running_config()
+    drv = drivers(DRIVER, dev)
+    drv.open()
+    merge(drv, {"PORT": {"Ethernet0": {"description": "dropped"}}})
+    dev.inject("drop_before_apply", times=1)
+    with pytest.raises(ConnectionClosedException):
+        drv.commit_config()
+    assert dev.running_config() == before
+
+
+def test_drop_after_apply_leaves_the_change_running(leaf, drivers):
+    lab, dev = leaf
+    drv = drivers(DRIVER, dev)
+    drv.open()
+    merge(drv, {"PORT": {"Ethernet0": {"description": "applied"}}})
+    dev.inject("drop_after_apply", times=1)
+    with pytest.raises(ConnectionClosedException):
+        drv.commit_config()
+    assert running(dev)["PORT"]["Ethernet0"]["description"] == "applied"
+    assert "applied" not in dev.startup_config()  # never saved
+
+
+def test_commit_error_carries_the_device_text(leaf, drivers):
+    lab, dev = leaf
+    drv = drivers(DRIVER, dev)
+    drv.open()
+    merge(drv, {"PORT": {"Ethernet0": {"description": "x"}}})
+    dev.inject("commit_error", message="Failed to apply patch: SAI_STATUS_INSUFFICIENT_RESOURCES",
+               times=1)
+    with pytest.raises(CommitError, match="SAI_STATUS_INSUFFICIENT_RESOURCES"):
+        drv.commit_config()
+
+
+def test_lock_held_by_another_commit_confirm(leaf, drivers):
+    lab, dev = leaf
+    drv = drivers(DRIVER, dev)
+    drv.open()
+    merge(drv, {"PORT": {"Ethernet0": {"description": "x"}}})
+    dev.inject("lock_held")
+    with pytest.raises(LockError, match="netcfg-revert.timer is active"):
+        drv.commit_config()
+    dev.clear_faults()
+    drv.commit_config()
+
+
+def test_stale_session_leftovers_do_not_disturb_a_push(leaf, drivers):
+    lab, dev = leaf
+    dev.inject("stale_session")
+    drv = drivers(DRIVER, dev)
+    drv.open()
+    merge(drv, {"PORT": {"Ethernet0": {"description": "after stale"}}})
+    drv.commit_config()
+    assert running(dev)["PORT"]["Ethernet0"]["description"] == "after stale"
+
+
+def test_reboot_mid_commit(leaf, drivers):
+    lab, dev = leaf
+    before = dev.running_config()
+    drv = drivers(DRIVER, dev)
+    drv.open()
+    merge(drv, {"PORT": {"Ethernet0": {"description": "lost"}}})
+    dev.inject("reboot_mid_commit", downtime=90, times=1)
+    with pytest.raises(ConnectionClosedException):
+        drv.commit_config()
+    with pytest.raises(ConnectionException):
+        drivers(DRIVER, dev).open()
+    lab.advance(91)
+    again = drivers(DRIVER, dev)
+    again.open()
+    assert dev.running_config() == before
+
+
+# --- what netcfg renders --------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory) -> dict[str, dict]:
+    out = tmp_path_factory.mktemp("sonic")
+    subprocess.run([sys.executable, "-m", "netcfg", "render", str(REPO / "inventories" /
+                    "multivendor"), "--out", str(out), "--device", "leaf-su2-*"],
+                   check=True, capture_output=True, cwd=REPO, timeout=300)
+    found = {p.stem: json.loads(p.read_text()) for p in sorted(out.glob("*.json"))}
+    assert found, "the multivendor inventory renders no SONiC device"
+    return found
+
+
+@pytest.mark.parametrize("yang", [False, True], ids=["own-checks", "yang"])
+def test_every_rendered_config_replaces_and_commits(make_lab, drivers, rendered, yang):
+    if yang and _yang_skip_reason():
+        pytest.skip(_yang_skip_reason())
+    options = {"yang_dir": str(SONIC_YANG)} if yang else {}
+    specs = [DeviceSpec(name, "sonic", interfaces=list(db["PORT"]), options=options)
+             for name, db in rendered.items()]
+    lab = make_lab(*specs)
+    for name, db in rendered.items():
+        dev = lab[name]
+        drv = drivers(DRIVER, dev)
+        drv.open()
+        candidate = keep_device_local(db, running(dev))
+        drv.load_replace_candidate(config=json.dumps(candidate))
+        assert "+ BUFFER_PG|Ethernet0|3|profile" in drv.compare_config()
+        drv.commit_config(revert_in=300)
+        drv.confirm_commit()
+        assert running(dev) == candidate
+        drv.load_replace_candidate(config=json.dumps(candidate))
+        assert drv.compare_config() == ""
+        drv.discard_config()
+
+
+def test_rendered_config_without_the_device_buffer_pools_is_refused(make_lab, drivers, rendered):
+    name, db = next(iter(rendered.items()))
+    lab = make_lab(DeviceSpec(name, "sonic", interfaces=list(db["PORT"])))
+    drv = drivers(DRIVER, lab[name])
+    drv.open()
+    with pytest.raises(ReplaceConfigException, match="BUFFER_POOL table is illegal"):
+        drv.load_replace_candidate(config=json.dumps(db))
+
+
+def test_yang_rejects_what_the_models_forbid(make_lab, drivers):
+    if _yang_skip_reason():
+        pytest.skip(_yang_skip_reason())
+    lab = make_lab(DeviceSpec("leaf1", "sonic", options={"yang_dir": str(SONIC_YANG)}))
+    drv = drivers(DRIVER, lab["leaf1"])
+    drv.open()
+    with pytest.raises(ReplaceConfigException, match="Data Loading Failed"):
+        target = running(lab["leaf1"])
+        target["WRED_PROFILE"] = {"w": {"green_min_threshold": "200", "green_max_threshold": "100"}}
+        drv.load_replace_candidate(config=json.dumps(target))
