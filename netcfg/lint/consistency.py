@@ -73,36 +73,54 @@ RULES: dict[str, Rule] = {r.id: r for r in (
 
 @dataclass
 class _Collect:
-    """First finding per (rule, intent path, kind), the repeats only counted."""
+    """Every occurrence as its own finding (waivers match devices and ports one by one);
+    `merge` folds the repeats afterwards."""
 
     fabric: Fabric
-    first: dict[tuple, dict[str, Any]] = field(default_factory=dict)
-    count: dict[tuple, int] = field(default_factory=dict)
+    out: list[Finding] = field(default_factory=list)
 
     def add(self, rule: str, path: PathKey | None, message: str, *, kind: str = "",
             device: str | None = None, interface: str | None = None) -> None:
-        key = (rule, path, kind)
-        if key in self.first:
-            self.count[key] += 1
-            return
-        self.first[key] = {"message": message, "device": device, "interface": interface}
-        self.count[key] = 1
+        sev = RULES[rule].severity
+        if path is None:
+            self.out.append(Finding.at(rule, message, None, severity=sev, device=device,
+                                       interface=interface))
+        else:
+            self.out.append(self.fabric.loaded.finding(rule, message, path, severity=sev,
+                                                       device=device, interface=interface))
 
     def findings(self) -> list[Finding]:
-        li = self.fabric.loaded
-        out = []
-        for key, f in self.first.items():
-            rule, path, _ = key
-            more = self.count[key] - 1
-            msg = f["message"] + (f" (and {more} more)" if more else "")
-            sev = RULES[rule].severity
-            if path is None:
-                out.append(Finding.at(rule, msg, None, severity=sev, device=f["device"],
-                                      interface=f["interface"]))
-            else:
-                out.append(li.finding(rule, msg, path, severity=sev, device=f["device"],
-                                      interface=f["interface"]))
-        return out
+        return self.out
+
+
+def merge(results: list[Any]) -> list[Any]:
+    """Fold repeats of a cross-device finding (same rule, intent value and waiver) into the
+    first one, "(and N more)": one intent line at fault is one finding, however many ports."""
+    from dataclasses import replace
+
+    groups: dict[tuple, list[Any]] = {}
+    order: list[Any] = []
+    for c in results:
+        f = c.finding
+        if f.rule not in RULES:
+            order.append(c)
+            continue
+        key = (f.rule, f.path, f.file, f.line, f.column, c.waiver_index)
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        groups[key].append(c)
+    out = []
+    for item in order:
+        if not isinstance(item, tuple):
+            out.append(item)
+            continue
+        first, more = groups[item][0], len(groups[item]) - 1
+        if more:
+            f = first.finding
+            first = replace(first, finding=replace(f, message=f"{f.message} (and {more} more)"))
+        out.append(first)
+    return out
 
 
 class _Plans:
@@ -162,6 +180,7 @@ def _ends(link: Link) -> tuple[Port, Port]:
 
 
 def _links(fabric: Fabric, p: _Plans, nics: dict[str, dict], c: _Collect) -> None:
+    pfc = fabric.loaded.intent.qos.pfc_priorities()
     for link in fabric.links:
         low, high = _ends(link)
         if low.device.tier == 0:
@@ -184,8 +203,7 @@ def _links(fabric: Fabric, p: _Plans, nics: dict[str, dict], c: _Collect) -> Non
             c.add("LNK003", _link_path(fabric, link, "speed"),
                   f"{low.id} runs at {ia.speed_text} but its peer {high.id} at {ib.speed_text}",
                   device=low.device.name, interface=low.name)
-        pfc = fabric.loaded.intent.qos.pfc_priorities()
-        if (pfc and not link.lossless and low.device.tier != high.device.tier):
+        if pfc and not link.lossless and low.device.tier != high.device.tier:
             c.add("LNK004", _link_path(fabric, link, "lossless"),
                   f"{low.id} - {high.id} ({link.kind}) is lossy: RoCE crossing it on priority "
                   f"{', '.join(map(str, pfc))} is dropped under congestion instead of paused",
@@ -316,7 +334,9 @@ def _ecn(fabric: Fabric, plans: dict[str, DevicePlan], c: _Collect) -> None:
 
 
 def _watchdog(fabric: Fabric, p: _Plans, c: _Collect) -> None:
+    per_port = bool(fabric.loaded.intent.overrides.ports)
     for dev in fabric.switches():
+        eff = None
         for port in dev.ports:
             iface = p.iface(port)
             if iface is None or not iface.lossless or iface.watchdog is None:
@@ -325,7 +345,8 @@ def _watchdog(fabric: Fabric, p: _Plans, c: _Collect) -> None:
             if wd.enabled and DETECTION_MS[0] <= wd.detection_ms <= DETECTION_MS[1] and \
                     RESTORATION_MS[0] <= wd.restoration_ms <= RESTORATION_MS[1]:
                 continue
-            eff = effective.watchdog(fabric, dev, port)
+            if eff is None or per_port:
+                eff = effective.watchdog(fabric, dev, port if per_port else None)
             if not wd.enabled:
                 c.add("PWD001", eff["enabled"][1], f"PFC watchdog is off on lossless port "
                       f"{port.id}", device=dev.name, interface=port.name)

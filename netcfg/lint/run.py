@@ -70,7 +70,7 @@ def lint(path: str | Path, *, failures: int = 0, deadlock: bool = True,
         findings += consistency.check(fabric, plans, report)
         times["consistency"] = time.perf_counter() - t
     loaded = fabric.loaded if fabric is not None else None
-    results = waive.apply(loaded, findings, set(all_rules()))
+    results = consistency.merge(waive.apply(loaded, findings, set(all_rules())))
     results.sort(key=_order)
     return LintResult(fabric.name if fabric else None, results, report_dict, times)
 
