@@ -278,7 +278,7 @@ def test_slow_and_hung_device_time_out(leaf, drivers, kind):
 def test_drop_before_apply_changes_nothing(leaf, drivers):
     lab, dev = leaf
     before = dev.running_config()
-    drv = drivers(DRIVER, dev)
+    drv = drivers(DRIVER, dev, timeout=3)  # a dropped channel shows as silence
     drv.open()
     merge(drv, {"PORT": {"Ethernet0": {"description": "dropped"}}})
     dev.inject("drop_before_apply", times=1)
@@ -289,7 +289,7 @@ def test_drop_before_apply_changes_nothing(leaf, drivers):
 
 def test_drop_after_apply_leaves_the_change_running(leaf, drivers):
     lab, dev = leaf
-    drv = drivers(DRIVER, dev)
+    drv = drivers(DRIVER, dev, timeout=3)  # a dropped channel shows as silence
     drv.open()
     merge(drv, {"PORT": {"Ethernet0": {"description": "applied"}}})
     dev.inject("drop_after_apply", times=1)
@@ -335,7 +335,7 @@ def test_stale_session_leftovers_do_not_disturb_a_push(leaf, drivers):
 def test_reboot_mid_commit(leaf, drivers):
     lab, dev = leaf
     before = dev.running_config()
-    drv = drivers(DRIVER, dev)
+    drv = drivers(DRIVER, dev, timeout=3)  # a dropped channel shows as silence
     drv.open()
     merge(drv, {"PORT": {"Ethernet0": {"description": "lost"}}})
     dev.inject("reboot_mid_commit", downtime=90, times=1)

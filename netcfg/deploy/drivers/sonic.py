@@ -37,6 +37,7 @@ from napalm.base.exceptions import (
     ReplaceConfigException,
 )
 from napalm.base.netmiko_helpers import netmiko_args
+from netmiko import ConnectHandler
 
 CANDIDATE_FILE = "/tmp/netcfg-candidate.json"
 PATCH_FILE = "/tmp/netcfg-patch.json"
@@ -179,14 +180,16 @@ class SonicDriver(_NapalmDriver):
         return text.replace(self.password, "********") if self.password else text
 
     def open(self) -> None:
+        # ConnectHandler directly (not _netmiko_open): NAPALM's helper replaces netmiko's
+        # reason (host key unknown, refused, timeout) with a bare "Cannot connect"
         try:
-            self.device = self._netmiko_open(self.device_type,
-                                             netmiko_optional_args=self.netmiko_optional_args)
-        except ConnectionException:
-            raise
+            self.device = ConnectHandler(device_type=self.device_type, host=self.hostname,
+                                         username=self.username, password=self.password,
+                                         timeout=self.timeout, **self.netmiko_optional_args)
         except Exception as e:  # netmiko/paramiko: auth, host key, refused, timeout
-            raise ConnectionException(
-                self._clean(f"Cannot connect to {self.hostname}: {type(e).__name__}: {e}")) from None
+            raise ConnectionException(self._clean(
+                f"Cannot connect to {self.hostname}: {type(e).__name__}: {e}".strip())) from None
+        self._netmiko_device = self.device
 
     def close(self) -> None:
         try:
