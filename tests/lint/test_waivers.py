@@ -90,3 +90,12 @@ def test_waived_error_does_not_fail_but_others_still_do(tmp_path):
             + waivers(waiver("HSH001", 'devices: ["*"]')))
     result = lint(write(tmp_path, text))
     assert {c.finding.rule for c in result.failing("error")} == {"HSH002"}
+
+
+def test_waiving_some_devices_leaves_the_others_reported(tmp_path):
+    result = lint(write(tmp_path, SAME_SEEDS + waivers(waiver("HSH001", 'devices: ["spine4"]'))))
+    hits = [c for c in result.results if c.finding.rule == "HSH001"]
+    waived = [c for c in hits if c.waived]
+    assert waived and {c.finding.device for c in waived} == {"spine4"}
+    assert [c for c in result.failing("error") if c.finding.rule == "HSH001"]
+    assert not [c for c in result.results if c.finding.rule == "SUP001"]
