@@ -1,0 +1,420 @@
+"""The NVUE object model the Cumulus emulator accepts, as data.
+
+Written from NVIDIA's NVUE command reference (Set and Unset Commands: Interface, QoS, BGP,
+System Forwarding, LLDP, User Accounts, System Configuration) and the Cumulus Linux 5.15
+"New and Changed NVUE Commands" page, not from netcfg's templates. NVUE validates every
+revision against its OpenAPI schema; this module does the same for the subset of the tree a
+lossless RoCE fabric uses (system, management, interfaces, BGP, LLDP, QoS, hashing). A key not
+listed at its level, a value of the wrong type or out of range is an error like the one
+`nv config patch` / `nv set` prints, naming the path.
+
+Release drift the model keeps: Cumulus Linux 5.15 moved LLDP from `service lldp` to
+`system lldp` (accepted by release), and renamed many `on|off` values to
+`enabled|disabled`; both spellings are accepted for those (`ONOFF`).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class SchemaError(ValueError):
+    """A revision that NVUE would refuse; `path` is the NVUE path of the offending element."""
+
+    def __init__(self, path: list[str], message: str) -> None:
+        super().__init__(message)
+        self.path = path
+        self.message = message
+
+    def __str__(self) -> str:
+        where = " ".join(self.path) or "/"
+        return f"{where}: {self.message}"
+
+
+# --- node kinds -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Leaf:
+    """A value; `check(value)` returns None or the reason it is invalid."""
+
+    check: Callable[[Any], str | None]
+    doc: str = ""
+
+
+@dataclass
+class Obj:
+    """An object with fixed property names. `since`/`until` gate properties by release."""
+
+    props: dict[str, Any] = field(default_factory=dict)
+    since: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    until: dict[str, tuple[int, ...]] = field(default_factory=dict)
+
+
+@dataclass
+class Coll:
+    """A collection keyed by identifiers (interfaces, profiles, neighbors ...)."""
+
+    key: Callable[[str], bool]
+    key_doc: str
+    item: Any
+
+
+# --- leaf checkers -----------------------------------------------------------------------------
+def enum(*values: str) -> Leaf:
+    allowed = tuple(values)
+
+    def check(v: Any) -> str | None:
+        if isinstance(v, str) and v in allowed:
+            return None
+        return f"{_show(v)} is not one of {list(allowed)}"
+    return Leaf(check, "|".join(allowed))
+
+
+def integer(lo: int, hi: int, *words: str) -> Leaf:
+    def check(v: Any) -> str | None:
+        if isinstance(v, str) and v in words:
+            return None
+        if isinstance(v, bool) or not isinstance(v, int):
+            if isinstance(v, str) and v.isdigit():
+                v = int(v)
+            else:
+                return f"{_show(v)} is not of type 'integer'"
+        if v < lo:
+            return f"{v} is less than the minimum of {lo}"
+        if v > hi:
+            return f"{v} is greater than the maximum of {hi}"
+        return None
+    return Leaf(check, f"{lo}-{hi}")
+
+
+def text(max_len: int = 255) -> Leaf:
+    def check(v: Any) -> str | None:
+        if not isinstance(v, (str, int)) or isinstance(v, bool):
+            return f"{_show(v)} is not of type 'string'"
+        if len(str(v)) > max_len:
+            return f"{_show(v)} is too long"
+        return None
+    return Leaf(check, "string")
+
+
+def _ip(kind: str, *words: str) -> Leaf:
+    def check(v: Any) -> str | None:
+        if isinstance(v, str) and v in words:
+            return None
+        try:
+            if kind == "address":
+                ipaddress.ip_address(str(v))
+            else:
+                ipaddress.ip_interface(str(v))
+        except ValueError:
+            return f"{_show(v)} is not a '{'ip-address' if kind == 'address' else 'ip-prefix'}'"
+        return None
+    return Leaf(check, kind)
+
+
+def _show(v: Any) -> str:
+    return repr(v)
+
+
+ONOFF = enum("on", "off", "enabled", "disabled")  # 5.15 renamed on|off to enabled|disabled
+ENDIS = enum("enable", "disable")
+TEXT = text()
+IPV4 = _ip("address")
+ASN = integer(1, 4294967295, "none", "leaf", "spine")
+REMOTE_AS = integer(1, 4294967295, "none", "internal", "external")
+EMPTY = Obj()
+
+_HOSTNAME = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$")
+_IFNAME = re.compile(r"^(swp\d+(s\d+)?|eth\d+|lo|bond\d+|vlan\d+|peerlink(\.\d+)?|[a-z]+\d*"
+                     r"(\.\d+)?)$")
+_IFRANGE = re.compile(r"^(swp|bond|vlan)\d+(s\d+)?(-\d+(s\d+)?)?(,\d+(s\d+)?(-\d+(s\d+)?)?)*$")
+_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,62}$")
+_USER = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
+
+
+def _ifname(key: str) -> bool:
+    return bool(_IFNAME.match(key) or _IFRANGE.match(key))
+
+
+def _name(key: str) -> bool:
+    return bool(_NAME.match(key))
+
+
+def _prefix(key: str) -> bool:
+    try:
+        ipaddress.ip_interface(key)
+    except ValueError:
+        return key == "dhcp"
+    return "/" in key
+
+
+def _address(key: str) -> bool:
+    try:
+        ipaddress.ip_address(key)
+    except ValueError:
+        return False
+    return True
+
+
+def _neighbor(key: str) -> bool:
+    return _address(key) or _ifname(key)
+
+
+def _numbers(lo: int, hi: int) -> Callable[[str], bool]:
+    """A number, or a list/range such as '0,3' or '1-4' (NVUE accepts both as IDs)."""
+    def ok(key: str) -> bool:
+        for part in key.split(","):
+            bounds = part.split("-")
+            if len(bounds) > 2 or not all(b.isdigit() and lo <= int(b) <= hi for b in bounds):
+                return False
+        return True
+    return ok
+
+
+def hostname_leaf() -> Leaf:
+    def check(v: Any) -> str | None:
+        return None if isinstance(v, str) and _HOSTNAME.match(v) else \
+            f"{_show(v)} is not a valid 'idn-hostname'"
+    return Leaf(check, "hostname")
+
+
+# --- the model -------------------------------------------------------------------------------
+_SP = _numbers(0, 7)
+_TC = _numbers(0, 7)
+
+_LLDP = Obj({"state": ONOFF, "tx-interval": integer(10, 300), "tx-hold-multiplier":
+             integer(1, 10), "dot1-tlv": ONOFF, "mode": enum("default", "force-cdpv1",
+                                                             "force-cdpv2")})
+
+_HASH_FIELDS = ("source-ip", "destination-ip", "source-port", "destination-port", "ip-protocol",
+                "ipv6-label", "ingress-interface", "gtp-teid", "inner-source-ip",
+                "inner-destination-ip", "inner-source-port", "inner-destination-port",
+                "inner-ip-protocol", "inner-ipv6-label")
+
+_SYSTEM = Obj({
+    "hostname": hostname_leaf(),
+    "timezone": TEXT,
+    "message": Obj({"pre-login": TEXT, "post-login": TEXT}),
+    "global": Obj({"anycast-id": integer(1, 65535), "fabric-id": integer(1, 255),
+                   "system-mac": TEXT, "anycast-mac": TEXT}),
+    "config": Obj({"auto-save": Obj({"enable": ONOFF, "state": ONOFF}),
+                   "apply": Obj({"ignore": Coll(lambda k: k.startswith("/"), "file", EMPTY),
+                                 "overwrite": enum("all", "controlled")})}),
+    "forwarding": Obj({"ecmp-hash": Obj({f: ONOFF for f in _HASH_FIELDS}),
+                       "lag-hash": Obj({f: ONOFF for f in _HASH_FIELDS[:6]}),
+                       "hash-seed": integer(0, 4294967295)}),
+    "aaa": Obj({"user": Coll(lambda k: bool(_USER.match(k)), "user-name", Obj({
+        "full-name": TEXT, "password": TEXT, "hashed-password": TEXT,
+        "role": TEXT, "enable": enum("on", "off", "inherit"),
+        "state": enum("enabled", "disabled", "inherit")}))}),
+    "ssh-server": Obj({"state": ONOFF, "vrf": Coll(_name, "vrf-name", EMPTY),
+                       "port": Coll(_numbers(1, 65535), "port", EMPTY)}),
+    "lldp": _LLDP,
+    "dns": Obj({"server": Coll(_address, "ip-address", Obj({"vrf": TEXT})),
+                "search": Coll(_name, "domain", EMPTY)}),
+    "ntp": Obj({"server": Coll(_name, "server", Obj({"iburst": ONOFF, "vrf": TEXT})),
+                "listen": TEXT}),
+}, since={"lldp": (5, 15), "dns": (5, 15), "ntp": (5, 15)})
+
+_SERVICE = Obj({
+    "lldp": _LLDP,
+    "ntp": Coll(_name, "vrf-name", Obj({"server": Coll(_name, "server",
+                                                         Obj({"iburst": ONOFF}))})),
+    "dns": Coll(_name, "vrf-name", Obj({"server": Coll(_address, "ip-address", EMPTY)})),
+}, until={"lldp": (5, 15), "ntp": (5, 15), "dns": (5, 15)})
+
+_IF_QOS = Obj({
+    "mapping": Obj({"profile": TEXT}),
+    "pfc": Obj({"profile": TEXT}),
+    "congestion-control": Obj({"profile": TEXT}),
+    "egress-scheduler": Obj({"profile": TEXT}),
+    "egress-shaper": Obj({"profile": TEXT}),
+    "remark": Obj({"profile": TEXT}),
+    "link-pause": Obj({"profile": TEXT}),
+    "pfc-watchdog": Obj({"state": ENDIS}),
+})
+
+_INTERFACE = Obj({
+    "type": enum("swp", "eth", "loopback", "bond", "svi", "sub", "peerlink", "tunnel"),
+    "description": TEXT,
+    "link": Obj({"state": enum("up", "down"),
+                 "speed": enum("auto", "10M", "100M", "1G", "10G", "25G", "40G", "50G",
+                               "100G", "200G", "400G", "800G"),
+                 "mtu": integer(552, 9216),
+                 "fec": enum("auto", "baser", "off", "rs", "driver-auto"),
+                 "auto-negotiate": ONOFF, "duplex": enum("half", "full"),
+                 "breakout": Coll(lambda k: bool(re.match(r"^\d+x(\d+G)?$|^disabled$|^loopback$",
+                                                          k)), "breakout-mode", EMPTY)}),
+    "ip": Obj({"address": Coll(_prefix, "ip-prefix", EMPTY),
+               "vrf": TEXT,
+               "gateway": Coll(_address, "ip-address", EMPTY),
+               "ipv4": Obj({"forward": ONOFF}),
+               "ipv6": Obj({"enable": ONOFF, "forward": ONOFF})}),
+    "qos": _IF_QOS,
+    "bond": Obj({"member": Coll(_ifname, "interface-name", EMPTY),
+                 "mode": enum("lacp", "static"), "lacp-rate": enum("fast", "slow")}),
+    "bridge": Obj({"domain": Coll(_name, "domain-name", Obj({
+        "access": integer(1, 4094), "untagged": integer(1, 4094, "none"),
+        "vlan": Coll(_numbers(1, 4094), "vlan", EMPTY)}))}),
+    "router": Obj({"adaptive-routing": Obj({"enable": ONOFF, "state": ONOFF,
+                                            "link-utilization-threshold": integer(1, 100)})}),
+})
+
+_AF = Obj({
+    "enable": ONOFF, "state": ONOFF,
+    "multipaths": Obj({"ebgp": integer(1, 128), "ibgp": integer(1, 128),
+                       "compare-cluster-length": ONOFF}),
+    "network": Coll(_prefix, "ip-prefix", Obj({"route-map": TEXT})),
+    "redistribute": Obj({k: Obj({"enable": ONOFF, "state": ONOFF, "metric": integer(0, 4294967295,
+                                                                                      "auto"),
+                                 "route-map": TEXT})
+                         for k in ("connected", "static", "kernel", "ospf")}),
+})
+
+_NEIGHBOR = Obj({
+    "type": enum("numbered", "unnumbered"),
+    "remote-as": REMOTE_AS,
+    "peer-group": TEXT,
+    "description": TEXT,
+    "enable": ONOFF, "state": ONOFF,
+    "password": TEXT,
+    "address-family": Obj({"ipv4-unicast": Obj({"enable": ONOFF, "state": ONOFF}),
+                           "ipv6-unicast": Obj({"enable": ONOFF, "state": ONOFF})}),
+    "timers": Obj({"keepalive": integer(0, 65535, "auto"), "hold": integer(0, 65535, "auto")}),
+})
+
+_VRF_BGP = Obj({
+    "enable": ONOFF, "state": ONOFF,
+    "autonomous-system": ASN,
+    "router-id": _ip("address", "none", "auto"),
+    "path-selection": Obj({"multipath": Obj({"aspath-ignore": ONOFF,
+                                             "generate-asset": ONOFF, "bandwidth": TEXT}),
+                           "routerid-compare": ONOFF}),
+    "address-family": Obj({"ipv4-unicast": _AF, "ipv6-unicast": _AF}),
+    "neighbor": Coll(_neighbor, "neighbor-id", _NEIGHBOR),
+    "peer-group": Coll(_name, "peer-group-id", _NEIGHBOR),
+})
+
+_VRF = Obj({
+    "router": Obj({"bgp": _VRF_BGP,
+                   "static": Coll(_prefix, "route-id", Obj({
+                       "via": Coll(lambda k: _address(k) or k == "blackhole", "via-id",
+                                   Obj({"type": TEXT}))}))}),
+    "loopback": Obj({"ip": Obj({"address": Coll(_prefix, "ip-prefix", EMPTY)})}),
+})
+
+_ROUTER = Obj({
+    "bgp": Obj({"enable": ONOFF, "state": ONOFF, "autonomous-system": ASN,
+                "router-id": _ip("address", "none"),
+                "graceful-restart": Obj({"mode": enum("full", "helper-only", "off")}),
+                "wait-for-install": ONOFF}),
+    "adaptive-routing": Obj({"enable": ONOFF, "state": ONOFF,
+                             "link-utilization-threshold": ONOFF}),
+})
+
+_QOS = Obj({
+    "roce": Obj({"enable": ONOFF, "mode": enum("lossless", "lossy", "lossless-single-ipool",
+                                               "lossy-multi-tc"),
+                 "cable-length": integer(1, 100000)}),
+    "mapping": Coll(_name, "profile-id", Obj({
+        "trust": enum("l2", "l3", "both", "port"),
+        "port-default-sp": integer(0, 7),
+        "dscp": Coll(_numbers(0, 63), "qos-dscp-id", Obj({"switch-priority": integer(0, 7)})),
+        "pcp": Coll(_numbers(0, 7), "qos-pcp-id", Obj({"switch-priority": integer(0, 7)}))})),
+    "egress-queue-mapping": Coll(_name, "profile-id", Obj({
+        "switch-priority": Coll(_SP, "qos-sp-id", Obj({"traffic-class": integer(0, 7)}))})),
+    "egress-scheduler": Coll(_name, "profile-id", Obj({
+        "traffic-class": Coll(_TC, "qos-tc-id", Obj({"mode": enum("dwrr", "strict"),
+                                                     "bw-percent": integer(1, 100)}))})),
+    "pfc": Coll(_name, "profile-id", Obj({
+        "switch-priority": Coll(_SP, "qos-sp-id", EMPTY),
+        "cable-length": integer(1, 100000),
+        "tx": ENDIS, "rx": ENDIS,
+        "xoff-threshold": integer(1, 2 ** 31 - 1),
+        "xon-threshold": integer(1, 2 ** 31 - 1),
+        "port-buffer": integer(1, 2 ** 31 - 1)})),
+    "congestion-control": Coll(_name, "profile-id", Obj({
+        "traffic-class": Coll(_TC, "qos-tc-id", Obj({
+            "ecn": ENDIS, "red": ENDIS,
+            "min-threshold": integer(1, 2 ** 31 - 1),
+            "max-threshold": integer(1, 2 ** 31 - 1),
+            "probability": integer(1, 100)}))})),
+    "pfc-watchdog": Obj({"polling-interval": integer(100, 5000),
+                         "robustness": integer(1, 1000)}),
+    "traffic-pool": Coll(lambda k: k in ("default-lossy", "default-lossless", "mc-lossy",
+                                         "roce-lossy", "roce-lossless"), "traffic-pool-id",
+                         Obj({"memory-percent": integer(0, 100),
+                              "switch-priority": Coll(_SP, "qos-sp-id", EMPTY)})),
+})
+
+ROOT = Obj({
+    "system": _SYSTEM,
+    "service": _SERVICE,
+    "interface": Coll(_ifname, "interface-name", _INTERFACE),
+    "router": _ROUTER,
+    "vrf": Coll(_name, "vrf-name", _VRF),
+    "qos": _QOS,
+})
+
+
+def release(version: str) -> tuple[int, ...]:
+    """'5.15.0' -> (5, 15, 0)."""
+    return tuple(int(p) for p in re.findall(r"\d+", version)[:3])
+
+
+def _allowed(node: Obj, key: str, rel: tuple[int, ...]) -> bool:
+    if key not in node.props:
+        return False
+    if key in node.since and rel < node.since[key]:
+        return False
+    return not (key in node.until and rel >= node.until[key])
+
+
+def validate(tree: Mapping[str, Any], rel: tuple[int, ...]) -> None:
+    """Raise SchemaError for the first element of `tree` the model does not allow."""
+    _check(ROOT, tree, [], rel)
+
+
+def _check(node: Any, value: Any, path: list[str], rel: tuple[int, ...]) -> None:
+    if isinstance(node, Leaf):
+        if isinstance(value, dict):
+            raise SchemaError(path, f"{_show(value)} is not of type '{node.doc or 'string'}'")
+        reason = node.check(value)
+        if reason:
+            raise SchemaError(path, reason)
+        return
+    if value is None:
+        value = {}
+    if not isinstance(value, dict):
+        raise SchemaError(path, f"{_show(value)} is not of type 'object'")
+    if isinstance(node, Coll):
+        for key, item in value.items():
+            if not node.key(str(key)):
+                raise SchemaError(path + [str(key)],
+                                  f"'{key}' is not a valid '{node.key_doc}'")
+            _check(node.item, item, path + [str(key)], rel)
+        return
+    for key, item in value.items():
+        if not _allowed(node, str(key), rel):
+            raise SchemaError(path, f"Additional properties are not allowed ('{key}' was "
+                                    "unexpected)")
+        _check(node.props[str(key)], item, path + [str(key)], rel)
+
+
+def walk(path: list[str], rel: tuple[int, ...]) -> tuple[Any, int]:
+    """Follow command tokens from the root: (node reached, tokens consumed). Used by `nv set`:
+    the first token not naming a property or collection key is the value."""
+    node: Any = ROOT
+    used = 0
+    for token in path:
+        if isinstance(node, Obj) and _allowed(node, token, rel):
+            node = node.props[token]
+        elif isinstance(node, Coll) and node.key(token):
+            node = node.item
+        else:
+            break
+        used += 1
+    return node, used

@@ -1,0 +1,301 @@
+"""Cumulus NVUE emulator through netcfg's `netcfg_cumulus` NAPALM driver (netmiko over SSH)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import napalm
+import pytest
+from napalm.base import models
+from napalm.base.exceptions import (
+    CommitError,
+    ConnectionException,
+    LockError,
+    MergeConfigException,
+    ReplaceConfigException,
+)
+from napalm.base.test.helpers import test_model as check_model
+
+from netcfg.deploy.drivers.cumulus import with_device_local
+from netcfg.lab import DeviceSpec
+
+ROOT = Path(__file__).resolve().parents[2]
+
+MTU = "- set:\n    interface:\n      swp1:\n        link:\n          mtu: 9000\n"
+DESC = "- set:\n    interface:\n      swp2:\n        description: \"to spine1\"\n"
+
+
+@pytest.fixture
+def leaf(make_lab):
+    lab = make_lab(DeviceSpec("leaf1", "cumulus", username="cumulus", password="s3cret-pw"))
+    lab.advance(30)
+    return lab, lab["leaf1"]
+
+
+def _driver(drivers, dev, **optional):
+    drv = drivers("netcfg_cumulus", dev, **optional)
+    drv.open()
+    return drv
+
+
+def test_facts_interfaces_config(leaf, drivers):
+    lab, dev = leaf
+    drv = _driver(drivers, dev)
+    facts = drv.get_facts()
+    check_model(models.FactsDict, facts)
+    assert facts["hostname"] == "leaf1" and facts["uptime"] == 30.0
+    assert facts["os_version"] == "Cumulus Linux 5.15.0" and "swp1" in facts["interface_list"]
+    interfaces = drv.get_interfaces()
+    for iface in interfaces.values():
+        check_model(models.InterfaceDict, iface)
+    assert interfaces["swp1"]["speed"] == 400000.0
+    config = drv.get_config()
+    assert "hostname: leaf1" in config["running"] and config["running"] == config["startup"]
+    assert config["candidate"] == ""
+    assert drv.get_config(retrieve="startup")["running"] == ""
+
+
+def test_replace_compare_commit(leaf, drivers):
+    lab, dev = leaf
+    drv = _driver(drivers, dev)
+    running = drv.get_config("running")["running"]
+    drv.load_replace_candidate(config=with_device_local(MTU, running))
+    diff = drv.compare_config()
+    assert "mtu: 9000" in diff and "- unset:" in diff and "hostname" in diff  # replace drops it
+    assert "mtu: 9000" in drv.get_config("candidate")["candidate"]
+    drv.commit_config(message="mtu")
+    assert "mtu: 9000" in dev.running_config() and "mtu: 9000" in dev.startup_config()
+    assert "hostname" not in dev.running_config()
+    assert drv.compare_config() == "" and dev.candidate_config() is None
+
+
+def test_merge_discard_and_typo(leaf, drivers):
+    lab, dev = leaf
+    drv = _driver(drivers, dev)
+    drv.load_merge_candidate(config=DESC)
+    assert drv.compare_config().startswith("- set:")
+    drv.discard_config()
+    assert drv.compare_config() == "" and dev.candidate_config() is None
+    with pytest.raises(MergeConfigException, match=r"'descripton' was unexpected"):
+        drv.load_merge_candidate(config=DESC.replace("description", "descripton"))
+    with pytest.raises(MergeConfigException, match=r"9999 is greater than the maximum of 9216"):
+        drv.load_merge_candidate(config=MTU.replace("9000", "9999"))
+    with pytest.raises(ReplaceConfigException, match="is not one of"):
+        drv.load_replace_candidate(config=MTU.replace("mtu: 9000", "speed: 401G"))
+    out = drv.cli(["nv set interface swp3 link mtu 9100", "nv set interface swp3 lnk mtu 1",
+                   "nv set interface swp3 link mtu 100", "show version"])
+    assert out["nv set interface swp3 link mtu 9100"] == ""
+    assert out["nv set interface swp3 lnk mtu 1"] == \
+        "Error: Invalid Command: set interface swp3 lnk mtu 1"
+    assert "100 is less than the minimum of 552" in out["nv set interface swp3 link mtu 100"]
+    assert out["show version"] == "-bash: show: command not found"
+    assert "mtu: 9100" in (dev.candidate_config() or "")
+    assert "swp3" in drv.cli(["nv config diff"])["nv config diff"]
+    drv.discard_config()
+    assert dev.candidate_config() is None
+
+
+def test_commit_with_revert_timer_reverts(leaf, drivers):
+    lab, dev = leaf
+    drv = _driver(drivers, dev)
+    drv.load_merge_candidate(config=MTU)
+    drv.commit_config(revert_in=120)
+    assert drv.has_pending_commit() and "mtu: 9000" in dev.running_config()
+    assert "mtu: 9000" not in dev.startup_config()  # saved only once confirmed
+    lab.advance(119)
+    assert drv.has_pending_commit()
+    lab.advance(2)
+    assert not drv.has_pending_commit()
+    assert "mtu: 9000" not in dev.running_config()
+    assert any("confirm expired" in e.text for e in dev.log())
+
+
+def test_commit_confirm_keeps(leaf, drivers):
+    lab, dev = leaf
+    drv = _driver(drivers, dev)
+    drv.load_merge_candidate(config=MTU)
+    drv.commit_config(revert_in=60)
+    with pytest.raises(CommitError, match="Pending commit confirm"):
+        drv.load_merge_candidate(config=DESC) or drv.commit_config()
+    drv.discard_config()
+    drv.confirm_commit()
+    assert not drv.has_pending_commit()
+    lab.advance(120)
+    assert "mtu: 9000" in dev.running_config() and "mtu: 9000" in dev.startup_config()
+
+
+def test_rollback_after_commit_and_during_confirm(leaf, drivers):
+    lab, dev = leaf
+    drv = _driver(drivers, dev)
+    before = dev.running_config()
+    drv.load_merge_candidate(config=MTU)
+    drv.commit_config()
+    drv.rollback()
+    assert dev.running_config() == before
+    drv.load_merge_candidate(config=DESC)
+    drv.commit_config(revert_in=300)
+    drv.rollback()
+    assert not drv.has_pending_commit() and "to spine1" not in dev.running_config()
+
+
+def test_plain_napalm_finds_the_driver():
+    from netcfg.deploy.drivers.cumulus import CumulusDriver
+    assert napalm.get_network_driver("netcfg_cumulus") is CumulusDriver
+
+
+# --- faults ----------------------------------------------------------------------------------------
+def test_auth_failure_does_not_leak_the_password(leaf, drivers):
+    lab, dev = leaf
+    dev.inject("auth_failure")
+    drv = drivers("netcfg_cumulus", dev)
+    with pytest.raises(ConnectionException, match="Authentication") as info:
+        drv.open()
+    assert "s3cret-pw" not in str(info.value)
+
+
+def test_unknown_host_key_is_refused(leaf, drivers, tmp_path):
+    lab, dev = leaf
+    empty = tmp_path / "known_hosts"
+    empty.write_text("")
+    drv = drivers("netcfg_cumulus", dev, known_hosts=str(empty))
+    with pytest.raises(ConnectionException, match="not found in known_hosts"):
+        drv.open()
+    drivers("netcfg_cumulus", dev, known_hosts=str(empty), ssh_strict=False).open()
+
+
+def test_refused(leaf, drivers):
+    lab, dev = leaf
+    dev.inject("refused")
+    with pytest.raises(ConnectionException):
+        drivers("netcfg_cumulus", dev).open()
+    dev.clear_faults()
+    lab.advance(0)  # let the listener reopen
+    _driver(drivers, dev)
+
+
+@pytest.mark.parametrize("kind", ["slow", "hang"])
+def test_slow_and_hang_time_out(leaf, drivers, kind):
+    lab, dev = leaf
+    drv = _driver(drivers, dev, timeout=2)
+    dev.inject(kind, delay=5)
+    with pytest.raises(ConnectionException, match="no answer"):
+        drv.get_facts()
+    dev.clear_faults()
+
+
+def test_drop_before_apply(leaf, drivers):
+    lab, dev = leaf
+    drv = _driver(drivers, dev, timeout=3)
+    drv.load_merge_candidate(config=MTU)
+    dev.inject("drop_before_apply", times=1)
+    with pytest.raises(ConnectionException, match="connection lost"):
+        drv.commit_config()
+    assert "mtu: 9000" not in dev.running_config()
+
+
+def test_drop_after_apply(leaf, drivers):
+    lab, dev = leaf
+    drv = _driver(drivers, dev, timeout=3)
+    drv.load_merge_candidate(config=MTU)
+    dev.inject("drop_after_apply", times=1)
+    with pytest.raises(ConnectionException, match="may or may not"):
+        drv.commit_config()
+    assert "mtu: 9000" in dev.running_config()
+
+
+def test_commit_error_carries_device_text(leaf, drivers):
+    lab, dev = leaf
+    drv = _driver(drivers, dev)
+    drv.load_merge_candidate(config=MTU)
+    dev.inject("commit_error", message="switchd reload failed", times=1)
+    with pytest.raises(CommitError, match="Error: switchd reload failed"):
+        drv.commit_config()
+    assert "mtu: 9000" not in dev.running_config()
+
+
+def test_lock_held(leaf, drivers):
+    lab, dev = leaf
+    drv = _driver(drivers, dev)
+    dev.inject("lock_held")
+    with pytest.raises(LockError, match="being applied by operator"):
+        drv.load_merge_candidate(config=MTU)
+    dev.clear_faults()
+    drv.load_merge_candidate(config=MTU)
+
+
+def test_stale_session_is_parked(leaf, drivers):
+    lab, dev = leaf
+    dev.inject("stale_session")
+    assert "Etc/UTC" in (dev.candidate_config() or "")
+    drv = _driver(drivers, dev)
+    drv.load_merge_candidate(config=MTU)
+    diff = drv.compare_config()
+    assert "mtu: 9000" in diff and "timezone" not in diff
+
+
+def test_reboot_mid_commit(leaf, drivers):
+    lab, dev = leaf
+    drv = _driver(drivers, dev)
+    drv.load_merge_candidate(config=MTU)
+    dev.inject("reboot_mid_commit", downtime=60, times=1)
+    with pytest.raises(ConnectionException):
+        drv.commit_config()
+    with pytest.raises(ConnectionException):
+        drivers("netcfg_cumulus", dev).open()
+    lab.advance(61)
+    assert _driver(drivers, dev).get_facts()["hostname"] == "leaf1"
+    assert "mtu: 9000" not in dev.running_config()
+
+
+def test_replace_that_drops_the_login_user_is_refused(leaf, drivers):
+    lab, dev = leaf
+    drv = _driver(drivers, dev)
+    drv.load_replace_candidate(config=MTU)
+    with pytest.raises(CommitError, match="Cannot delete user 'cumulus'"):
+        drv.commit_config()
+
+
+# --- every config netcfg renders for Cumulus ---------------------------------------------------------
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    from netcfg.render.engine import render_files, select
+    from netcfg.validate import validate
+
+    result = validate(str(ROOT / "inventories" / "multivendor"))
+    assert result.fabric is not None and result.physics is not None
+    out = tmp_path_factory.mktemp("cumulus-render")
+    for name, text in render_files(result.fabric, result.physics, select(result.fabric),
+                                   with_hosts=False).items():
+        if name.endswith(".yaml"):
+            (out / name).write_text(text)
+    files = sorted(out.glob("*.yaml"))
+    assert files, "the multivendor inventory renders no Cumulus switch"
+    return files
+
+
+def _replace_and_commit(make_lab, version, files):
+    lab = make_lab(*[DeviceSpec(f.stem, "cumulus", version=version) for f in files])
+    for f in files:
+        dev = lab[f.stem]
+        drv = napalm.get_network_driver("netcfg_cumulus")(**dev.napalm())
+        try:
+            drv.open()
+            running = drv.get_config("running")["running"]
+            drv.load_replace_candidate(config=with_device_local(f.read_text(), running))
+            assert drv.compare_config()
+            drv.commit_config()
+            assert drv.compare_config() == ""
+        finally:
+            drv.close()
+        assert f"hostname: {f.stem}" in dev.running_config()
+
+
+def test_rendered_configs_commit_on_5_14(make_lab, rendered):
+    _replace_and_commit(make_lab, "5.14.0", rendered)
+
+
+@pytest.mark.xfail(strict=True, raises=ReplaceConfigException,
+                   reason="template writes `service lldp`; Cumulus Linux 5.15 moved it to "
+                          "`system lldp` (New and Changed NVUE Commands, 5.15)")
+def test_rendered_configs_commit_on_5_15(make_lab, rendered):
+    _replace_and_commit(make_lab, "5.15.0", rendered)
