@@ -1,0 +1,196 @@
+"""NX-OS configuration as text: applying lines with the NX-OS rules on top of the shared modal
+editor, `show running-config` / checkpoint file rendering, and the rollback patch that
+`show diff rollback-patch` prints (and NAPALM parses for `compare_config`)."""
+
+from __future__ import annotations
+
+import time
+
+from netcfg.lab.cfgtree import ConfigError, ModalEditor, Node, render
+from netcfg.lab.nxos.grammar import (
+    FEATURE_GATES,
+    FEATURE_OWNS,
+    canonical_iface,
+    nxos_grammar,
+    section_key,
+)
+
+GRAMMAR = nxos_grammar()
+
+
+def _norm(line: str) -> str:
+    return " ".join(line.split())
+
+
+def features(root: Node) -> set[str]:
+    return {" ".join(n.line.split()[1:]).lower() for n in root.children
+            if n.tokens[:1] == ["feature"] and n.mode is None}
+
+
+class NxosEditor:
+    """Applies configuration lines like NX-OS: interface names canonicalised, commands of a
+    disabled feature rejected, `neighbor X remote-as N` split into the neighbor block and its
+    `remote-as`, `no feature X` removing X's configuration, `!` comment lines ignored."""
+
+    def __init__(self, root: Node, strict: bool = True) -> None:
+        self.root = root
+        self.editor = ModalEditor(GRAMMAR, root, strict=strict)
+
+    @property
+    def mode(self) -> str:
+        return self.editor.mode
+
+    @property
+    def depth(self) -> int:
+        return len(self.editor.stack) - 1
+
+    def exit(self) -> bool:
+        return self.editor.exit()
+
+    def apply(self, line: str) -> bool:
+        """Apply one line; True when it opened a sub-mode. Raises ConfigError."""
+        text = line.strip()
+        words = text.split()
+        if not words or text.startswith("!"):
+            return False
+        low = [w.lower() for w in words]
+        if low[0] == "interface" and len(words) == 2:
+            name = canonical_iface(words[1])
+            if name is not None:
+                words[1] = name
+                text = " ".join(words)
+                low[1] = name.lower()
+        self._check_feature(text, low)
+        if low[0] == "neighbor" and len(words) == 4 and low[2] == "remote-as":
+            opened = self.editor.apply(" ".join(words[:2]))
+            self.editor.apply(" ".join(words[2:]))
+            return opened
+        opened = self.editor.apply(text)
+        if low[:2] == ["no", "feature"] and self.depth == 0:
+            for prefix in FEATURE_OWNS.get(" ".join(low[2:]), []):
+                self.root.children = [c for c in self.root.children
+                                      if tuple(c.tokens[:len(prefix)]) != prefix
+                                      or (prefix == ("interface", "vlan")
+                                          and not c.tokens[1].startswith("vlan"))]
+        return opened
+
+    def _check_feature(self, text: str, low: list[str]) -> None:
+        if not self.editor.strict:
+            return
+        enabled = features(self.root)
+        # the line may fall back to the global mode: check the gates of every mode on the stack
+        body = low[1:] if low[0] in ("no", "default") and len(low) > 1 else low
+        for node in self.editor.stack:
+            for prefix, feature in FEATURE_GATES.get(node.mode or "", []):
+                head = tuple(body[:len(prefix)])
+                if prefix == ("interface", "vlan"):
+                    head = tuple(body[:1]) + ((body[1][:4],) if len(body) > 1 else ())
+                if head == prefix and feature not in enabled:
+                    raise ConfigError(text, 0)
+
+
+def parse(text: str, strict: bool = True) -> Node:
+    """A configuration file (checkpoint, `copy run`, a candidate) as a tree, hierarchy from
+    indentation as NX-OS reads it. Raises ConfigError on the first rejected line."""
+    root = Node("", "config")
+    nx = NxosEditor(root, strict=strict)
+    indents = [-1]
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("!") or line == "end":
+            continue
+        indent = len(raw) - len(raw.lstrip())
+        while len(indents) > 1 and indents[-1] >= indent:
+            indents.pop()
+            nx.exit()
+        if nx.apply(line):
+            indents[len(nx.editor.stack) - 1:] = [indent]
+        else:
+            del indents[len(nx.editor.stack):]
+    return root
+
+
+def ensure_interfaces(root: Node, names: list[str]) -> Node:
+    """Physical interfaces exist whatever a file says (NX-OS cannot delete them)."""
+    have = {c.line.lower() for c in root.children if c.mode == "if"}
+    for name in names:
+        if f"interface {name}".lower() not in have:
+            root.children.append(Node(f"interface {name}", "if"))
+    return root
+
+
+def ordered(root: Node) -> Node:
+    return Node("", root.mode, sorted(root.children, key=lambda n: section_key(n.line)))
+
+
+def body(root: Node) -> list[str]:
+    """Configuration lines, 2-space indented, a blank line before each top-level block."""
+    out: list[str] = []
+    for node in ordered(root).children:
+        if node.mode is not None:
+            out.append("")
+        out.extend(render(Node("", root.mode, [node]), 2, bang=False))
+    return out
+
+
+def show_running(root: Node, version: str, changed: float, now: float) -> str:
+    head = ["", "!Command: show running-config",
+            f"!Running configuration last done at: {_stamp(changed)}",
+            f"!Time: {_stamp(now)}", "", f"version {version} Bios:version 05.47"]
+    return "\n".join(head + body(root)) + "\n\n"
+
+
+def checkpoint_text(root: Node, version: str, now: float) -> str:
+    """What `checkpoint` saves: the running configuration with a checkpoint header."""
+    head = ["!Command: Checkpoint cmd vdc 1", f"!Time: {_stamp(now)}", "",
+            f"version {version} Bios:version 05.47"]
+    return "\n".join(head + body(root)) + "\n"
+
+
+def _stamp(t: float) -> str:
+    return time.strftime("%a %b %d %H:%M:%S %Y", time.gmtime(t))
+
+
+def _without_version(root: Node) -> list[Node]:
+    return [c for c in root.children if c.tokens[:1] != ["version"]]
+
+
+def rollback_patch(src: Node, dst: Node) -> list[str]:
+    """The commands that turn `src` into `dst`, as `show diff rollback-patch` lists them:
+    removals (`no ...`) first, then additions, each under its parent's mode line."""
+    out: list[str] = []
+    _patch(_without_version(src), _without_version(dst), 0, out)
+    return out
+
+
+def _patch(src: list[Node], dst: list[Node], depth: int, out: list[str]) -> None:
+    pad = "  " * depth
+    theirs = {_norm(n.line): n for n in dst}
+    mine = {_norm(n.line): n for n in src}
+    for node in src:
+        key = _norm(node.line)
+        if key in theirs:
+            continue
+        if node.mode == "if" and node.tokens[1].startswith(("ethernet", "mgmt")):
+            sub: list[str] = []  # physical: cannot be removed, its settings are
+            _patch(node.children, [], depth + 1, sub)
+            if sub:
+                out.append(pad + node.line)
+                out.extend(sub)
+        elif node.line.lower().startswith("no "):
+            out.append(pad + node.line[3:].strip())
+        else:
+            out.append(f"{pad}no {node.line}")
+    for node in sorted(dst, key=lambda n: section_key(n.line)) if depth == 0 else dst:
+        key = _norm(node.line)
+        old = mine.get(key)
+        if old is None:
+            out.append(pad + node.line)
+            out.extend("  " * (depth + 1) + line
+                       for line in render(Node("", node.mode, node.children), 2, bang=False))
+        elif node.mode is not None:
+            sub = []
+            _patch(old.children, node.children, depth + 1, sub)
+            if sub:
+                out.append(pad + node.line)
+                out.extend(sub)
