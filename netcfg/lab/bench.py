@@ -1,4 +1,4 @@
-"""Capacity check: `python -m netcfg.lab.bench [EOS_DEVICES] [JUNOS_DEVICES]`.
+"""Capacity check: `python -m netcfg.lab.bench [EOS_DEVICES] [JUNOS_DEVICES] [NXOS_DEVICES]`.
 
 Starts one lab with that many devices (in this process's background thread, so client and
 lab share the CPU as in the test suite), then runs open + get_facts + close through the real
@@ -43,7 +43,10 @@ def run(nos: str, count: int, workers: int) -> None:
 if __name__ == "__main__":
     eos = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     junos = int(sys.argv[2]) if len(sys.argv) > 2 else 200
+    nxos = int(sys.argv[3]) if len(sys.argv) > 3 else 0
     if eos:
         run("eos", eos, 20)
     if junos:
         run("junos", junos, 50)
+    if nxos:  # NX-API: every command is its own HTTPS request (TLS handshake included)
+        run("nxos", nxos, 20)
