@@ -264,6 +264,24 @@ def test_ssh_cli_for_netmiko(spine):
         conn.disconnect()
 
 
+def test_nxos_ssh_driver_facts_replace_and_typo(spine, drivers):
+    lab, dev = spine
+    drv = drivers("nxos_ssh", dev, port=dev.port("ssh"))  # CLI only, over the SSH port
+    drv.open()
+    facts = drv.get_facts()
+    check_model(models.FactsDict, facts)
+    assert facts["hostname"] == "nx1" and facts["os_version"] == "10.3(4a)"
+    assert "Ethernet1/1" in facts["interface_list"] and facts["serial_number"]
+    drv.load_replace_candidate(config=SPINE)
+    assert "router bgp 65100" in drv.compare_config()
+    drv.commit_config()
+    assert "router bgp 65100" in dev.running_config()
+    drv.load_merge_candidate(config="interface Ethernet1/2\n  descriptin typo\n")
+    with pytest.raises(MergeConfigException):
+        drv.commit_config()
+    assert "typo" not in dev.running_config()
+
+
 # --- faults ---------------------------------------------------------------------------------
 
 

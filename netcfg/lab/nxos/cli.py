@@ -8,6 +8,8 @@ session (`configure terminal` needed). Errors raise `CliError` with the NX-OS te
 
 from __future__ import annotations
 
+import json
+import re
 from typing import TYPE_CHECKING, Any
 
 from netcfg.lab.cfgtree import ConfigError
@@ -55,11 +57,14 @@ class Cli:
     def run(self, line: str, structured: bool = False) -> Any:
         """Run one command; text output (or a structured body for `show` with `structured`);
         None for configuration commands."""
-        words = line.split()
+        command, pipe, filt = line.partition(" | ")
+        words = command.split()
         if not words:
             return ""
         low = [_ABBREV.get(w.lower(), w.lower()) for w in words]
         if low[0] == "show":
+            if pipe:
+                return self._piped(words, low, filt.split())
             return self._show(words, low, structured)
         if low[0] == "end":
             self.editor = None
@@ -225,6 +230,10 @@ class Cli:
             text = "".join(f'NAME: "{r["name"]}",  DESCR: "{r["desc"]}"\nPID: {r["productid"]}'
                            f'  ,  VID: {r["vendorid"]} ,  SN: {r["serialnum"]}\n\n'
                            for r in data["TABLE_inv"]["ROW_inv"])
+        elif args == ["interface", "status"]:
+            text = show.interface_status(dev)
+        elif args == ["hosts"]:
+            text = show.hosts(dev)
         elif args in (["interface"], ["interfaces"]):
             data = show.interfaces(dev)
             text = "".join(f'{r["interface"]} is {r["state"]}\nadmin state is {r["admin_state"]}\n'
@@ -260,6 +269,21 @@ class Cli:
             return data
         return text
 
+    def _piped(self, words: list[str], low: list[str], filt: list[str]) -> str:
+        """`show ... | json`, `| include X`, `| exclude X` (what CLI-scraping clients use)."""
+        if filt == ["json"]:
+            data = self._show(words, low, structured=True)
+            if isinstance(data, str):
+                raise CliError(INVALID, len(words) + 1)
+            return json.dumps(data, indent=1) + "\n"
+        if len(filt) >= 2 and filt[0].lower() in ("include", "exclude", "grep"):
+            pattern = " ".join(filt[1:])
+            keep = filt[0].lower() != "exclude"
+            text = str(self._show(words, low, structured=False))
+            return "".join(ln for ln in text.splitlines(keepends=True)
+                           if (re.search(pattern, ln) is not None) == keep)
+        raise CliError(INVALID, len(words) + 1)
+
     def _diff(self, words: list[str], low: list[str]) -> str:
         trees = []
         i = 0
@@ -281,7 +305,7 @@ class Cli:
 
 
 _SHOW_FIRST = {"version", "hostname", "inventory", "interface", "interfaces", "running-config",
-               "startup-config", "checkpoint", "file", "diff", "config-replace", "clock"}
+               "startup-config", "checkpoint", "file", "diff", "config-replace", "clock", "hosts"}
 
 
 def _bad_show_token(args: list[str]) -> int:

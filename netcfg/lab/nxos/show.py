@@ -109,3 +109,34 @@ def clock(dev: NxosEmulator) -> str:
     now = dev.clock.time()
     return time.strftime("%H:%M:%S.000 UTC %a %b %d %Y", time.gmtime(now)) + \
         "\nTime source is NTP\n"
+
+
+def _short(name: str) -> str:
+    return name.replace("Ethernet", "Eth", 1) if name.startswith("Ethernet") else name
+
+
+def interface_status(dev: NxosEmulator) -> str:
+    """`show interface status`: one row per port (NAPALM's `nxos_ssh` takes the first column)."""
+    rule = "-" * 80
+    lines = [rule, f"{'Port':<13} {'Name':<18} {'Status':<9} {'Vlan':<9} {'Duplex':<7} "
+             f"{'Speed':<7} Type", rule]
+    for name, settings in dev.interface_table():
+        if not name.startswith(("Ethernet", "mgmt", "port-channel", "loopback", "Vlan")):
+            continue
+        desc = (settings.get("description") or "--")[:18]
+        status = "disabled" if settings.get("shutdown") else "connected"
+        speed = settings.get("speed", "auto")
+        lines.append(f"{_short(name):<13} {desc:<18} {status:<9} {'routed':<9} {'full':<7} "
+                     f"{speed:<7} --")
+    return "\n".join(lines) + "\n"
+
+
+def hosts(dev: NxosEmulator) -> str:
+    """`show hosts`: the DNS settings (the default-domain line only when one is configured)."""
+    lines = ["DNS lookup enabled"]
+    for node in dev.running.children:
+        t = node.line.split()
+        if t[:2] == ["ip", "domain-name"] and len(t) > 2:
+            lines.append(f"Default domain for vrf:default is {t[2]}")
+    lines += ["Name/address lookup uses domain service", "Name servers are 255.255.255.255"]
+    return "\n".join(lines) + "\n"
