@@ -39,16 +39,17 @@ def lossless_nodes(net: Network, setup: RoutingSetup) -> int:
 
 
 def run(intact: Network, setup: RoutingSetup, failed: tuple[int, ...] = (), *,
-        exhaustive: bool = False, keep_states: bool = False) -> Outcome:
+        exhaustive: bool = False, keep_states: bool = False, explain: bool = True) -> Outcome:
     """Check one failure state; `exhaustive` builds the graph even where a proof exists;
-    `keep_states` keeps the builder of a table-driven model for the failure sweep."""
+    `keep_states` keeps the builder of a table-driven model for the failure sweep;
+    `explain=False` skips the per-edge causes (a verdict only, not a report)."""
     net = intact.with_failures(failed) if failed else intact
     if valley_free_proof(setup) and not exhaustive:
         return Outcome(failed, None, Analysis(lossless_nodes(net, setup), 0, 0, True))
     if keep_states and setup.model not in ("k_bounce", "all_simple_paths"):
-        b = Builder(net, setup, intact=intact)
+        b = Builder(net, setup, intact=intact, explain=explain)
         b.keep_states = True
         g = b.run_tables()
         return Outcome(failed, g, analyse(g), b)
-    g = build(net, setup, intact=intact)
+    g = build(net, setup, intact=intact, explain=explain)
     return Outcome(failed, g, analyse(g))

@@ -58,6 +58,13 @@ class Sweep:
         self.cyclic_represented += weight
         self.first = self.first or out
 
+    def explain_first(self, intact: Network, setup: RoutingSetup) -> None:
+        """Rebuild the first cyclic state with the causes a report needs (the sweep's own
+        confirmations skip them)."""
+        first = self.first
+        if first is not None and first.graph is not None and not first.graph.cause:
+            self.first = scenario.run(intact, setup, self.first.failed)
+
 
 def enumerates(setup: RoutingSetup) -> bool:
     """Whether a sweep under this setup checks failure sets one by one (no proof covers
@@ -182,9 +189,10 @@ def _bounce_sets(intact: Network, setup: RoutingSetup,
                               for t in range(width)], dtype=np.int64)
         if not index.cyclic_with(extra[0], extra[1], removed):
             continue
-        out = scenario.run(intact, setup, failed)
+        out = scenario.run(intact, setup, failed, explain=sw.first is None)
         if out.cyclic:
             sw.found(combo, weight, out)
+    sw.explain_first(intact, setup)
     return sw
 
 
