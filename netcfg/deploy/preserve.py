@@ -23,9 +23,6 @@ LINE_SECTIONS = {
 #: children of Junos `system { }` that belong to the device
 JUNOS_SYSTEM = ("root-authentication", "login", "authentication-order", "tacplus-server",
                 "radius-server")
-#: SONiC config_db tables that belong to the device (management port, AAA, users' services)
-SONIC_TABLES = ("MGMT_INTERFACE", "MGMT_PORT", "MGMT_VRF_CONFIG", "AAA", "TACPLUS",
-                "TACPLUS_SERVER", "RADIUS", "RADIUS_SERVER", "SNMP", "SNMP_COMMUNITY", "SNMP_USER")
 
 
 def _line_blocks(text: str, prefixes: tuple[str, ...]) -> list[list[str]]:
@@ -111,13 +108,10 @@ def _junos(running: str, candidate: str) -> str:
 
 
 def _sonic(running: str, candidate: str) -> str:
-    theirs, ours = json.loads(running), json.loads(candidate)
-    changed = False
-    for table in SONIC_TABLES:
-        if table in theirs and table not in ours:
-            ours[table] = theirs[table]
-            changed = True
-    return json.dumps(ours, indent=4, sort_keys=True) + "\n" if changed else candidate
+    from netcfg.deploy.drivers.sonic import keep_device_local as sonic_local
+
+    merged = sonic_local(json.loads(candidate), json.loads(running))
+    return json.dumps(merged, indent=4, sort_keys=True) + "\n"
 
 
 MERGERS: dict[str, Callable[[str, str], str]] = {

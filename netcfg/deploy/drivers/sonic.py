@@ -53,6 +53,9 @@ DEVICE_LOCAL: dict[str, tuple[str, ...] | None] = {
     "MGMT_VRF_CONFIG": None,
     "BUFFER_POOL": None,
     "FLEX_COUNTER_TABLE": None,
+    # logins and AAA are the device's (netcfg renders no users or AAA servers)
+    "AAA": None, "TACPLUS": None, "TACPLUS_SERVER": None, "RADIUS": None,
+    "RADIUS_SERVER": None, "SNMP": None, "SNMP_COMMUNITY": None, "SNMP_USER": None,
     "DEVICE_METADATA": ("hwsku", "platform", "mac", "asic_id", "deployment_id", "timezone",
                         "default_pfcwd_status", "default_bgp_status", "synchronous_mode",
                         "yang_config_validation"),
@@ -382,19 +385,26 @@ class SonicDriver(_NapalmDriver):
             raise CommitError("a commit is pending confirmation: confirm or roll it back first")
         checkpoint = f"netcfg-{int(time.time() * 1000)}"
         self._must(f"sudo config checkpoint {checkpoint}", CommitError)
-        if self._candidate is not None:
-            self._must(f"sudo config replace {CANDIDATE_FILE}", CommitError)
-        else:
-            self._must(f"sudo config apply-patch {PATCH_FILE}", CommitError)
-        self._candidate = self._patch = None
         if revert_in is not None:
+            # armed before the change: a connection lost during or right after the apply still
+            # leaves the switch a timer that puts the checkpoint back
             out, status = self._run(f"sudo systemd-run --on-active={revert_in} "
                                     f"--unit={REVERT_UNIT} config rollback {checkpoint}")
             if status != 0:
-                self._run(f"sudo config rollback {checkpoint}")
                 raise CommitConfirmException(self._clean(
-                    f"{self.hostname}: could not arm the revert timer, change rolled back: "
+                    f"{self.hostname}: could not arm the revert timer, nothing applied: "
                     f"{out.strip()}"))
+        try:
+            if self._candidate is not None:
+                self._must(f"sudo config replace {CANDIDATE_FILE}", CommitError)
+            else:
+                self._must(f"sudo config apply-patch {PATCH_FILE}", CommitError)
+        except CommitError:
+            if revert_in is not None:  # nothing applied: the timer has nothing to undo
+                self._run(f"sudo systemctl stop {REVERT_UNIT}.timer")
+            raise
+        self._candidate = self._patch = None
+        if revert_in is not None:
             self._pending_checkpoint = checkpoint
             return
         self._finish(checkpoint)
