@@ -95,12 +95,12 @@ def run(intact: Network, setup: RoutingSetup, k: int, base: tuple[int, ...] = ()
         return sw
     sets, sym_used, dropped = _sets_to_check(symmetry, links, k, total, budget)
     count = len(sets) if sets is not None else total
-    if count > budget:
+    if count > budget or sets == []:
         sw = Sweep(k, "enumeration", total, 0, complete=False, symmetry=sym_used,
                    dropped=dropped)
-        sw.note = (f"{count:,} sets to check exceed the budget of {budget:,}; not checked"
-                   if sym_used else f"{total:,} sets exceed the enumeration budget of "
-                   f"{budget:,}; not checked")
+        sw.note = (f"more than {budget:,} kinds of set by symmetry exceed the budget; not "
+                   "checked" if sets == [] else f"{total:,} sets exceed the enumeration "
+                   f"budget of {budget:,}; not checked")
         return sw
     weighted = sets if sets is not None else ((c, 1) for c in itertools.combinations(links, k))
     if setup.model == "bounce_on_failure":
@@ -122,11 +122,16 @@ def run(intact: Network, setup: RoutingSetup, k: int, base: tuple[int, ...] = ()
 def _sets_to_check(symmetry: Symmetry | None, links: list[int], k: int, total: int,
                    budget: int) -> tuple[list[tuple[tuple[int, ...], int]] | None, list[str],
                                          dict[str, str]]:
-    """One set per orbit with its orbit size, or None (check every set). The orbit sizes
-    must add up to the number of sets, else the reduction is not used."""
+    """One set per orbit with its orbit size, None (check every set), or [] (more orbits
+    than the budget). The orbit sizes must add up to the number of sets, else the reduction
+    is not used."""
     if symmetry is None or not symmetry.active:
         return None, [], dict(symmetry.dropped) if symmetry else {}
-    reps = symmetry.representatives(links, k)
+    reps = symmetry.representatives(links, k, limit=budget)
+    if reps is None:
+        if total <= budget:
+            return None, [], dict(symmetry.dropped)
+        return [], symmetry.describe(), dict(symmetry.dropped)
     if sum(w for _, w in reps) != total:
         return None, [], {"all": "orbit sizes do not add up to the number of sets"}
     if len(reps) >= total:

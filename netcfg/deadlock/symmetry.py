@@ -50,6 +50,9 @@ FACTORS: dict[str, tuple[tuple[str, ...], str]] = {
 }
 
 Coords = tuple[Any, ...]
+#: grouping candidates allowed per set the budget lets the sweep check (bounds the work of
+#: finding representatives on very large fabrics)
+CANDIDATES_PER_SET = 500
 
 
 @dataclass
@@ -109,12 +112,16 @@ class Symmetry:
                 sizes[pat] = n
         return sum(sizes.values()) // math.factorial(len(combo))
 
-    def representatives(self, links: list[int], k: int) -> list[tuple[tuple[int, ...], int]]:
+    def representatives(self, links: list[int], k: int, limit: int | None = None
+                        ) -> list[tuple[tuple[int, ...], int]] | None:
         """One set per orbit of k-sets of `links` (the smallest by link index), with the
-        orbit's size. Every orbit holds a set that extends a representative of a smaller
-        orbit, so candidates grow one link at a time from the representatives."""
+        orbit's size; None once more than `limit` orbits (or candidates to group) show up.
+        Every orbit holds a set that extends a representative of a smaller orbit, so
+        candidates grow one link at a time from the representatives."""
         level: dict[tuple, tuple[int, ...]] = {(): ()}
         for _ in range(k):
+            if limit is not None and len(level) * len(links) > CANDIDATES_PER_SET * limit:
+                return None
             nxt: dict[tuple, tuple[int, ...]] = {}
             for rep in level.values():
                 have = set(rep)
@@ -125,6 +132,8 @@ class Symmetry:
                     form = self.canonical(combo)
                     if form not in nxt or combo < nxt[form]:
                         nxt[form] = combo
+                if limit is not None and len(nxt) > limit:
+                    return None
             level = nxt
         return sorted((combo, self.orbit_size(combo)) for combo in level.values())
 
