@@ -243,3 +243,24 @@ def test_two_failure_incremental_sweep_matches_rebuilding_every_state():
         assert set(sw.cyclic) == want
         cyclic += bool(want)
     assert cyclic >= 10
+
+
+def test_cli_reports_the_reduction_in_text_and_json():
+    from click.testing import CliRunner
+
+    from netcfg.cli import main
+
+    example = str(ROOT / "inventories" / "example")
+    args = ["deadlock", example, "--failures", "2", "--model", "bounce_on_failure"]
+    runner = CliRunner()
+    text = runner.invoke(main, args)
+    assert text.exit_code == 0, text.output
+    assert "130,816 set(s); 9 sets checked, representing 130,816 by symmetry (exact: " in (
+        text.output)
+    doc = yaml.safe_load(runner.invoke(main, args + ["--format", "json"]).output)
+    s = doc["sweep"]
+    assert (s["checked"], s["represented"], s["sets"], s["complete"]) == (9, 130816, 130816,
+                                                                         True)
+    assert "servers within an SU" in s["symmetry"]["exact"] and s["symmetry"]["dropped"] == {}
+    plain = runner.invoke(main, args + ["--no-symmetry", "--budget", "100"])
+    assert "incomplete" in plain.output and "by symmetry" not in plain.output
