@@ -290,12 +290,6 @@ def _replace_and_commit(make_lab, version, files):
         assert f"hostname: {f.stem}" in dev.running_config()
 
 
-def test_rendered_configs_commit_on_5_14(make_lab, rendered):
-    _replace_and_commit(make_lab, "5.14.0", rendered)
-
-
-@pytest.mark.xfail(strict=True, raises=ReplaceConfigException,
-                   reason="template writes `service lldp`; Cumulus Linux 5.15 moved it to "
-                          "`system lldp` (New and Changed NVUE Commands, 5.15)")
+# netcfg's NVUE template targets Cumulus Linux 5.15 and later (docs/render-cumulus.md)
 def test_rendered_configs_commit_on_5_15(make_lab, rendered):
     _replace_and_commit(make_lab, "5.15.0", rendered)
