@@ -226,7 +226,8 @@ def test_named_checkpoints_diff_and_rollback(spine, drivers):
     _nxapi(drv, "checkpoint before description baseline")
     drv.device.config_list(["interface Ethernet1/1", "description after"])
     diff = _nxapi(drv, "show diff rollback-patch checkpoint before running-config")
-    assert diff.splitlines()[:3] == ["Collecting Running-Config", "#Generating Rollback Patch", "!!"]
+    head = ["Collecting Running-Config", "#Generating Rollback Patch", "!!"]
+    assert diff.splitlines()[:3] == head
     assert "interface Ethernet1/1\n  description after" in diff
     summary = _nxapi(drv, "show checkpoint summary")
     assert "1) before:" in summary and "Description: baseline" in summary

@@ -167,7 +167,7 @@ class NxosEmulator(Emulator):
                     "ssh_config_file": str(self.ssh_config),
                 }}
 
-    # --- interfaces (show interface) -----------------------------------------------------------------
+    # --- interfaces (show interface) --------------------------------------------------------------
     def interface_table(self) -> list[tuple[str, dict[str, Any]]]:
         rows = []
         for node in self.running.children:
@@ -189,7 +189,7 @@ class NxosEmulator(Emulator):
         n = abs(hash((self.name, name))) % (1 << 24)
         return f"00fe.c8{n >> 16:02x}.{n & 0xffff:04x}"
 
-    # --- bootflash ---------------------------------------------------------------------------------
+    # --- bootflash --------------------------------------------------------------------------------
     def file_name(self, token: str, allow_root: bool = False) -> str | None:
         name = token
         if ":" in name:
@@ -236,7 +236,7 @@ class NxosEmulator(Emulator):
                 out[entry.name] = (st.st_size, st.st_mtime)
         return out
 
-    # --- faults at configuration operations ------------------------------------------------------------
+    # --- faults at configuration operations -------------------------------------------------------
     def exclusive(self, operation: str) -> None:
         """Checkpoint, rollback and copy run start are one-user-at-a-time on NX-OS."""
         if self.faults.active(FaultKind.LOCK_HELD) is not None:
@@ -255,7 +255,7 @@ class NxosEmulator(Emulator):
         """The first configuration line of a CLI context is where its change takes effect."""
         self._fault("commit", "% Configuration rejected by the system")
 
-    # --- checkpoints, rollback, configure replace ------------------------------------------------------------
+    # --- checkpoints, rollback, configure replace -------------------------------------------------
     def save_checkpoint(self, name: str | None, description: str) -> None:
         if name is None:
             n = 1
@@ -378,7 +378,7 @@ class NxosEmulator(Emulator):
         return (f"Configure replace: pending commit\nSource: {pending.source}\n"
                 f"Commit timeout: {left} seconds remaining\n")
 
-    # --- NX-API --------------------------------------------------------------------------------------
+    # --- NX-API -----------------------------------------------------------------------------------
     async def _nxapi(self, request: web.BaseRequest) -> web.StreamResponse:
         if request.method != "POST" or request.path != "/ins":
             return web.Response(status=404, text="Not Found")
