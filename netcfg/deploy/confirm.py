@@ -16,9 +16,12 @@ from netcfg.deploy.targets import Target
 
 
 def revert_seconds(nos: str, seconds: int) -> int:
-    """The timer the NOS will really run: Junos counts whole minutes."""
+    """The timer the NOS will really run: Junos counts whole minutes; NX-OS's
+    `commit-timeout` takes 30-3600 s."""
     if nos == "junos":
         return max(1, math.ceil(seconds / 60)) * 60
+    if nos == "nxos":
+        return min(max(seconds, 30), 3600)
     return seconds
 
 
@@ -36,7 +39,7 @@ def commit(driver: NetworkDriver, target: Target, seconds: int, message: str) ->
 
 def confirm(driver: NetworkDriver, target: Target) -> None:
     if target.nos == "nxos":
-        driver.device.config_list(["configure replace commit"])  # type: ignore[attr-defined]
+        _nxapi(driver, "configure replace commit")
         driver._copy_run_start()  # type: ignore[attr-defined]
         return
     driver.confirm_commit()
@@ -45,20 +48,28 @@ def confirm(driver: NetworkDriver, target: Target) -> None:
 def revert(driver: NetworkDriver, target: Target) -> None:
     """Undo a commit that is still waiting for its confirmation, now."""
     if target.nos == "nxos":
-        driver.device.config_list(  # type: ignore[attr-defined]
-            [f"rollback running-config checkpoint {NXOS_CHECKPOINT}"])
+        # back to the checkpoint taken before the replace; the pending replace's own timer
+        # later restores the same configuration
+        _nxapi(driver, f"rollback running-config checkpoint {NXOS_CHECKPOINT} atomic")
         return
     driver.rollback()
 
 
+#: the NX-OS checkpoint netcfg takes before each replace (one name: replaced every push)
 NXOS_CHECKPOINT = "netcfg-pre-commit"
 
 
+def _nxapi(driver: NetworkDriver, command: str) -> str:
+    return str(driver.device.show(command, raw_text=True))  # type: ignore[attr-defined]
+
+
 def _nxos_commit(driver: NetworkDriver, seconds: int) -> None:
-    # the candidate file is on bootflash: after load_replace_candidate (NAPALM's SCP upload)
+    # NAPALM's load_replace_candidate put the candidate on the switch (SCP to bootflash:)
     path = f"{driver._dest_file_system}{driver.candidate_cfg}"  # type: ignore[attr-defined]
-    driver.device.config_list([  # type: ignore[attr-defined]
-        f"checkpoint {NXOS_CHECKPOINT}",
-        f"configure replace {path} commit-timeout {seconds}",
-    ])
+    try:
+        _nxapi(driver, f"no checkpoint {NXOS_CHECKPOINT}")
+    except Exception:  # noqa: BLE001 - none yet: nothing to remove
+        pass
+    _nxapi(driver, f"checkpoint {NXOS_CHECKPOINT}")
+    _nxapi(driver, f"configure replace {path} commit-timeout {seconds}")
     driver.loaded = False  # type: ignore[attr-defined]

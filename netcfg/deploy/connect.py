@@ -49,6 +49,16 @@ def driver_kwargs(target: Target, timeout: int, workdir: Path) -> dict[str, Any]
     elif target.nos == "nxos":
         args["transport"] = "https"
         args["ssl_verify"] = (target.ca_file or True) if target.verify_tls else False
+        # the replace candidate goes up by SCP over netmiko (host key checked like any SSH)
+        args["ssh_strict"] = target.check_host_keys
+        if target.known_hosts:
+            args.update(system_host_keys=False, alt_host_keys=True,
+                        alt_key_file=target.known_hosts)
+        ssh_port = target.ports.get("ssh", 22)
+        if ssh_port != 22:  # NAPALM always says 22; netmiko then takes Port from ssh_config
+            config = workdir / f"{target.name}.ssh_config"
+            config.write_text(f"Host {target.host}\n  Port {ssh_port}\n")
+            args["ssh_config_file"] = str(config)
     elif target.nos == "junos":
         if target.check_host_keys and target.known_hosts:
             config = workdir / f"{target.name}.ssh_config"

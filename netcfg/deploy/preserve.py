@@ -114,11 +114,18 @@ def _sonic(running: str, candidate: str) -> str:
     return json.dumps(merged, indent=4, sort_keys=True) + "\n"
 
 
+def _cumulus(running: str, candidate: str) -> str:
+    from netcfg.deploy.drivers.cumulus import with_device_local
+
+    return with_device_local(candidate, running)
+
+
 MERGERS: dict[str, Callable[[str, str], str]] = {
     "eos": lambda r, c: _lines(r, c, "eos"),
     "nxos": lambda r, c: _lines(r, c, "nxos"),
     "junos": _junos,
     "sonic": _sonic,
+    "cumulus": _cumulus,
 }
 
 

@@ -19,7 +19,8 @@ from netcfg.validate import Validation, validate
 ROOT = Path(__file__).resolve().parents[2]
 MULTIVENDOR = ROOT / "inventories" / "multivendor"
 #: one device per NOS the deploy layer is tested on
-BY_NOS = {"eos": "leaf-su1-r1", "junos": "core1", "sonic": "leaf-su2-r1"}
+BY_NOS = {"eos": "leaf-su1-r1", "junos": "core1", "sonic": "leaf-su2-r1",
+          "cumulus": "leaf-su2-r5", "nxos": "spine-pod1-1"}
 #: distinctive, so a test can grep every output for it
 PASSWORD = "Lab-Pa55-9f3e1c"
 

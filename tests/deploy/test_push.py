@@ -64,7 +64,7 @@ def test_post_check_failure_reverts_at_once(one):
     result = _push(target, lying(desired), run)
     assert result.status == "reverted" and result.stage == "post-check"
     assert "lossless priorities" in (result.error or "")
-    assert dev.running_config() == before
+    assert _semantic(dev.running_config()) == _semantic(before)
     assert _events(run, target.name)[-1] == "reverted"
 
 
@@ -78,7 +78,7 @@ def test_connection_lost_before_confirm_ends_at_the_old_config(one):
     # committed and never confirmed: reverted by the device (EOS: NAPALM's close() aborts the
     # pending session at once; Junos: the commit-confirmed timer)
     lab.advance(OPTS.revert_in + 1)
-    assert dev.running_config() == before
+    assert _semantic(dev.running_config()) == _semantic(before)
     last = run.events()[-1]
     assert last.event == "failed" and last.detail["pending_revert"] is True
 
@@ -95,7 +95,7 @@ def test_faults_leave_the_old_config(one, kind, stage):
     assert result.error and PASSWORD not in result.error
     dev.clear_faults()
     lab.advance(OPTS.revert_in + 1)
-    assert dev.running_config() == before
+    assert _semantic(dev.running_config()) == _semantic(before)
 
 
 def test_drop_after_apply_ends_at_old_config_by_timer(one):
@@ -105,7 +105,7 @@ def test_drop_after_apply_ends_at_old_config_by_timer(one):
     result = _push(target, desired, run)
     assert result.status == "failed" and result.stage == "commit"
     lab.advance(OPTS.revert_in + 1)
-    assert dev.running_config() == before
+    assert _semantic(dev.running_config()) == _semantic(before)
 
 
 def test_dry_run_commits_nothing(one):
@@ -113,7 +113,7 @@ def test_dry_run_commits_nothing(one):
     before = dev.running_config()
     result = _push(target, desired, run, Options(timeout=20, dry_run=True))
     assert result.status == "changed" and result.diff
-    assert dev.running_config() == before and dev.candidate_config() is None
+    assert _semantic(dev.running_config()) == _semantic(before) and dev.candidate_config() is None
     assert _events(run, target.name)[-1] == "dry-run"
 
 
