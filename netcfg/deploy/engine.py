@@ -20,6 +20,7 @@ from typing import Any
 from napalm.base import NetworkDriver
 
 from netcfg.deploy import confirm as cc
+from netcfg.deploy import stale
 from netcfg.deploy.connect import Connection, DeviceError, describe
 from netcfg.deploy.preserve import keep_device_local
 from netcfg.deploy.runs import DeviceLock, LockHeld, Run
@@ -83,8 +84,18 @@ def _meaning(desired: Desired, running: str) -> list[str]:
         return [f"running config not readable for a meaning diff: {exc}"]
 
 
-def _load(driver: NetworkDriver, target: Target, running: str, desired: Desired) -> str:
+def _load(driver: NetworkDriver, target: Target, running: str, desired: Desired,
+          run: Run | None = None) -> str:
     """Load the replace candidate; returns the device's diff ("" when it already matches)."""
+    try:
+        for what in stale.clear(driver, target):
+            if run is not None:
+                run.record(target.name, "stale-cleaned", what=what)
+    except stale.PendingElsewhere as exc:
+        raise DeviceError(target.name, "load", str(exc)) from None
+    except Exception as exc:  # noqa: BLE001 - driver-specific exceptions
+        raise DeviceError(target.name, "load", f"checking for leftovers: {describe(exc)}") \
+            from None
     candidate = keep_device_local(target.nos, running, desired.text)
     try:
         driver.load_replace_candidate(config=candidate)
@@ -166,7 +177,7 @@ def _push_locked(target: Target, desired: Desired, run: Run, opts: Options,
             run.save("backup", name, running)
             run.record(name, "backed-up")
             up_before = _step(target, "get interfaces", lambda: _up(driver))
-            diff = _load(driver, target, running, desired)
+            diff = _load(driver, target, running, desired, run)
             meaning = _meaning(desired, running)
             if not diff:
                 _step(target, "discard", driver.discard_config)

@@ -146,3 +146,26 @@ def test_a_live_lock_skips_the_device_and_a_stale_one_is_cleaned(one, tmp_path):
             "socket").gethostname())
     assert _push(target, desired, run).status == "confirmed"
     assert "stale-lock-cleaned" in _events(run, target.name)
+
+
+def test_leftovers_of_a_crashed_run_are_cleared_or_named(one):
+    lab, dev, target, desired, run = one
+    before = dev.running_config()
+    dev.inject("stale_session")
+    result = _push(target, desired, run)
+    if target.nos == "nxos":  # a pending configure replace reverts by itself: never overridden
+        assert result.status == "failed" and "pending its commit" in (result.error or "")
+        assert _semantic(dev.running_config()) == _semantic(before)
+    else:
+        assert result.status == "confirmed", result
+    if target.nos in ("eos", "junos"):
+        assert "stale-cleaned" in _events(run, target.name)
+
+
+def test_a_lock_held_by_someone_else_fails_cleanly(one):
+    lab, dev, target, desired, run = one
+    before = dev.running_config()
+    dev.inject("lock_held")
+    result = _push(target, desired, run)
+    assert result.status == "failed" and result.stage in ("load", "commit"), result
+    assert _semantic(dev.running_config()) == _semantic(before)
