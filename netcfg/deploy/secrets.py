@@ -92,13 +92,13 @@ def load_file(path: Path) -> dict[str, str]:
     return {k: str(v) for k, v in data.items() if isinstance(v, (str, int))}
 
 
-def resolve(name: str, cred: Credential, base: Path,
+def resolve(name: str, cred: Credential, base: Path | None,
             environ: os._Environ[str] | dict[str, str] = os.environ) -> Login:
     """The login a credential entry of the intent points at (`base`: the inventory directory)."""
     from_file: dict[str, str] = {}
     if cred.file is not None:
-        from_file = load_file((base / cred.file) if not Path(cred.file).is_absolute()
-                              else Path(cred.file))
+        path = Path(cred.file)
+        from_file = load_file(path if path.is_absolute() or base is None else base / path)
     password = from_file.get("password")
     if cred.password_env is not None:
         if cred.password_env not in environ:

@@ -1,0 +1,52 @@
+"""Credentials (environment or a private file, never printed) and deterministic selection."""
+
+from __future__ import annotations
+
+import pytest
+
+from netcfg.deploy.secrets import CredentialError, Secret, redact, resolve
+from netcfg.deploy.targets import TargetError, parse_shard, select, shard_of
+from netcfg.intent.model import Credential
+
+from .deploy_cases import multivendor
+
+
+def test_password_from_environment_is_masked_everywhere():
+    login = resolve("lab", Credential(username="ops", password_env="SW_PASS"), base=None,
+                    environ={"SW_PASS": "hunter2-xyz"})
+    assert login.password.reveal() == "hunter2-xyz"
+    assert "hunter2" not in repr(login) + str(login.password) + repr(login.password)
+    assert redact("auth failed for ops/hunter2-xyz") == "auth failed for ops/********"
+
+
+def test_missing_environment_variable_names_it_not_a_value():
+    with pytest.raises(CredentialError, match="SW_PASS is not set"):
+        resolve("lab", Credential(username="ops", password_env="SW_PASS"), None, environ={})
+
+
+def test_credentials_file_must_be_private(tmp_path):
+    path = tmp_path / "secrets.yaml"
+    path.write_text("username: ops\npassword: file-secret-1\n")
+    path.chmod(0o644)
+    with pytest.raises(CredentialError, match="chmod 600"):
+        resolve("lab", Credential(file="secrets.yaml"), tmp_path)
+    path.chmod(0o600)
+    login = resolve("lab", Credential(file="secrets.yaml"), tmp_path)
+    assert login.username == "ops" and login.password == Secret("file-secret-1")
+
+
+def test_shards_split_the_fleet_exactly_and_stably():
+    fabric = multivendor().fabric
+    everyone = [d.name for d in select(fabric)]
+    shards = [[d.name for d in select(fabric, shard=(i, 4))] for i in range(1, 5)]
+    assert sorted(n for s in shards for n in s) == sorted(everyone)
+    assert all(shards)  # 32 switches over 4 runners: nobody idle
+    assert all(shard_of(n, 4) == i + 1 for i, s in enumerate(shards) for n in s)
+    assert [d.name for d in select(fabric, ("leaf-*",), limit=("*-r1",))] == [
+        "leaf-su1-r1", "leaf-su2-r1"]
+
+
+@pytest.mark.parametrize("text", ["0/4", "5/4", "a/b", "3"])
+def test_bad_shard_is_a_clear_error(text):
+    with pytest.raises(TargetError, match="--shard"):
+        parse_shard(text)
