@@ -49,8 +49,10 @@ def driver_kwargs(target: Target, timeout: int, workdir: Path) -> dict[str, Any]
     elif target.nos == "nxos":
         args["transport"] = "https"
         args["ssl_verify"] = (target.ca_file or True) if target.verify_tls else False
-        # the replace candidate goes up by SCP over netmiko (host key checked like any SSH)
+        # the replace candidate goes up by SCP over netmiko (host key checked like any SSH);
+        # netmiko's own 10 s reads are too short for a busy switch or runner
         args["ssh_strict"] = target.check_host_keys
+        args["read_timeout_override"] = timeout
         if target.known_hosts:
             args.update(system_host_keys=False, alt_host_keys=True,
                         alt_key_file=target.known_hosts)
@@ -66,6 +68,7 @@ def driver_kwargs(target: Target, timeout: int, workdir: Path) -> dict[str, Any]
             args["ssh_config_file"] = str(config)
     else:
         args["ssh_strict"] = target.check_host_keys
+        args["read_timeout_override"] = timeout
         if target.known_hosts:
             args["known_hosts"] = target.known_hosts
     return {"hostname": target.host, "username": target.login.username,

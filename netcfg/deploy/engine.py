@@ -331,7 +331,12 @@ def _undo_confirmed(targets: list[Target], results: list[Result], run: Run, opts
     if not confirmed:
         return results
     run.record("-", "rollback", devices=[t.name for t in confirmed])
-    restored = {r.device: r for r in pool(
-        confirmed, lambda t: restore_device(t, run.saved("backup", t.name) or "", run, opts),
-        opts.workers, progress)}
+    def restore(t: Target) -> Result:
+        saved = run.saved("backup", t.name) or ""
+        result = restore_device(t, saved, run, opts)
+        if result.status == "failed" and result.stage in ("connect", "load"):
+            result = restore_device(t, saved, run, opts)  # nothing applied yet: try once more
+        return result
+
+    restored = {r.device: r for r in pool(confirmed, restore, opts.workers, progress)}
     return [restored.get(r.device, r) if r.status == "confirmed" else r for r in results]

@@ -17,8 +17,10 @@ import napalm
 from netcfg.lab import DeviceSpec, Lab
 
 
-def _facts(driver_name: str, kwargs: dict) -> None:
-    driver = napalm.get_network_driver(driver_name)(**kwargs)
+def _facts(nos: str, kwargs: dict) -> None:
+    from netcfg.deploy.targets import DRIVERS
+
+    driver = napalm.get_network_driver(DRIVERS[nos])(**kwargs)
     driver.open()
     driver.get_facts()
     driver.close()
@@ -40,13 +42,12 @@ def run(nos: str, count: int, workers: int) -> None:
           f"{count} x (open+get_facts+close) in {elapsed:.2f} s = {count / elapsed:.1f}/s")
 
 
+#: client threads per NOS: enough to keep the lab busy without drowning the GIL
+WORKERS = {"eos": 20, "junos": 50, "nxos": 20, "sonic": 20, "cumulus": 20}
+
 if __name__ == "__main__":
-    eos = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    junos = int(sys.argv[2]) if len(sys.argv) > 2 else 200
-    nxos = int(sys.argv[3]) if len(sys.argv) > 3 else 0
-    if eos:
-        run("eos", eos, 20)
-    if junos:
-        run("junos", junos, 50)
-    if nxos:  # NX-API: every command is its own HTTPS request (TLS handshake included)
-        run("nxos", nxos, 20)
+    counts = dict(zip(WORKERS, [200, 200, 0, 0, 0]))
+    counts.update(zip(WORKERS, (int(a) for a in sys.argv[1:])))
+    for nos, count in counts.items():
+        if count:
+            run(nos, count, WORKERS[nos])
