@@ -264,3 +264,49 @@ def test_cli_reports_the_reduction_in_text_and_json():
     assert "servers within an SU" in s["symmetry"]["exact"] and s["symmetry"]["dropped"] == {}
     plain = runner.invoke(main, args + ["--no-symmetry", "--budget", "100"])
     assert "incomplete" in plain.output and "by symmetry" not in plain.output
+
+
+def orbits_by_closure(generators: list[dict[int, int]], sets: list[tuple[int, ...]]):
+    """Orbits of `sets` under the group the link permutations generate (union-find)."""
+    parent = {s: s for s in sets}
+
+    def find(s):
+        while parent[s] != s:
+            parent[s] = parent[parent[s]]
+            s = parent[s]
+        return s
+
+    for gen in generators:
+        for s in sets:
+            img = tuple(sorted(gen.get(k, k) for k in s))
+            a, b = find(s), find(img)
+            if a != b:
+                parent[a] = b
+    groups: dict = {}
+    for s in sets:
+        groups.setdefault(find(s), set()).add(s)
+    return list(groups.values())
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_canonical_forms_are_exactly_the_orbits_of_the_verified_generators(tmp_path, seed):
+    rng = random.Random(seed)
+    data = rail_intent(rng) if seed % 2 else rail3_intent(rng)
+    if seed % 3 == 0:  # an override breaks some factors: the rest must still be exact
+        data["overrides"] = {"devices": {"leaf-su1-r1*": {"mtu": 9000}}}
+    fabric = build(tmp_path, data)
+    net = from_fabric(fabric)
+    sym = derive(fabric, net, from_intent(fabric.loaded.intent, has_hosts=True),
+                 keep_generators=True)
+    links = range(len(net.links()))
+    for k in (1, 2):
+        sets = list(itertools.combinations(links, k))
+        orbits = orbits_by_closure(sym.generators, sets)
+        by_form: dict = {}
+        for s in sets:
+            by_form.setdefault(sym.canonical(s), set()).add(s)
+        assert sorted(map(sorted, by_form.values())) == sorted(map(sorted, orbits))
+        for orbit in orbits:
+            assert {sym.orbit_size(s) for s in orbit} == {len(orbit)}
+        reps = sym.representatives(list(links), k)
+        assert sorted(min(o) for o in orbits) == [c for c, _ in reps]

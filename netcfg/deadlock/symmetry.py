@@ -63,6 +63,8 @@ class Symmetry:
     kept: list[str] = field(default_factory=list)
     dropped: dict[str, str] = field(default_factory=dict)  # factor -> why
     domain: dict[tuple, int] = field(default_factory=dict)  # (coord, scope) -> size
+    #: link permutations (moved links only) generating the kept group, when asked for
+    generators: list[dict[int, int]] = field(default_factory=list)
 
     @property
     def active(self) -> bool:
@@ -142,9 +144,11 @@ class Symmetry:
 
 
 def derive(fabric: Fabric, net: Network, setup: RoutingSetup,
-           base: tuple[int, ...] = ()) -> Symmetry | None:
+           base: tuple[int, ...] = (), *, keep_generators: bool = False) -> Symmetry | None:
     """The exact symmetry of a rail-optimized fabric, or None (explicit topologies, or
-    links the generator's coordinates do not describe)."""
+    links the generator's coordinates do not describe). `keep_generators` keeps the link
+    permutations that were verified (for tests: they generate the group the canonical forms
+    stand for)."""
     if fabric.loaded.intent.topology.kind != "rail_optimized":
         return None
     dev_coords = _device_coords(fabric)
@@ -189,10 +193,14 @@ def derive(fabric: Fabric, net: Network, setup: RoutingSetup,
     sym.domain = {key: len(vals) for key, vals in values.items()}
     checker = _Verifier(fabric, net, setup, base, links, node_coords, node_dev)
     for coord in COORDS:
-        why = checker.verify(coord, {k: v for k, v in values.items() if k[0] == coord}, sym)
+        gens: list[dict[int, int]] = []
+        why = checker.verify(coord, {k: v for k, v in values.items() if k[0] == coord}, sym,
+                             gens)
         if why is None:
             if any(len(v) > 1 for k, v in values.items() if k[0] == coord):
                 sym.kept.append(coord)
+                if keep_generators:
+                    sym.generators += gens
         else:
             sym.dropped[FACTORS[coord][1]] = why
     return sym
@@ -259,8 +267,10 @@ class _Verifier:
                 tuple(sorted((port.origin or {}).items())),
                 tuple(matching_keys(self._port_keys, port.id)) if self._port_keys else ())
 
-    def verify(self, coord: str, scopes: dict[tuple, list], sym: Symmetry) -> str | None:
-        """None when every generator of this factor is an automorphism, else why not."""
+    def verify(self, coord: str, scopes: dict[tuple, list], sym: Symmetry,
+               gens: list[dict[int, int]]) -> str | None:
+        """None when every generator of this factor is an automorphism (their link
+        permutations go to `gens`), else why not."""
         i = 1 + COORDS.index(coord)
         by_scope: dict[tuple, list[int]] = {}
         for k, tup in enumerate(self.links):
@@ -269,16 +279,19 @@ class _Verifier:
         for key, vals in scopes.items():
             if len(vals) < 2:
                 continue
-            gens = [{vals[0]: vals[1], vals[1]: vals[0]}]
+            perms = [{vals[0]: vals[1], vals[1]: vals[0]}]  # a swap and a rotation
             if len(vals) > 2:
-                gens.append({v: vals[(j + 1) % len(vals)] for j, v in enumerate(vals)})
-            for perm in gens:
-                why = self._automorphism(i, perm, by_scope.get(key, []))
+                perms.append({v: vals[(j + 1) % len(vals)] for j, v in enumerate(vals)})
+            for perm in perms:
+                link_map: dict[int, int] = {}
+                why = self._automorphism(i, perm, by_scope.get(key, []), link_map)
+                gens.append(link_map)
                 if why:
                     return why
         return None
 
-    def _automorphism(self, i: int, perm: dict, moved: list[int]) -> str | None:
+    def _automorphism(self, i: int, perm: dict, moved: list[int],
+                      link_map: dict[int, int]) -> str | None:
         coord = COORDS[i - 1]
         node_map: dict[int, int] = {}
         for k in moved:
@@ -289,6 +302,7 @@ class _Verifier:
                 return f"no link matches the image of {self._link_name(k)}"
             if k2 == k:
                 continue
+            link_map[k] = k2
             if k in self.base or k2 in self.base:
                 return f"failed link {self._link_name(k)} is named in the intent"
             la, lb = self.fabric_links[k], self.fabric_links[k2]
