@@ -180,8 +180,9 @@ def _report(fabric: Fabric | None, net: Network, setup: RoutingSetup, reason: st
     if g is not None:
         rep.unroutable = sorted([s, d] for s, d in g.unroutable)
         rep.cycles = [_cycle(g, comp) for comp in a.components]
-        for cyc, comp in zip(rep.cycles, a.components):
-            cyc.witnesses = witnesses(g, comp.cycle, net, failures)
+        found = witnesses(g, [comp.cycle for comp in a.components], net, failures)
+        for cyc, flows in zip(rep.cycles, found):
+            cyc.witnesses = flows
     if fabric is not None:
         rep.findings += _findings(fabric, net, setup, rep)
     return rep

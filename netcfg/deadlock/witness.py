@@ -23,11 +23,16 @@ class _Found(Exception):
     """Stops a path enumeration at the first path that holds the edge."""
 
 
-def witnesses(g: Graph, cycle: list[int], intact: Network,
-              failed: list[list[str]]) -> list[dict[str, Any]]:
-    """One flow per edge of `cycle` (node ids of `g`, in order), in the failure state of
-    `g` (`failed` names its failed links)."""
+def witnesses(g: Graph, cycles: list[list[int]], intact: Network,
+              failed: list[list[str]]) -> list[list[dict[str, Any]]]:
+    """Per cycle (node ids of `g`, in order): one flow per edge, in the failure state of `g`
+    (`failed` names its failed links). Classes traced once serve every cycle."""
     finder = _Finder(g, intact)
+    return [_cycle_witnesses(finder, g, cycle, failed) for cycle in cycles]
+
+
+def _cycle_witnesses(finder: _Finder, g: Graph, cycle: list[int],
+                     failed: list[list[str]]) -> list[dict[str, Any]]:
     out = []
     for i, u in enumerate(cycle):
         v = cycle[(i + 1) % len(cycle)]
