@@ -262,6 +262,8 @@ def test_cli_reports_the_reduction_in_text_and_json():
     assert (s["checked"], s["represented"], s["sets"], s["complete"]) == (9, 130816, 130816,
                                                                          True)
     assert "servers within an SU" in s["symmetry"]["exact"] and s["symmetry"]["dropped"] == {}
+    assert s["symmetry"]["summary"].startswith("9 sets checked, representing 130,816 by "
+                                               "symmetry (exact: rails within an SU, ")
     plain = runner.invoke(main, args + ["--no-symmetry", "--budget", "100"])
     assert "incomplete" in plain.output and "by symmetry" not in plain.output
 

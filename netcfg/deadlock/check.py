@@ -157,7 +157,10 @@ def _sweep_dict(net: Network, sw: sweeps.Sweep) -> dict[str, Any]:
     return {"k": sw.k, "method": sw.method, "sets": sw.total, "checked": sw.checked,
             "represented": sw.represented, "complete": sw.complete,
             "cyclic_sets": sw.cyclic_represented, "cyclic_checked": len(sw.cyclic),
-            "symmetry": {"exact": sw.symmetry, "dropped": sw.dropped},
+            "symmetry": {"exact": sw.symmetry, "dropped": sw.dropped,
+                         "summary": (f"{sw.checked:,} sets checked, representing "
+                                     f"{sw.represented:,} by symmetry (exact: "
+                                     f"{', '.join(sw.symmetry)})") if sw.symmetry else None},
             "examples": [[[net.names[pairs[k][0]], net.names[pairs[k][1]]] for k in combo]
                          for combo in sw.cyclic[:10]],
             "note": sw.note}

@@ -43,10 +43,7 @@ def render(r: Report) -> str:
         lines.append("unroutable: " + ", ".join(f"{s}->{d}" for s, d in r.unroutable[:8]) + more)
     if r.sweep:
         s = r.sweep
-        by = ""
-        if s["symmetry"]["exact"]:
-            by = (f"{s['checked']:,} sets checked, representing {s['represented']:,} by "
-                  f"symmetry (exact: {', '.join(s['symmetry']['exact'])}); ")
+        by = f"{s['symmetry']['summary']}; " if s["symmetry"]["summary"] else ""
         lines.append(f"failure sweep K={s['k']}: {s['sets']:,} set(s); {by}{s['method']}; "
                      f"cyclic sets: {s['cyclic_sets']:,}"
                      + (f" ({s['cyclic_checked']} checked)" if by else "")
