@@ -41,9 +41,10 @@ def _cycle_witnesses(finder: _Finder, g: Graph, cycle: list[int],
         if found is None:
             out.append({"edge": edge, "flow": None, "failures": failed})
             continue
-        chans, delivered = found
+        chans, delivered, d = found
         net = g.net
-        src, dst = net.src[chans[0]], net.dst[chans[-1]]
+        # an undelivered packet is still headed for its destination (dropped on the way)
+        src, dst = net.src[chans[0]], net.dst[chans[-1]] if delivered else d
         out.append({"edge": edge, "flow": [net.names[src], net.names[dst]],
                     "source_port": net.src_port[chans[0]],
                     "path": [net.names[src]] + [net.names[net.dst[c]] for c in chans],
@@ -61,13 +62,16 @@ class _Finder:
                         for rep, members, sources in self.builder.classes(self.demands)}
         self._traced: dict[int, tuple[dict, dict, set, set[int]]] = {}
 
-    def flow(self, u: int, v: int) -> tuple[list[int], bool] | None:
+    def flow(self, u: int, v: int) -> tuple[list[int], bool, int] | None:
+        """(channels of the path, delivered?, destination) of one flow making edge u -> v."""
         d = self.g.cause.get((u, v), ("", -1))[1]
         if d < 0:
             return None
         if self.g.setup.model in ("k_bounce", "all_simple_paths"):
-            return self._path_flow(u, v, d)
-        return self._table_flow(u, v, d)
+            found = self._path_flow(u, v, d)
+        else:
+            found = self._table_flow(u, v, d)
+        return None if found is None else (found[0], found[1], d)
 
     # ------------------------------------------------------------------ table models
     def _trace(self, d: int) -> tuple[dict, dict, set, set[int]] | None:
