@@ -1,0 +1,95 @@
+"""Deploy at fleet size: `netcfg diff` and `netcfg push` (commit with revert timer, post-checks,
+confirm) against 200 emulated switches of all five NOSes served by `netcfg lab` in a separate
+process, each command a subprocess as a user runs it.
+
+    python benchmarks/bench_deploy.py [--switches 200] [--workers 32]
+
+The fleet is the deploy tests' five-NOS inventory (tests/deploy/fleet) with as many pods as
+needed: per pod 8 leaves (EOS, or SONiC + Cumulus) and 4 NX-OS spines, plus 8 Junos cores.
+Targets (issue): diff of 200 devices <= 30 s, push <= 60 s on a 2-core machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+FLEET = ROOT / "tests" / "deploy" / "fleet" / "fabric.yaml"
+
+
+def fleet_inventory(directory: Path, switches: int) -> Path:
+    """The five-NOS fleet with enough pods for `switches` (12 switches per pod + 8 cores)."""
+    intent = yaml.safe_load(FLEET.read_text())
+    pods = max(1, -(-(switches - 8) // 12))
+    intent["topology"]["scalable_units"] = pods
+    intent["overrides"]["devices"] = {
+        "leaf-su*[02468]-r[1-4]": {"platform": "arista-7060x6-sonic"},
+        "leaf-su*[02468]-r[5-8]": {"platform": "nvidia-sn5600-cumulus"},
+    }
+    intent["overrides"].pop("ports", None)
+    (directory / "fabric.yaml").write_text(yaml.safe_dump(intent, sort_keys=False))
+    return directory
+
+
+def timed(args: list[str]) -> tuple[float, subprocess.CompletedProcess[str]]:
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "netcfg", *args], capture_output=True,
+                          text=True, cwd=ROOT)
+    return time.perf_counter() - start, proc
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--switches", type=int, default=200)
+    ap.add_argument("--workers", type=int, default=16)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="netcfg-bench-") as tmp:
+        inventory = fleet_inventory(Path(tmp), args.switches)
+        devices = Path(tmp) / "lab-devices.yaml"
+        start = time.perf_counter()
+        lab = subprocess.Popen([sys.executable, "-m", "netcfg", "lab", str(inventory),
+                                "--limit", str(args.switches), "--out", str(devices)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            while not devices.exists():
+                if lab.poll() is not None:
+                    sys.exit(f"lab failed: {lab.communicate()[1]}")
+                time.sleep(0.1)
+            served = yaml.safe_load(devices.read_text())["devices"]
+            mix = Counter(d["nos"] for d in served.values())
+            print(f"lab: {len(served)} switches ({', '.join(f'{n} {c}' for n, c in sorted(mix.items()))})"
+                  f" up in {time.perf_counter() - start:.1f} s (separate process)")
+            common = [str(inventory), "--connect", str(devices), "--state", str(Path(tmp) / "s"),
+                      "--workers", str(args.workers)]
+            for name in sorted(served):
+                common += ["--device", name]
+            for label, cmd, want in [
+                ("diff (all drift)", ["diff", *common], 3),
+                ("push (commit timer, post-checks, confirm)",
+                 ["push", *common, "--canary", "1", "--batch-size", "100"], 0),
+                ("diff (no drift)", ["diff", *common], 0),
+                ("push again (nothing to do)", ["push", *common, "--batch-size", "200"], 0),
+            ]:
+                seconds, proc = timed(cmd)
+                ok = "ok" if proc.returncode == want else f"EXIT {proc.returncode}"
+                print(f"{label:45s} {seconds:6.1f} s  {ok}", flush=True)
+                if proc.returncode != want:
+                    print(proc.stdout[-2000:], proc.stderr[-2000:], flush=True)
+        finally:
+            lab.send_signal(signal.SIGINT)
+            lab.communicate(timeout=60)
+    print(f"machine: {os.cpu_count()} CPUs", flush=True)
+
+
+if __name__ == "__main__":
+    main()
