@@ -210,10 +210,8 @@ def _push_locked(target: Target, desired: Desired, run: Run, opts: Options,
             run.record(name, "confirmed")
             return Result(name, "confirmed", diff, meaning)
     except DeviceError as exc:
-        state = "failed"
-        if committed:
-            state = "failed"  # the device timer reverts a commit we could not confirm
-        run.record(name, state, stage=exc.stage, error=exc.message,
+        # pending_revert: committed but never confirmed, so the device timer reverts it
+        run.record(name, "failed", stage=exc.stage, error=exc.message,
                    pending_revert=committed)
         status = "unreachable" if exc.stage == "connect" else "failed"
         return Result(name, status, error=exc.message, stage=exc.stage)
@@ -288,7 +286,8 @@ def pool(items: Iterable[Target], fn: Callable[[Target], Result], workers: int,
     return [results[t.name] for t in targets if t.name in results]
 
 
-FAILED = ("failed", "unreachable", "reverted", "skipped")
+#: outcomes that count against --max-failures (a device skipped for a lock is not a failure)
+FAILED = ("failed", "unreachable", "reverted")
 
 
 def batches(targets: list[Target], canary: int, size: int) -> list[list[Target]]:
@@ -313,7 +312,7 @@ def push_fleet(targets: list[Target], desired: dict[str, Desired], run: Run, opt
         got = pool(group, lambda t: push_device(t, desired[t.name], run, opts, stop),
                    opts.workers, progress, stop)
         results += got
-        failures += sum(1 for r in got if r.status in FAILED and r.status != "skipped")
+        failures += sum(1 for r in got if r.status in FAILED)
         if failures > opts.max_failures:
             aborted = True
             run.record("-", "stop", reason=f"{failures} device(s) failed, more than "

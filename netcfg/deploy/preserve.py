@@ -30,7 +30,7 @@ def _line_blocks(text: str, prefixes: tuple[str, ...]) -> list[list[str]]:
     blocks: list[list[str]] = []
     current: list[str] | None = None
     for line in text.splitlines():
-        if line[:1] not in (" ", "\t") :
+        if line[:1] not in (" ", "\t"):
             current = [line] if line.startswith(prefixes) else None
             if current is not None:
                 blocks.append(current)
@@ -39,12 +39,15 @@ def _line_blocks(text: str, prefixes: tuple[str, ...]) -> list[list[str]]:
     return blocks
 
 
+def _key(block: list[str]) -> tuple[str, ...]:
+    """What a block configures: its first two words (`username admin`, `aaa authentication`)."""
+    return tuple(block[0].split()[:2])
+
+
 def _lines(running: str, candidate: str, nos: str) -> str:
     prefixes = LINE_SECTIONS[nos]
-    have = {block[0].split()[0] + " " + (block[0].split() + [""])[1]
-            for block in _line_blocks(candidate, prefixes)}
-    keep = [b for b in _line_blocks(running, prefixes)
-            if b[0].split()[0] + " " + (b[0].split() + [""])[1] not in have]
+    have = {_key(block) for block in _line_blocks(candidate, prefixes)}
+    keep = [b for b in _line_blocks(running, prefixes) if _key(b) not in have]
     if not keep:
         return candidate
     lines = candidate.splitlines()

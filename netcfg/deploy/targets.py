@@ -139,6 +139,10 @@ def from_devices_file(fabric: Fabric, devices: list[Device], path: Path) -> list
         entry = entries.get(dev.name)
         if entry is None:
             raise TargetError(f"{dev.name}: not in devices file {path} (is the lab serving it?)")
+        missing = [k for k in ("address", "username", "password", "endpoints")
+                   if not isinstance(entry, dict) or k not in entry]
+        if missing:
+            raise TargetError(f"{dev.name}: devices file {path} lacks {', '.join(missing)}")
         nos = _switch_nos(fabric, dev)
         if entry.get("nos", nos) != nos:
             raise TargetError(f"{dev.name}: devices file says {entry['nos']}, the intent {nos}")

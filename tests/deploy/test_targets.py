@@ -50,3 +50,14 @@ def test_shards_split_the_fleet_exactly_and_stably():
 def test_bad_shard_is_a_clear_error(text):
     with pytest.raises(TargetError, match="--shard"):
         parse_shard(text)
+
+
+def test_incomplete_devices_file_is_a_clear_error(tmp_path):
+    from netcfg.deploy.targets import from_devices_file
+
+    fabric = multivendor().fabric
+    path = tmp_path / "devices.yaml"
+    path.write_text("devices:\n  leaf-su1-r1: {nos: eos, address: 127.0.0.1}\n")
+    path.chmod(0o600)
+    with pytest.raises(TargetError, match="lacks username, password, endpoints"):
+        from_devices_file(fabric, select(fabric, ("leaf-su1-r1",)), path)
