@@ -220,7 +220,7 @@ def _cause_class(g: Graph, u: int, v: int) -> str:
 
 def _cause_text(g: Graph, u: int, v: int) -> str:
     net = g.net
-    c1, c2 = u // g.width, v // g.width
+    c1 = u // g.width
     x = net.dst[c1]
     cause, d = g.cause.get((u, v), ("ecmp", -1))
     dname = net.names[d] if d >= 0 else "?"
