@@ -2,14 +2,15 @@
 NETCONF, and SCP/SFTP into a per-device directory.
 
 A shell is an object with `banner()`, `prompt()` and `async handle(line) -> str`; this module
-runs the read/echo/prompt loop that netmiko expects (asyncssh's line editor echoes input and
-ends lines with CRLF when the client asks for a PTY). A subsystem handler gets the raw
+runs the read/echo/prompt loop that netmiko expects: each line is echoed when the CLI takes it
+and output lines end with CRLF, as on a terminal. A subsystem handler gets the raw
 `SSHServerProcess` and owns the channel.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -103,8 +104,8 @@ class SshListener(Listener):
             lambda: _Server(self), self.host, self.port,
             server_host_keys=[str(self.device.trust.host_key)],
             process_factory=self._process, reuse_address=True, login_timeout=30,
-            # shells are text with asyncssh's line editor (echo, CRLF); subsystems are bytes
-            encoding="utf-8" if self.shell else None, line_editor=self.shell is not None,
+            # shells are text echoed by _run_shell (not asyncssh's line editor); subsystems bytes
+            encoding="utf-8" if self.shell else None, line_editor=False,
             **options)
         self.port = self._acceptor.sockets[0].getsockname()[1]
 
@@ -142,18 +143,20 @@ class SshListener(Listener):
             conn.abort()
 
     async def _run_shell(self, process: asyncssh.SSHServerProcess, shell: Shell) -> None:
+        """Read/echo/prompt loop. A line is echoed when the CLI takes it, not when it arrives,
+        as a NOS CLI does with type-ahead: two commands sent at once come back as
+        "cmd1, output1, prompt, cmd2, output2, prompt", which is what netmiko's prompt
+        matching expects (an early echo would put two prompts on one line)."""
         def write(text: str) -> None:
-            process.stdout.write(text)
+            process.stdout.write(text.replace("\r\n", "\n").replace("\n", "\r\n"))
 
+        lines = _Lines(process)
         write(shell.banner() + shell.prompt())
         while not shell.closed:
-            try:
-                raw = await process.stdin.readline()
-            except (asyncssh.BreakReceived, asyncssh.TerminalSizeChanged, asyncssh.SignalReceived):
-                continue
-            if not raw:
+            line = await lines.next()
+            if line is None:
                 break
-            line = raw.strip("\r\n")
+            write(line + "\n")
             await self.device.gate("request")
             output = await shell.handle(line)
             if shell.closed:
@@ -162,3 +165,38 @@ class SshListener(Listener):
                 write(output if output.endswith("\n") else output + "\n")
             write(shell.prompt())
         process.exit(0)
+
+
+class _Lines:
+    """Input lines of a shell channel; CR, LF and CRLF each end one line, control bytes are
+    dropped."""
+
+    def __init__(self, process: asyncssh.SSHServerProcess) -> None:
+        self._stdin = process.stdin
+        self._buf = ""
+        self._skip_lf = False  # the previous line ended with CR: a following LF is its pair
+
+    async def next(self) -> str | None:
+        """The next line, or None at end of input."""
+        while True:
+            if self._skip_lf and self._buf:
+                self._buf = self._buf[1:] if self._buf[0] == "\n" else self._buf
+                self._skip_lf = False
+            end = _EOL.search(self._buf)
+            if end is not None:
+                line, self._buf = self._buf[:end.start()], self._buf[end.end():]
+                self._skip_lf = end.group() == "\r"
+                return line
+            try:
+                data = await self._stdin.read(65536)
+            except (asyncssh.BreakReceived, asyncssh.TerminalSizeChanged,
+                    asyncssh.SignalReceived):
+                continue
+            if not data:
+                return None
+            self._buf += _IGNORED.sub("", data)
+
+
+_EOL = re.compile("[\r\n]")
+#: control bytes a CLI line editor swallows (netmiko's is_alive() sends NUL, for one)
+_IGNORED = re.compile("[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f]")
