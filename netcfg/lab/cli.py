@@ -17,6 +17,8 @@ from typing import Any
 
 import click
 
+from netcfg.lab.faults import Fault, FaultKind
+
 
 @click.command("lab")
 @click.argument("path", type=click.Path())
@@ -26,8 +28,12 @@ import click
               help="serve only matching devices (repeatable)")
 @click.option("--limit", type=int, help="serve at most N devices")
 @click.option("--lenient", is_flag=True, help="accept config lines the NOS grammar does not know")
+@click.option("--fault", "faults", multiple=True, metavar="GLOB=KIND[:PHASE[:TIMES]]",
+              callback=lambda _ctx, _param, value: [parse_fault(v) for v in value],
+              help="arm a fault on matching devices, e.g. 'core1=commit_error::1' (repeatable;"
+                   " kinds and phases: docs/lab.md)")
 def lab(path: str, out: str | None, patterns: tuple[str, ...], limit: int | None,
-        lenient: bool) -> None:
+        lenient: bool, faults: list[tuple[str, Fault]]) -> None:
     """Serve emulated devices for an inventory on loopback until stopped (Ctrl-C)."""
     import yaml
 
@@ -71,6 +77,15 @@ def lab(path: str, out: str | None, patterns: tuple[str, ...], limit: int | None
         signal.signal(sig, lambda *_: stop.set())
     click.echo(f"starting {len(specs)} device(s)...", err=True)
     with Lab(specs, realtime=True) as running:
+        for pattern, fault in faults:
+            matched = [s.name for s in specs if fnmatch(s.name, pattern)]
+            if not matched:
+                click.echo(f"warning: --fault {pattern}: no served device matches", err=True)
+            for name in matched:
+                running[name].inject(fault.kind, phase=fault.phase, times=fault.times)
+                click.echo(f"fault armed on {name}: {fault.kind.value} at {fault.phase}"
+                           + ("" if fault.times is None else f", {fault.times} time(s)"),
+                           err=True)
         _write(target, running.inventory(), yaml)
         try:
             click.echo(f"serving {len(specs)} device(s) on loopback; devices file: {target}")
@@ -80,6 +95,25 @@ def lab(path: str, out: str | None, patterns: tuple[str, ...], limit: int | None
         finally:
             target.unlink(missing_ok=True)
     click.echo("lab stopped", err=True)
+
+
+def parse_fault(text: str) -> tuple[str, Fault]:
+    """'GLOB=KIND[:PHASE[:TIMES]]' -> (GLOB, Fault); an empty PHASE keeps the kind's default."""
+    glob, sep, spec = text.partition("=")
+    kind, phase, times = (spec.split(":") + ["", ""])[:3]
+    try:
+        if not sep or not glob or not kind or spec.count(":") > 2:
+            raise ValueError("expected GLOB=KIND[:PHASE[:TIMES]]")
+        try:
+            fault_kind = FaultKind(kind)
+        except ValueError:
+            raise ValueError(f"unknown fault kind {kind!r}; allowed: "
+                             + ", ".join(k.value for k in FaultKind)) from None
+        if times and not (times.isdigit() and int(times) > 0):
+            raise ValueError(f"TIMES must be a whole number above 0, not {times!r}")
+        return glob, Fault(fault_kind, phase=phase, times=int(times) if times else None)
+    except ValueError as exc:
+        raise click.BadParameter(f"{text!r}: {exc}", param_hint="--fault") from None
 
 
 def _inventory_dir(path: str) -> Path:

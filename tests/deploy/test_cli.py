@@ -9,6 +9,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -28,24 +30,34 @@ def netcfg(*args: str, check: int | None = None) -> subprocess.CompletedProcess[
     return proc
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    """`netcfg lab` serving one switch per NOS of the multivendor inventory."""
-    tmp = tmp_path_factory.mktemp("lab")
+@contextmanager
+def serve(tmp: Path, names: list[str], *options: str) -> Iterator[Path]:
+    """`netcfg lab` in its own process serving `names` of the multivendor inventory; yields
+    the devices file it writes."""
     out = tmp / "devices.yaml"
-    args = [sys.executable, "-m", "netcfg", "lab", str(MULTIVENDOR), "--out", str(out)]
-    for name in DEVICES:
+    args = [sys.executable, "-m", "netcfg", "lab", str(MULTIVENDOR), "--out", str(out), *options]
+    for name in names:
         args += ["--device", name]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             cwd=ROOT)
-    deadline = time.monotonic() + 60
-    while not out.exists():
-        assert proc.poll() is None, proc.communicate()
-        assert time.monotonic() < deadline, "lab did not start"
-        time.sleep(0.05)
-    yield out, tmp
-    proc.send_signal(signal.SIGINT)
-    proc.communicate(timeout=30)
+    try:
+        deadline = time.monotonic() + 60
+        while not out.exists():
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "lab did not start"
+            time.sleep(0.05)
+        yield out
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """One switch per NOS of the multivendor inventory."""
+    tmp = tmp_path_factory.mktemp("lab")
+    with serve(tmp, DEVICES) as out:
+        yield out, tmp
 
 
 def test_walk_through_diff_push_rollback(served):
@@ -81,6 +93,43 @@ def test_walk_through_diff_push_rollback(served):
     assert not leaked
     for proc in outputs:
         assert password not in proc.stdout + proc.stderr
+
+
+def test_failed_push_stops_and_rolls_back_then_a_retry_goes_through(tmp_path):
+    """The docs' failed push: `netcfg lab --fault` makes the NX-OS spine (last in name order)
+    refuse its first commit. The canary and the batches before it are confirmed, the failure
+    stops the run, every confirmed device is restored, and the journal tells it in order. The
+    retry (the fault fired once) confirms all; rollback then restores the saved configs."""
+    failing = BY_NOS["nxos"]
+    assert DEVICES[-1] == failing
+    with serve(tmp_path, DEVICES, "--fault", f"{failing}=commit_error::1") as devices:
+        state = tmp_path / "state"
+        common = [str(MULTIVENDOR), "--connect", str(devices), "--state", str(state)]
+        for name in DEVICES:
+            common += ["--device", name]
+        failed = netcfg("push", *common, "--canary", "1", "--batch-size", "2",
+                        "--format", "json", check=4)
+        report = json.loads(failed.stdout)
+        assert report["aborted"] is True
+        statuses = {d["device"]: d["status"] for d in report["devices"]}
+        assert statuses == {**dict.fromkeys(DEVICES[:-1], "rolled-back"), failing: "failed"}
+        assert "commit" in next(d["error"] for d in report["devices"] if d["device"] == failing)
+        events = [json.loads(line) for line in
+                  (state / "runs" / report["run"] / "journal.jsonl").read_text().splitlines()]
+        order = [(e["device"], e["event"]) for e in events
+                 if e["event"] in ("confirmed", "failed", "stop", "rolled-back")]
+        stop = order.index(("-", "stop"))
+        assert sorted(order[:stop]) == sorted(
+            [(n, "confirmed") for n in DEVICES[:-1]] + [(failing, "failed")])
+        assert sorted(order[stop + 1:]) == [(n, "rolled-back") for n in DEVICES[:-1]]
+        netcfg("diff", *common, check=3)  # everything is back where it was
+
+        retry = json.loads(netcfg("push", *common, "--format", "json", check=0).stdout)
+        assert {d["status"] for d in retry["devices"]} == {"confirmed"}
+        netcfg("diff", *common, check=0)
+        back = netcfg("rollback", *common, "--run", retry["run"], check=0)
+        assert f"{len(DEVICES)} restored, 0 failed" in back.stdout
+        netcfg("diff", *common, check=3)
 
 
 def test_unreachable_device_exits_4_and_the_others_are_reported(served, tmp_path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import signal
 import ssl
 import subprocess
@@ -9,8 +10,12 @@ import sys
 import time
 from pathlib import Path
 
+import click
 import napalm
+import pytest
 import yaml
+
+from netcfg.lab.cli import parse_fault
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,3 +54,29 @@ def test_serves_inventory_and_writes_devices_file(tmp_path):
     assert not out.exists()
     assert not Path(inventory["lab"]["trust_dir"]).exists()
     assert leaf["password"] not in stdout + stderr  # credentials only in the 0600 file
+
+
+@pytest.mark.parametrize("text, glob, kind, phase, times", [
+    ("core1=commit_error", "core1", "commit_error", "commit", None),
+    ("spine-*=commit_error::1", "spine-*", "commit_error", "commit", 1),
+    ("leaf1=hang:load", "leaf1", "hang", "load", None),
+    ("x=slow:any:3", "x", "slow", "any", 3),
+])
+def test_fault_option(text, glob, kind, phase, times):
+    got_glob, fault = parse_fault(text)
+    assert (got_glob, fault.kind.value, fault.phase, fault.times) == (glob, kind, phase, times)
+
+
+@pytest.mark.parametrize("text, says", [
+    ("core1", "GLOB=KIND"),
+    ("=hang", "GLOB=KIND"),
+    ("core1=", "GLOB=KIND"),
+    ("core1=melt", "unknown fault kind 'melt'; allowed: auth_failure, refused"),
+    ("core1=hang:later", "unknown fault phase 'later'; allowed: auth, request"),
+    ("core1=hang::0", "TIMES must be a whole number above 0"),
+    ("core1=hang::x", "TIMES must be a whole number above 0"),
+    ("core1=hang:load:1:2", "GLOB=KIND"),
+])
+def test_bad_fault_option_names_what_is_allowed(text, says):
+    with pytest.raises(click.BadParameter, match=re.escape(says)):
+        parse_fault(text)
