@@ -102,9 +102,9 @@ class Lab:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._emulators: list[Emulator] = []
-        # a private 127.x.y.0/24 per lab for devices that need their own address (NX-OS: :22)
-        self._own_prefix = f"127.{random.randint(100, 250)}.{random.randint(0, 255)}."
-        self._own_next = 1
+        # a private 127.x.0.0/16 per lab for devices that need their own address (NX-OS: :22)
+        self._own_prefix = f"127.{random.randint(100, 250)}."
+        self._own_next = 0
 
     # --- lifecycle ------------------------------------------------------------------------
     def start(self) -> Lab:
@@ -192,9 +192,12 @@ class Lab:
             return spec.address
         if not cls.needs_own_address:
             return "127.0.0.1"
-        address = f"{self._own_prefix}{self._own_next}"
+        high, low = divmod(self._own_next, 254)
+        if high > 255:
+            raise ValueError(f"{spec.name}: the lab has at most {256 * 254} addresses for "
+                             f"{cls.nos} devices (they need port 22 to themselves)")
         self._own_next += 1
-        return address
+        return f"{self._own_prefix}{high}.{low + 1}"
 
     async def _start_all(self) -> None:
         loop = asyncio.get_running_loop()

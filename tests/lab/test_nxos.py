@@ -422,3 +422,19 @@ def test_every_rendered_nxos_config_replaces_and_commits(rendered, make_lab, dri
         drv.load_replace_candidate(config=text)
         assert drv.compare_config() == "", name
         assert "router bgp" in dev.startup_config()
+
+
+def test_own_addresses_are_valid_and_distinct_past_254_devices(tmp_path):
+    """NX-OS needs port 22 to itself, so each device gets its own loopback address."""
+    import ipaddress
+
+    from netcfg.lab import Lab
+    from netcfg.lab.registry import emulator_class
+
+    lab, cls = Lab([], directory=tmp_path), emulator_class("nxos")
+    addresses = [lab._address_for(DeviceSpec(f"s{i}", "nxos"), cls) for i in range(256 * 254)]
+    assert len(set(addresses)) == len(addresses)
+    assert all(ipaddress.IPv4Address(a).is_loopback for a in addresses)
+    assert not any(a.endswith((".0", ".255")) for a in addresses)
+    with pytest.raises(ValueError, match="at most 65024 addresses for nxos"):
+        lab._address_for(DeviceSpec("one-too-many", "nxos"), cls)
