@@ -5,8 +5,15 @@ its clean-up I/O on whatever thread happens to collect it, including the lab's).
 from __future__ import annotations
 
 import logging
+import signal
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import napalm
@@ -60,3 +67,37 @@ def drivers() -> Iterator[Callable[..., Any]]:
             pass
         if hasattr(driver, "config_session"):
             driver.config_session = None
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Served:
+    """A `netcfg lab` process: its devices file, and once stopped its exit and output."""
+
+    devices: Path
+    returncode: int | None = None
+    stdout: str = ""
+    stderr: str = ""
+
+
+@contextmanager
+def lab_process(inventory: Path, out: Path, *options: str) -> Iterator[Served]:
+    """`netcfg lab INVENTORY --out OUT OPTIONS` in its own process, as a user runs it; yields
+    once the devices file exists, stops the lab with Ctrl-C (SIGINT) on exit."""
+    proc = subprocess.Popen([sys.executable, "-m", "netcfg", "lab", str(inventory),
+                             "--out", str(out), *options],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    served = Served(out)
+    try:
+        deadline = time.monotonic() + 60
+        while not out.exists():
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "lab did not start"
+            time.sleep(0.05)
+        yield served
+    finally:
+        proc.send_signal(signal.SIGINT)
+        served.stdout, served.stderr = proc.communicate(timeout=30)
+        served.returncode = proc.returncode

@@ -9,12 +9,13 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
 import yaml
+
+from lab_fixtures import Served, lab_process
 
 from .deploy_cases import BY_NOS, MULTIVENDOR, PASSWORD, devices_file, specs
 
@@ -30,34 +31,20 @@ def netcfg(*args: str, check: int | None = None) -> subprocess.CompletedProcess[
     return proc
 
 
-@contextmanager
-def serve(tmp: Path, names: list[str], *options: str) -> Iterator[Path]:
-    """`netcfg lab` in its own process serving `names` of the multivendor inventory; yields
-    the devices file it writes."""
-    out = tmp / "devices.yaml"
-    args = [sys.executable, "-m", "netcfg", "lab", str(MULTIVENDOR), "--out", str(out), *options]
+def serve(tmp: Path, names: list[str], *options: str) -> AbstractContextManager[Served]:
+    """`netcfg lab` in its own process serving `names` of the multivendor inventory."""
+    args = list(options)
     for name in names:
         args += ["--device", name]
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=ROOT)
-    try:
-        deadline = time.monotonic() + 60
-        while not out.exists():
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "lab did not start"
-            time.sleep(0.05)
-        yield out
-    finally:
-        proc.send_signal(signal.SIGINT)
-        proc.communicate(timeout=30)
+    return lab_process(MULTIVENDOR, tmp / "devices.yaml", *args)
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     """One switch per NOS of the multivendor inventory."""
     tmp = tmp_path_factory.mktemp("lab")
-    with serve(tmp, DEVICES) as out:
-        yield out, tmp
+    with serve(tmp, DEVICES) as lab:
+        yield lab.devices, tmp
 
 
 def test_walk_through_diff_push_rollback(served):
@@ -102,7 +89,8 @@ def test_failed_push_stops_and_rolls_back_then_a_retry_goes_through(tmp_path):
     retry (the fault fired once) confirms all; rollback then restores the saved configs."""
     failing = BY_NOS["nxos"]
     assert DEVICES[-1] == failing
-    with serve(tmp_path, DEVICES, "--fault", f"{failing}=commit_error::1") as devices:
+    with serve(tmp_path, DEVICES, "--fault", f"{failing}=commit_error::1") as lab:
+        devices = lab.devices
         state = tmp_path / "state"
         common = [str(MULTIVENDOR), "--connect", str(devices), "--state", str(state)]
         for name in DEVICES:

@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 import re
-import signal
 import ssl
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import click
@@ -15,23 +11,13 @@ import napalm
 import pytest
 import yaml
 
+from lab_fixtures import ROOT, lab_process
 from netcfg.lab.cli import parse_fault
-
-ROOT = Path(__file__).resolve().parents[2]
-
 
 def test_serves_inventory_and_writes_devices_file(tmp_path):
     out = tmp_path / "devices.yaml"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "netcfg", "lab", str(ROOT / "inventories" / "multivendor"),
-         "--device", "leaf-su1-r[12]", "--device", "core1", "--out", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    try:
-        deadline = time.monotonic() + 60
-        while not out.exists():
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "lab did not start"
-            time.sleep(0.05)
+    with lab_process(ROOT / "inventories" / "multivendor", out,
+                     "--device", "leaf-su1-r[12]", "--device", "core1") as served:
         assert oct(out.stat().st_mode & 0o777) == "0o600"
         inventory = yaml.safe_load(out.read_text())
         devices = inventory["devices"]
@@ -46,14 +32,11 @@ def test_serves_inventory_and_writes_devices_file(tmp_path):
         facts = driver.get_facts()
         assert facts["hostname"] == "leaf-su1-r1"
         assert "Ethernet1/1" in facts["interface_list"]
-    finally:
-        proc.send_signal(signal.SIGINT)
-        stdout, stderr = proc.communicate(timeout=30)
-    assert proc.returncode == 0, stderr
-    assert "serving 3 device(s)" in stdout
+    assert served.returncode == 0, served.stderr
+    assert "serving 3 device(s)" in served.stdout
     assert not out.exists()
     assert not Path(inventory["lab"]["trust_dir"]).exists()
-    assert leaf["password"] not in stdout + stderr  # credentials only in the 0600 file
+    assert leaf["password"] not in served.stdout + served.stderr  # only in the 0600 file
 
 
 @pytest.mark.parametrize("text, glob, kind, phase, times", [
