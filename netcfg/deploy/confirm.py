@@ -48,9 +48,11 @@ def confirm(driver: NetworkDriver, target: Target) -> None:
 def revert(driver: NetworkDriver, target: Target) -> None:
     """Undo a commit that is still waiting for its confirmation, now."""
     if target.nos == "nxos":
-        # back to the checkpoint taken before the replace; the pending replace's own timer
-        # later restores the same configuration
+        # NX-OS has no "abort" for a pending replace: go back to the checkpoint taken before
+        # it, then end the pending replace, whose timer would only restore that same config
+        # (left pending, it blocks any push to the device until it expires)
         _nxapi(driver, f"rollback running-config checkpoint {NXOS_CHECKPOINT} atomic")
+        _nxapi(driver, "configure replace commit")
         return
     driver.rollback()
 

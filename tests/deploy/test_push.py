@@ -66,6 +66,8 @@ def test_post_check_failure_reverts_at_once(one):
     assert "lossless priorities" in (result.error or "")
     assert _semantic(dev.running_config()) == _semantic(before)
     assert _events(run, target.name)[-1] == "reverted"
+    # nothing is left pending on the device: the corrected push goes through at once
+    assert _push(target, desired, run).status == "confirmed"
 
 
 def test_connection_lost_before_confirm_ends_at_the_old_config(one):
