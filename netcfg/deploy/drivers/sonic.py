@@ -39,11 +39,12 @@ from napalm.base.exceptions import (
 from napalm.base.netmiko_helpers import netmiko_args
 from netmiko import ConnectHandler
 
+from netcfg.deploy.drivers.shell import Framed
+
 CANDIDATE_FILE = "/tmp/netcfg-candidate.json"
 PATCH_FILE = "/tmp/netcfg-patch.json"
 SAVED_CONFIG = "/etc/sonic/config_db.json"
 REVERT_UNIT = "netcfg-revert"
-_RC = "__netcfg_rc="
 
 #: CONFIG_DB that belongs to the switch, not to the fabric intent: a replace must carry the
 #: device's own values (see docs/driver-sonic.md). table -> fields, or None for the whole table.
@@ -209,20 +210,22 @@ class SonicDriver(_NapalmDriver):
         """Run one shell line; (output, exit status)."""
         if self.device is None:
             raise ConnectionException("not connected: call open() first")
+        framed = Framed(command)
         try:
-            # wait for this session's own prompt, with no extra prompt probe per command
+            # read up to this line's own status and the prompt after it; a stray prompt
+            # earlier in the channel cannot end the read (no extra prompt probe per command)
             prompt = re.escape(self.device.base_prompt) + r"[$#]"
-            out = self.device.send_command(f"{command}; echo {_RC}$?", expect_string=prompt,
-                                           read_timeout=max(self.timeout, 1), cmd_verify=False)
+            out = self.device.send_command(framed.line, expect_string=framed.until(prompt),
+                                           read_timeout=max(self.timeout, 1), cmd_verify=False,
+                                           strip_prompt=False, strip_command=False)
         except Exception as e:  # noqa: BLE001 - connection gone or device silent
             raise ConnectionClosedException(
                 self._clean(f"{self.hostname}: `{command}` failed: {type(e).__name__}: {e}")) \
                 from None
-        found = re.findall(rf"^{_RC}(\d+)\s*$", out, re.M)
-        if not found:
+        got = framed.split(out)
+        if got is None:
             raise ConnectionClosedException(f"{self.hostname}: no exit status from `{command}`")
-        body = out[:out.rfind(_RC)].rstrip("\n")
-        return body, int(found[-1])
+        return got
 
     def _must(self, command: str, error: type[Exception]) -> str:
         out, status = self._run(command)
@@ -246,7 +249,9 @@ class SonicDriver(_NapalmDriver):
         try:
             db = json.loads(out)
         except ValueError as e:
-            raise CommitError(f"{self.hostname}: unreadable running configuration: {e}") from None
+            raise CommitError(self._clean(
+                f"{self.hostname}: unreadable running configuration ({e}; it starts with "
+                f"{out[:60]!r})")) from None
         db.pop("bgpraw", None)  # FRR text, not CONFIG_DB
         return db
 
