@@ -79,12 +79,16 @@ def main() -> None:
                  ["push", *common, "--canary", "1", "--batch-size", "100"], 0),
                 ("diff (no drift)", ["diff", *common], 0),
                 ("push again (nothing to do)", ["push", *common, "--batch-size", "200"], 0),
+                ("rollback (restore the saved configs)", ["rollback", *common], 0),
+                ("push, default canary 1 + batches of 10", ["push", *common], 0),
             ]:
                 seconds, proc = timed(cmd)
                 ok = "ok" if proc.returncode == want else f"EXIT {proc.returncode}"
                 print(f"{label:45s} {seconds:6.1f} s  {ok}", flush=True)
                 if proc.returncode != want:
-                    print(proc.stdout[-2000:], proc.stderr[-2000:], flush=True)
+                    bad = [line for line in proc.stdout.splitlines()
+                           if any(w in line for w in ("failed", "unreachable", "reverted"))]
+                    print("\n".join(bad[-20:]), proc.stderr[-2000:], flush=True)
         finally:
             lab.send_signal(signal.SIGINT)
             lab.communicate(timeout=60)
