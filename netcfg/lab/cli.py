@@ -76,7 +76,12 @@ def lab(path: str, out: str | None, patterns: tuple[str, ...], limit: int | None
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
     click.echo(f"starting {len(specs)} device(s)...", err=True)
-    with Lab(specs, realtime=True) as running:
+    try:
+        running = Lab(specs, realtime=True).start()
+    except ValueError as exc:  # e.g. more devices than the lab has loopback addresses for
+        click.echo(f"netcfg: {exc}", err=True)
+        sys.exit(1)
+    try:
         for pattern, fault in faults:
             matched = [s.name for s in specs if fnmatch(s.name, pattern)]
             if not matched:
@@ -94,6 +99,8 @@ def lab(path: str, out: str | None, patterns: tuple[str, ...], limit: int | None
                 pass
         finally:
             target.unlink(missing_ok=True)
+    finally:
+        running.stop()
     click.echo("lab stopped", err=True)
 
 
