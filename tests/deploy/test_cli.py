@@ -17,7 +17,7 @@ import yaml
 
 from lab_fixtures import Served, lab_process
 
-from .deploy_cases import BY_NOS, MULTIVENDOR, PASSWORD, devices_file, specs
+from .deploy_cases import BY_NOS, MULTIVENDOR, devices_file, specs
 
 ROOT = Path(__file__).resolve().parents[2]
 DEVICES = sorted(BY_NOS.values())
