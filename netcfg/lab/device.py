@@ -76,7 +76,17 @@ class Listener:
     async def open(self) -> None:  # pragma: no cover - interface
         raise NotImplementedError
 
+    def shut(self) -> None:  # pragma: no cover - interface
+        """Stop accepting and abort every open connection, before returning.
+
+        Synchronous on purpose: a device that reboots or starts refusing inside a request
+        must not accept the client's very next connection (a connection queued on a listening
+        socket that closes later is reset, not refused, and the client sees the wrong error).
+        """
+        raise NotImplementedError
+
     async def close(self) -> None:  # pragma: no cover - interface
+        """`shut()`, then wait until the server socket is fully closed."""
         raise NotImplementedError
 
     def drop_all(self) -> None:  # pragma: no cover - interface
@@ -221,7 +231,7 @@ class Emulator:
         self.faults.add(fault)
         if fault.kind == FaultKind.REFUSED:
             self._refusing = True
-            self._spawn(self._close_listeners())
+            self._shut_listeners()
         self.on_fault_armed(fault)
 
     def clear_faults(self) -> None:
@@ -237,9 +247,7 @@ class Emulator:
         """Lose volatile state now; refuse connections for `downtime` lab seconds."""
         self.booting = True
         self.on_reboot()
-        for listener in self.listeners.values():
-            listener.drop_all()
-        self._spawn(self._close_listeners())
+        self._shut_listeners()
         self.clock.call_later(downtime, self._boot_done)
 
     def _boot_done(self) -> None:
@@ -257,6 +265,12 @@ class Emulator:
     async def _close_listeners(self) -> None:
         for listener in self.listeners.values():
             await listener.close()
+
+    def _shut_listeners(self) -> None:
+        """Refuse from now on (see `Listener.shut`); the sockets finish closing in a task."""
+        for listener in self.listeners.values():
+            listener.shut()
+        self._spawn(self._close_listeners())
 
     async def _open_listeners(self) -> None:
         for listener in self.listeners.values():

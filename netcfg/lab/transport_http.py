@@ -45,7 +45,6 @@ class HttpListener(Listener):
         self.tls = tls
         self._server: asyncio.base_events.Server | None = None
         self._web = web.Server(self._handle, access_log=None)
-        self._transports: set[asyncio.BaseTransport] = set()
 
     def _ssl(self) -> ssl.SSLContext | None:
         if not self.tls:
@@ -62,23 +61,31 @@ class HttpListener(Listener):
                                                 reuse_address=True)
         self.port = self._server.sockets[0].getsockname()[1]
 
+    def shut(self) -> None:
+        if self._server is not None:
+            self._server.close()
+        self.drop_all()
+
     async def close(self) -> None:
+        self.shut()
         if self._server is None:
             return
         server, self._server = self._server, None
-        server.close()
-        self.drop_all()
         await server.wait_closed()
 
     def drop_all(self) -> None:
-        for transport in list(self._transports):
-            transport.abort()
-        self._transports.clear()
+        """Abort every connection, idle keep-alive ones included (a rebooted device keeps no
+        TCP state, so a pooled client connection must fail too, not reach the new boot).
+
+        A connection that aiohttp has begun to close is left to finish: asyncio's TLS
+        transport forgets its protocol when closed twice, and aborting it after that raises.
+        """
+        for handler in self._web.connections:
+            transport = handler.transport
+            if transport is not None and not transport.is_closing():
+                transport.abort()
 
     async def _handle(self, request: web.BaseRequest) -> web.StreamResponse:
-        transport = request.transport
-        if transport is not None:
-            self._transports.add(transport)
         try:
             creds = basic_auth(request)
             if creds is None or not self.device.check_password(*creds):
@@ -87,9 +94,7 @@ class HttpListener(Listener):
             await self.device.gate("request")
             return await self.handler(request)
         except Dropped:
-            if transport is not None:
+            transport = request.transport
+            if transport is not None and not transport.is_closing():
                 transport.abort()
             raise asyncio.CancelledError() from None
-        finally:
-            if transport is not None:
-                self._transports.discard(transport)

@@ -109,12 +109,16 @@ class SshListener(Listener):
             **options)
         self.port = self._acceptor.sockets[0].getsockname()[1]
 
+    def shut(self) -> None:
+        if self._acceptor is not None:
+            self._acceptor.close()
+        self.drop_all()
+
     async def close(self) -> None:
+        self.shut()
         if self._acceptor is None:
             return
         acceptor, self._acceptor = self._acceptor, None
-        acceptor.close()
-        self.drop_all()
         await acceptor.wait_closed()
 
     def drop_all(self) -> None:

@@ -185,7 +185,8 @@ def test_slow_and_hang_time_out(leaf, drivers, kind):
 
 def test_drop_before_apply(leaf, drivers):
     lab, dev = leaf
-    drv = _driver(drivers, dev, timeout=3)
+    # a long timeout: the closed session is seen when it closes, not taken for silence
+    drv = _driver(drivers, dev, timeout=600)
     drv.load_merge_candidate(config=MTU)
     dev.inject("drop_before_apply", times=1)
     with pytest.raises(ConnectionException, match="connection lost"):
@@ -195,7 +196,7 @@ def test_drop_before_apply(leaf, drivers):
 
 def test_drop_after_apply(leaf, drivers):
     lab, dev = leaf
-    drv = _driver(drivers, dev, timeout=3)
+    drv = _driver(drivers, dev, timeout=600)
     drv.load_merge_candidate(config=MTU)
     dev.inject("drop_after_apply", times=1)
     with pytest.raises(ConnectionException, match="may or may not"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
+import requests
 from napalm.base import models
 from napalm.base.exceptions import (
     CommitError,
@@ -269,3 +270,25 @@ def test_a_replace_without_the_login_locks_the_client_out(leaf, drivers):
     drv.commit_config()  # eAPI authenticates every request: the next one is refused
     with pytest.raises(EapiConnectionError, match="Unauthorized"):
         drv.get_facts()
+
+
+def test_reboot_cuts_idle_keep_alive_connections(leaf):
+    """A pooled HTTP connection kept open between requests must not outlive a reboot: the
+    next request on it fails instead of reaching a device that is still booting."""
+    lab, dev = leaf
+    kwargs = dev.napalm()
+    url = f"https://{kwargs['hostname']}:{kwargs['optional_args']['port']}/command-api"
+    body = {"jsonrpc": "2.0", "method": "runCmds", "id": 1,
+            "params": {"version": 1, "cmds": ["show version"], "format": "json"}}
+    ca = lab.inventory()["lab"]["ca_file"]
+    auth = (kwargs["username"], kwargs["password"])
+    with requests.Session() as session:
+        def call() -> int:
+            return session.post(url, json=body, auth=auth, verify=ca, timeout=10).status_code
+
+        assert call() == 200
+        dev.reboot(downtime=60)
+        with pytest.raises(requests.ConnectionError):
+            call()
+        lab.advance(60)
+        assert call() == 200

@@ -33,6 +33,8 @@ from napalm.base.netmiko_helpers import netmiko_args
 from netmiko import ConnectHandler
 from netmiko.exceptions import NetmikoAuthenticationException, NetmikoTimeoutException
 
+from netcfg.deploy.drivers.shell import NoAnswer, after_echo, close_session, send_line
+
 #: prompt of a Cumulus login shell (`cumulus@leaf01:mgmt:~$`); matched instead of netmiko's
 #: remembered prompt, which goes stale when an apply or a confirm timeout changes the hostname
 PROMPT = r"[\w.-]+@[\w.-]+(:\w+)?:[^\s]*[$#] ?$"
@@ -96,10 +98,9 @@ class CumulusDriver(_NetworkDriver):
                                                   f"{e}")) from None
 
     def close(self) -> None:
-        try:
-            self._netmiko_close()
-        except (OSError, EOFError, paramiko.SSHException):
-            self.device = self._netmiko_device = None
+        device, self.device, self._netmiko_device = self.device, None, None
+        if device is not None:
+            close_session(device)
 
     def is_alive(self) -> dict[str, bool]:
         if self.device is None:
@@ -116,23 +117,14 @@ class CumulusDriver(_NetworkDriver):
         if self.device is None:
             raise ConnectionException("not connected; call open() first")
         try:
-            out = self.device.send_command(command, expect_string=PROMPT,
-                                           read_timeout=float(self.timeout),
-                                           strip_prompt=False, strip_command=True)
+            out = after_echo(send_line(self.device, command, PROMPT, float(self.timeout)), command)
         except (OSError, EOFError, paramiko.SSHException) as e:
             raise ConnectionException(self._scrub(
                 f"{self.hostname}: connection lost during '{command}' (the device may or may "
                 f"not have acted on it): {e}")) from None
-        except Exception as e:  # netmiko ReadTimeout and friends
-            if type(e).__name__ in ("ReadTimeout", "NetmikoTimeoutException"):
-                if not self.device.is_alive():
-                    raise ConnectionException(self._scrub(
-                        f"{self.hostname}: connection lost during '{command}' (the device may "
-                        f"or may not have acted on it)")) from None
-                raise ConnectionException(self._scrub(
-                    f"{self.hostname}: no answer to '{command}' within {self.timeout} s")) \
-                    from None
-            raise
+        except NoAnswer:
+            raise ConnectionException(self._scrub(
+                f"{self.hostname}: no answer to '{command}' within {self.timeout} s")) from None
         lines = out.rstrip().splitlines()
         if lines and re.search(PROMPT, lines[-1]):
             lines = lines[:-1]

@@ -12,9 +12,82 @@ from __future__ import annotations
 
 import itertools
 import re
+import time
 from dataclasses import dataclass, field
+from typing import Any
 
 _SEQ = itertools.count(1)
+
+#: how often a waiting read looks at the channel again (netmiko's own loop delay)
+_POLL_S = 0.01
+
+
+class ChannelClosed(EOFError):
+    """The device closed the session before the answer was complete."""
+
+
+class NoAnswer(TimeoutError):
+    """The session stayed open but the answer did not come within the timeout."""
+
+
+def send_line(conn: Any, line: str, until: str, timeout: float) -> str:
+    """Send `line` on a netmiko connection and return what the shell printed, up to and
+    including the first match of the regex `until` (per line) after the echo of `line`.
+
+    netmiko's `send_command` keeps polling a channel the device has closed until its read
+    timeout: a switch that drops the session mid-command would cost the whole timeout. Here a
+    closed channel ends the wait at once (`ChannelClosed`); only a silent, open session waits
+    the full `timeout` (`NoAnswer`).
+    """
+    conn.write_channel(line + conn.RETURN)
+    pattern = re.compile(until, re.MULTILINE)
+    out = ""
+    deadline = time.monotonic() + timeout
+
+    def answered() -> bool:
+        # only what follows the echo of this line counts: prompts that were already in the
+        # channel (netmiko's login Enters, a timed-out command's tail) cannot end the read
+        echo = out.replace("\r\n", "\n").rfind(line)
+        return echo >= 0 and pattern.search(out.replace("\r\n", "\n"), echo + len(line)) \
+            is not None
+
+    while True:
+        out += conn.read_channel()
+        if answered():
+            return out
+        channel = conn.remote_conn
+        if channel.closed or (channel.eof_received and not channel.recv_ready()):
+            out += conn.read_channel()
+            if answered():
+                return out
+            _hang_up(conn)
+            raise ChannelClosed("the device closed the session")
+        if time.monotonic() > deadline:
+            _hang_up(conn)
+            raise NoAnswer(f"no answer within {timeout:g} s")
+        time.sleep(_POLL_S)
+
+
+def close_session(conn: Any) -> None:
+    """End a shell session: `exit`, then close the transport.
+
+    netmiko's own `disconnect()` first reads for the prompt it remembered to check the
+    privilege level; after an apply that renamed the switch (the prompt changed) or on a
+    session the device dropped, that read waits a full timeout for nothing.
+    """
+    channel = conn.remote_conn
+    try:
+        if channel is not None and not channel.closed:
+            conn.write_channel("exit" + conn.RETURN)
+    except (OSError, EOFError):
+        pass
+    _hang_up(conn)
+
+
+def _hang_up(conn: Any) -> None:
+    """Drop a session that is out of step: a late answer would be read as the next command's,
+    and netmiko's polite exit on close would wait once more for a prompt that is not coming."""
+    conn.paramiko_cleanup()
 
 
 def after_echo(out: str, line: str) -> str:

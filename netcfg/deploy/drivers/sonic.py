@@ -39,7 +39,7 @@ from napalm.base.exceptions import (
 from napalm.base.netmiko_helpers import netmiko_args
 from netmiko import ConnectHandler
 
-from netcfg.deploy.drivers.shell import Framed
+from netcfg.deploy.drivers.shell import Framed, NoAnswer, close_session, send_line
 
 CANDIDATE_FILE = "/tmp/netcfg-candidate.json"
 PATCH_FILE = "/tmp/netcfg-patch.json"
@@ -196,10 +196,9 @@ class SonicDriver(_NapalmDriver):
         self._netmiko_device = self.device
 
     def close(self) -> None:
-        try:
-            self._netmiko_close()
-        except Exception:  # noqa: BLE001 - a dead connection is closed already
-            self.device = None
+        device, self.device, self._netmiko_device = self.device, None, None
+        if device is not None:
+            close_session(device)
 
     def is_alive(self) -> dict[str, bool]:
         conn = getattr(self.device, "remote_conn", None)
@@ -215,10 +214,11 @@ class SonicDriver(_NapalmDriver):
             # read up to this line's own status and the prompt after it; a stray prompt
             # earlier in the channel cannot end the read (no extra prompt probe per command)
             prompt = re.escape(self.device.base_prompt) + r"[$#]"
-            out = self.device.send_command(framed.line, expect_string=framed.until(prompt),
-                                           read_timeout=max(self.timeout, 1), cmd_verify=False,
-                                           strip_prompt=False, strip_command=False)
-        except Exception as e:  # noqa: BLE001 - connection gone or device silent
+            out = send_line(self.device, framed.line, framed.until(prompt), max(self.timeout, 1))
+        except NoAnswer:
+            raise ConnectionClosedException(self._clean(
+                f"{self.hostname}: no answer to `{command}` within {self.timeout} s")) from None
+        except Exception as e:  # noqa: BLE001 - connection gone
             raise ConnectionClosedException(
                 self._clean(f"{self.hostname}: `{command}` failed: {type(e).__name__}: {e}")) \
                 from None
