@@ -52,7 +52,7 @@ def per_device(nos: str, repeat: int = 20) -> tuple[float, float, int]:
 
 
 def whole(inventory: str) -> dict[str, float]:
-    from netcfg.fsutil import replace_tree
+    from netcfg.outdir import write_owned
     from netcfg.render.engine import render_files
     from netcfg.validate import validate
 
@@ -63,7 +63,7 @@ def whole(inventory: str) -> dict[str, float]:
     files = render_files(v.fabric, v.physics, v.fabric.switches())
     t2 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
-        replace_tree(Path(tmp) / "out", files)
+        write_owned(Path(tmp) / "out", v.fabric.name, files)
     t3 = time.perf_counter()
     return {"validate": t1 - t0, "render": t2 - t1, "write": t3 - t2, "total": t3 - t0,
             "files": len(files), "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}

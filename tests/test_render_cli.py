@@ -42,8 +42,9 @@ def test_render_writes_one_file_per_switch_and_host_profiles(tmp_path):
     out = tmp_path / "out"
     code, stdout, _ = run("render", str(EXAMPLE), "--out", str(out))
     assert code == 0, stdout
-    names = sorted(p.name for p in out.iterdir() if p.is_file())
+    names = sorted(p.name for p in out.iterdir() if p.is_file() and not p.name.startswith("."))
     assert len(names) == 12 and all(n.endswith(".yaml") for n in names)
+    assert (out / ".netcfg-manifest.json").is_file()
     assert sorted(p.name for p in (out / "hosts").iterdir()) == ["connectx-7.json", "connectx-7.sh"]
     first = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert run("render", str(EXAMPLE), "--out", str(out))[0] == 0
@@ -56,12 +57,17 @@ def test_check_reports_drift_with_exit_3(tmp_path):
     assert run("render", str(EXAMPLE), "--out", str(out))[0] == 0
     assert run("render", str(EXAMPLE), "--out", str(out), "--check")[0] == 0
     (out / "leaf-su1-r1.yaml").write_text("hand edit\n")
-    (out / "stray.cfg").write_text("x\n")
+    (out / "README.md").write_text("not netcfg's: never reported, never removed\n")
     (out / "spine1.yaml").unlink()
+    # a switch netcfg rendered earlier that the intent no longer has
+    manifest = json.loads((out / ".netcfg-manifest.json").read_text())
+    manifest["owners"]["example"].append("spine9.yaml")
+    (out / ".netcfg-manifest.json").write_text(json.dumps(manifest))
+    (out / "spine9.yaml").write_text("retired\n")
     code, stdout, _ = run("render", str(EXAMPLE), "--out", str(out), "--check")
     assert code == 3
     assert "changed: leaf-su1-r1.yaml" in stdout and "missing: spine1.yaml" in stdout
-    assert "extra: stray.cfg" in stdout
+    assert "extra: spine9.yaml" in stdout and "README" not in stdout
     assert (out / "leaf-su1-r1.yaml").read_text() == "hand edit\n"  # --check writes nothing
 
 

@@ -1,8 +1,9 @@
 """`netcfg render PATH --out DIR`: one file per device (and host NIC profile), all or nothing.
 
 Everything renders in memory first; only when every selected device rendered is anything
-written (the whole directory swapped in, or with --device/--role just those files, each
-atomically). `--check` writes nothing and exits 3 when DIR differs (GitOps drift).
+written, each file atomically. DIR keeps a manifest of what netcfg wrote there, so a render
+removes only its own stale files and never anything else (netcfg/outdir.py). `--check` writes
+nothing and exits 3 when DIR differs (GitOps drift).
 """
 
 from __future__ import annotations
@@ -15,11 +16,10 @@ import click
 PROGRESS_FROM = 200  # devices; smaller fabrics render before a bar would be seen
 
 
-def _read_tree(root: Path) -> dict[str, str]:
-    if not root.is_dir():
-        return {}
-    return {p.relative_to(root).as_posix(): p.read_text(encoding="utf-8")
-            for p in sorted(root.rglob("*")) if p.is_file() and not p.name.startswith(".")}
+def _read_tree(root: Path, names: set[str]) -> dict[str, str]:
+    """The texts of those of `names` that exist below `root`."""
+    return {name: (root / name).read_text(encoding="utf-8")
+            for name in sorted(names) if (root / name).is_file()}
 
 
 @click.command()
@@ -35,7 +35,7 @@ def render(path: str, out: str, devices: tuple[str, ...], roles: tuple[str, ...]
     """Render every switch config (and host NIC profile) of the intent into DIR."""
     import jinja2
 
-    from netcfg.fsutil import replace_tree, update_files
+    from netcfg.outdir import NotOurs, write_owned
     from netcfg.render.engine import render_files, select
     from netcfg.validate import validate
 
@@ -70,19 +70,23 @@ def render(path: str, out: str, devices: tuple[str, ...], roles: tuple[str, ...]
         if bar is not None:
             bar.render_finish()
     target = Path(out)
-    if check:
-        sys.exit(_check(target, files, partial))
-    if partial:
-        update_files(target, files)
-    else:
-        replace_tree(target, files)
+    try:
+        if check:
+            sys.exit(_check(target, fabric.name, files, partial))
+        write_owned(target, fabric.name, files, partial=partial)
+    except (NotOurs, OSError) as exc:
+        detail = str(exc) if isinstance(exc, NotOurs) else f"{type(exc).__name__}: {exc}"
+        click.echo(f"netcfg: nothing written: {detail}", err=True)
+        sys.exit(1)
     hosts = sum(1 for name in files if name.startswith("hosts/"))
     click.echo(f"rendered {len(chosen)} switch configs" +
                (f" and {hosts // 2} host NIC profiles" if hosts else "") + f" into {out}")
 
 
-def _check(target: Path, files: dict[str, str], partial: bool) -> int:
-    current = _read_tree(target)
+def _check(target: Path, owner: str, files: dict[str, str], partial: bool) -> int:
+    from netcfg.outdir import owned
+
+    current = _read_tree(target, owned(target, owner) | set(files)) if target.is_dir() else {}
     changed = sorted(n for n in files if n in current and current[n] != files[n])
     missing = sorted(n for n in files if n not in current)
     extra = [] if partial else sorted(n for n in current if n not in files)
