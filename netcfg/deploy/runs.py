@@ -13,6 +13,7 @@ crash or Ctrl-C; nothing in it is a credential (`redact` is applied to every det
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import secrets as _random
@@ -132,44 +133,59 @@ STATES = ("unchanged", "dry-run", "committing", "committed", "confirmed", "rever
 
 
 class DeviceLock:
-    """An exclusive lock file per device; a lock left by a dead process on this host is stale
-    and taken over (and said so), one held by a live process or another host is refused."""
+    """One lock per device, held through the OS (`flock` on `locks/DEVICE.lock`).
 
-    def __init__(self, state: Path, device: str, run_id: str) -> None:
+    The kernel decides who holds it, so two runs can never both get it (an owner record in a
+    file, checked and then written, let two processes in at once), and a lock is free the
+    moment its process is gone, killed or not: "stale" is exactly "its owner died". The file
+    keeps the holder's record (run, pid, host) for the message another run prints, and is
+    never removed (removing a lock file while someone waits on it splits the lock in two).
+
+    `shared=True` is for readers (`diff`): any number of them at once, none while a push holds
+    the device, and a push waits for none of them but is refused while one reads.
+    """
+
+    def __init__(self, state: Path, device: str, run_id: str, shared: bool = False) -> None:
         self.path = _private_dir(state / "locks") / f"{device}.lock"
-        self.device, self.run_id = device, run_id
+        self.device, self.run_id, self.shared = device, run_id, shared
+        #: the record of a holder that died with the lock (then taken over), else None
         self.stale: dict[str, Any] | None = None
+        self._fd: int | None = None
 
     def acquire(self) -> DeviceLock:
-        mine = json.dumps({"run": self.run_id, "pid": os.getpid(),
-                           "host": socket.gethostname(), "time": time.time()})
-        for _ in range(2):
-            try:
-                fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            except FileExistsError:
-                holder = self._holder()
-                if holder is not None and _alive(holder):
-                    raise LockHeld(f"{self.device} is locked by run {holder.get('run')} "
-                                   f"(pid {holder.get('pid')} on {holder.get('host')})") from None
-                self.stale = holder
-                self.path.unlink(missing_ok=True)
-                continue
-            with os.fdopen(fd, "w") as fh:
-                fh.write(mine)
-            return self
-        raise LockHeld(f"{self.device}: could not take the lock {self.path}")
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        try:
+            fcntl.flock(fd, (fcntl.LOCK_SH if self.shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _record(fd)
+            os.close(fd)
+            who = (f"run {holder.get('run')} (pid {holder.get('pid')} on {holder.get('host')})"
+                   if holder else "a netcfg diff reading it")
+            raise LockHeld(f"{self.device} is locked by {who}") from None
+        except BaseException:
+            os.close(fd)
+            raise
+        self._fd = fd
+        if not self.shared:
+            previous = _record(fd)
+            if previous and previous.get("run") != self.run_id:
+                self.stale = previous
+            mine = json.dumps({"run": self.run_id, "pid": os.getpid(),
+                               "host": socket.gethostname(), "time": time.time()})
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, mine.encode(), 0)
+        return self
 
     def release(self) -> None:
-        holder = self._holder()
-        if holder is not None and holder.get("run") == self.run_id:
-            self.path.unlink(missing_ok=True)
-
-    def _holder(self) -> dict[str, Any] | None:
+        fd, self._fd = self._fd, None
+        if fd is None:
+            return
         try:
-            data = json.loads(self.path.read_text())
-        except (OSError, ValueError):
-            return None
-        return data if isinstance(data, dict) else None
+            if not self.shared:
+                os.ftruncate(fd, 0)  # a clean release leaves no record to call stale
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
 
     def __enter__(self) -> DeviceLock:
         return self.acquire()
@@ -178,13 +194,10 @@ class DeviceLock:
         self.release()
 
 
-def _alive(holder: dict[str, Any]) -> bool:
-    if holder.get("host") != socket.gethostname():
-        return True  # cannot tell for another host: refuse rather than guess
+def _record(fd: int) -> dict[str, Any] | None:
+    """The holder record in an open lock file, None when empty or unreadable."""
     try:
-        os.kill(int(holder.get("pid", 0)), 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, ValueError):
-        return True
-    return int(holder.get("pid", 0)) > 0
+        data = json.loads(os.pread(fd, 4096, 0) or b"null")
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None

@@ -1,0 +1,91 @@
+"""Device locks are exclusive through the OS: never two holders, free when the holder dies."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from netcfg.deploy.runs import DeviceLock, LockHeld
+
+TRIALS = 40
+
+
+def _contend(state: str, run: str, start, tried, results) -> None:
+    start.wait()
+    try:
+        lock = DeviceLock(__import__("pathlib").Path(state), "leaf1", run).acquire()
+    except LockHeld:
+        lock = None
+    results.put(lock is not None)
+    tried.wait()  # hold it until the other one has tried too
+    if lock is not None:
+        lock.release()
+
+
+def test_two_processes_never_both_take_a_fresh_lock(tmp_path):
+    ctx = multiprocessing.get_context("fork")
+    for trial in range(TRIALS):
+        state = tmp_path / f"t{trial}"
+        start, tried, results = ctx.Barrier(2), ctx.Barrier(2), ctx.Queue()
+        procs = [ctx.Process(target=_contend, args=(str(state), f"run{i}", start, tried, results))
+                 for i in range(2)]
+        for p in procs:
+            p.start()
+        got = [results.get(timeout=30) for _ in procs]
+        for p in procs:
+            p.join(timeout=30)
+        assert sorted(got) == [False, True], f"trial {trial}: {got}"
+
+
+def test_a_lock_whose_record_is_not_written_yet_is_still_held(tmp_path):
+    holder = DeviceLock(tmp_path, "leaf1", "run-a").acquire()
+    os.truncate(holder.path, 0)  # the window between taking the lock and writing the record
+    with pytest.raises(LockHeld):
+        DeviceLock(tmp_path, "leaf1", "run-b").acquire()
+    holder.release()
+    assert DeviceLock(tmp_path, "leaf1", "run-b").acquire().stale is None
+
+
+def test_the_lock_of_a_killed_process_is_free_and_named_stale(tmp_path):
+    code = textwrap.dedent(f"""
+        import pathlib, sys, time
+        from netcfg.deploy.runs import DeviceLock
+        DeviceLock(pathlib.Path({str(tmp_path)!r}), "leaf1", "crashed-run").acquire()
+        print("held", flush=True)
+        time.sleep(600)
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
+    with pytest.raises(LockHeld, match="crashed-run"):
+        DeviceLock(tmp_path, "leaf1", "run-b").acquire()
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    lock = DeviceLock(tmp_path, "leaf1", "run-b").acquire()
+    assert lock.stale is not None and lock.stale["run"] == "crashed-run"
+    lock.release()
+
+
+def test_readers_share_and_exclude_a_push(tmp_path):
+    first = DeviceLock(tmp_path, "leaf1", "diff-1", shared=True).acquire()
+    second = DeviceLock(tmp_path, "leaf1", "diff-2", shared=True).acquire()
+    with pytest.raises(LockHeld, match="diff"):
+        DeviceLock(tmp_path, "leaf1", "push").acquire()
+    first.release()
+    second.release()
+    push = DeviceLock(tmp_path, "leaf1", "push").acquire()
+    with pytest.raises(LockHeld, match="run push"):
+        DeviceLock(tmp_path, "leaf1", "diff-3", shared=True).acquire()
+    push.release()
+
+
+def test_a_released_lock_leaves_no_stale_record(tmp_path):
+    DeviceLock(tmp_path, "leaf1", "run-a").acquire().release()
+    lock = DeviceLock(tmp_path, "leaf1", "run-b").acquire()
+    assert lock.stale is None
+    lock.release()
