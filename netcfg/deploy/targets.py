@@ -10,6 +10,7 @@ runners split a fleet without talking to each other.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from pathlib import Path
@@ -143,15 +144,48 @@ def from_devices_file(fabric: Fabric, devices: list[Device], path: Path) -> list
                    if not isinstance(entry, dict) or k not in entry]
         if missing:
             raise TargetError(f"{dev.name}: devices file {path} lacks {', '.join(missing)}")
+        _check_values(entry, f"{dev.name}: devices file {path}")
         nos = _switch_nos(fabric, dev)
         if entry.get("nos", nos) != nos:
             raise TargetError(f"{dev.name}: devices file says {entry['nos']}, the intent {nos}")
-        ports = {name: int(ep["port"]) for name, ep in entry.get("endpoints", {}).items()}
-        main = _main_port(nos, entry.get("endpoints", {}))
+        ports = _ports(entry["endpoints"], f"{dev.name}: devices file {path}")
+        main = _main_port(nos, entry["endpoints"])
         out.append(Target(
             dev.name, dev.role, nos, entry.get("driver", DRIVERS[nos]), str(entry["address"]),
             main, Login(str(entry["username"]), remember(str(entry["password"]))), ports,
             ca_file=entry.get("ca_file"), known_hosts=entry.get("known_hosts")))
+    return out
+
+
+#: C0 controls (newline, carriage return, tab, NUL, escape ...), DEL and C1 controls: a value
+#: carrying one can end a line of an ssh_config netcfg writes and start a directive of its own
+#: (ProxyCommand runs a local command), or forge a line of output
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def _check_values(value: Any, where: str, key: str = "") -> None:
+    """Refuse any string in a connect-file entry that holds a control character."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _check_values(k, where, key)
+            _check_values(v, where, f"{key}.{k}" if key else str(k))
+    elif isinstance(value, list):
+        for item in value:
+            _check_values(item, where, key)
+    elif isinstance(value, str) and _CONTROL.search(value):
+        raise TargetError(f"{where}: {key or 'a key'} holds a control character "
+                          f"({_CONTROL.search(value).group()!r}); refused")
+
+
+def _ports(endpoints: Any, where: str) -> dict[str, int]:
+    if not isinstance(endpoints, dict) or not endpoints:
+        raise TargetError(f"{where}: endpoints must be a mapping of name -> {{proto, port}}")
+    out = {}
+    for name, ep in endpoints.items():
+        port = ep.get("port") if isinstance(ep, dict) else None
+        if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
+            raise TargetError(f"{where}: endpoint {name} needs a port 1-65535, got {port!r}")
+        out[str(name)] = port
     return out
 
 
@@ -167,6 +201,7 @@ def with_trust(targets: list[Target], *, ca_file: str | None = None,
                known_hosts: str | None = None, insecure_tls: bool = False,
                no_host_key_check: bool = False) -> list[Target]:
     """Apply the command line's trust options (explicit opt-outs only)."""
+    _check_values({"ca_file": ca_file or "", "known_hosts": known_hosts or ""}, "command line")
     out = []
     for t in targets:
         out.append(replace(t, ca_file=ca_file or t.ca_file,

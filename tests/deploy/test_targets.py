@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+import yaml
 
 from netcfg.deploy.secrets import CredentialError, Secret, redact, resolve
-from netcfg.deploy.targets import TargetError, parse_shard, select, shard_of
+from netcfg.deploy.targets import (
+    TargetError,
+    from_devices_file,
+    parse_shard,
+    select,
+    shard_of,
+    with_trust,
+)
 from netcfg.intent.model import Credential
 
 from .deploy_cases import multivendor
@@ -61,3 +71,45 @@ def test_incomplete_devices_file_is_a_clear_error(tmp_path):
     path.chmod(0o600)
     with pytest.raises(TargetError, match="lacks username, password, endpoints"):
         from_devices_file(fabric, select(fabric, ("leaf-su1-r1",)), path)
+
+
+def _connect_file(tmp_path: Path, device: str, **fields: object) -> Path:
+    entry = {"nos": "eos", "driver": "eos", "address": "127.0.0.1", "username": "ops",
+             "password": "pw", "endpoints": {"https": {"proto": "https", "port": 8443}}}
+    entry.update(fields)
+    path = tmp_path / "devices.yaml"
+    path.write_text(yaml.safe_dump({"devices": {device: entry}}))
+    path.chmod(0o600)
+    return path
+
+
+@pytest.mark.parametrize("field, value", [
+    ("known_hosts", "/tmp/kh\n  ProxyCommand touch {marker}"),
+    ("ca_file", "ca.pem\r\nHost *"),
+    ("address", "127.0.0.1\x1b[2J"),
+    ("username", "ops\x00root"),
+    ("password", "pw\u0085next"),
+])
+def test_a_connect_file_value_with_a_control_character_is_refused(tmp_path, field, value):
+    fabric = multivendor().fabric
+    eos = next(d for d in select(fabric) if fabric.platform(d).nos == "eos")
+    marker = tmp_path / "ran"
+    path = _connect_file(tmp_path, eos.name, **{field: value.format(marker=marker)})
+    with pytest.raises(TargetError, match=f"{field} holds a control character"):
+        from_devices_file(fabric, [eos], path)
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize("port", ["22; rm -rf /", 0, 70000, None, True])
+def test_a_connect_file_port_must_be_a_port_number(tmp_path, port):
+    fabric = multivendor().fabric
+    eos = next(d for d in select(fabric) if fabric.platform(d).nos == "eos")
+    path = _connect_file(tmp_path, eos.name,
+                         endpoints={"https": {"proto": "https", "port": port}})
+    with pytest.raises(TargetError, match="port 1-65535"):
+        from_devices_file(fabric, [eos], path)
+
+
+def test_command_line_trust_paths_are_checked_too():
+    with pytest.raises(TargetError, match="known_hosts holds a control character"):
+        with_trust([], known_hosts="kh\nProxyCommand id")
