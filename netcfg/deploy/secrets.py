@@ -8,6 +8,7 @@ about to leave the process (device error messages can echo what was sent).
 from __future__ import annotations
 
 import os
+import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,10 +62,22 @@ def remember(password: str) -> Secret:
 
 
 def redact(text: str) -> str:
-    """`text` with every known password replaced by ********."""
+    """`text` with every known password replaced by ********, where it stands as a token.
+
+    A password is masked where it is not glued to a letter, digit or underscore on an edge where the
+    password itself has one: `ops/cumulus` is masked, the unrelated word `cumulus_linux` is
+    left as it is (masking inside it, `********_linux`, garbles the word and tells the reader
+    what the password is).
+    """
     for value in sorted(_KNOWN, key=len, reverse=True):
-        text = text.replace(value, "********")
+        text = _token_pattern(value).sub("********", text)
     return text
+
+
+def _token_pattern(value: str) -> re.Pattern[str]:
+    before = r"(?<!\w)" if re.match(r"\w", value) else ""
+    after = r"(?!\w)" if re.search(r"\w$", value) else ""
+    return re.compile(before + re.escape(value) + after)
 
 
 def check_private(path: Path) -> None:

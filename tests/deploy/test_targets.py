@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from netcfg.deploy.secrets import CredentialError, Secret, redact, resolve
+from netcfg.deploy.secrets import CredentialError, Secret, redact, remember, resolve
 from netcfg.deploy.targets import (
     TargetError,
     from_devices_file,
@@ -113,3 +113,12 @@ def test_a_connect_file_port_must_be_a_port_number(tmp_path, port):
 def test_command_line_trust_paths_are_checked_too():
     with pytest.raises(TargetError, match="known_hosts holds a control character"):
         with_trust([], known_hosts="kh\nProxyCommand id")
+
+
+def test_masking_hides_the_password_token_and_leaves_unrelated_words():
+    remember("zq9mulus")  # unlike any word another test prints: the set of known values is global
+    remember("p@zq9!")
+    assert redact("ssh ops/zq9mulus failed on zq9mulus_linux") == \
+        "ssh ops/******** failed on zq9mulus_linux"
+    assert redact("password=zq9mulus, retry") == "password=********, retry"
+    assert redact("token p@zq9!x") == "token ********x"  # the password's own edge is no word
