@@ -1,5 +1,5 @@
 """`python -m netcfg` is the `netcfg` command."""
 
-from netcfg.cli import main
+from netcfg.entry import main
 
 main()

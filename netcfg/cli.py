@@ -12,6 +12,8 @@ from typing import Any
 
 import click
 
+from netcfg.entry import Interrupted
+
 FORMATS = click.Choice(["text", "json"])
 
 
@@ -35,7 +37,47 @@ def _print_findings(findings: list[Any]) -> None:
         click.echo(_color(f.severity + ": ", colours[f.severity]) + line)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class Failure(click.ClickException):
+    """A one-line error for the user, exit 1 (what the OS refused, an internal error)."""
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"netcfg: {self.format_message()}", err=True)
+
+
+def _one_line(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        where = f"{exc.filename}: " if exc.filename else ""
+        return f"{where}{exc.strerror}"
+    return " ".join(f"{type(exc).__name__}: {exc}".split())
+
+
+class _Group(click.Group):
+    """Every command's last line of defence: the README promises no traceback, so an error no
+    command handled becomes one line (`NETCFG_DEBUG=1` shows the traceback), and Ctrl-C outside
+    a command's own handling ends with exit 130."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        import os
+
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.ClickException, click.Abort, Interrupted):
+            raise
+        except KeyboardInterrupt:  # where the command runs without netcfg.entry's handler
+            click.echo("netcfg: interrupted", err=True)
+            ctx.exit(130)
+        except OSError as exc:
+            if os.environ.get("NETCFG_DEBUG"):
+                raise
+            raise Failure(_one_line(exc)) from None
+        except Exception as exc:  # noqa: BLE001 - a bug still gets one line, not a traceback
+            if os.environ.get("NETCFG_DEBUG"):
+                raise
+            raise Failure(f"internal error ({_one_line(exc)}); run with NETCFG_DEBUG=1 for "
+                          f"the traceback and report it") from None
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="netcfg")
 def main() -> None:
     """netcfg: lossless RoCEv2 fabric intent -> proven-safe, vendor-specific configs."""
@@ -55,15 +97,24 @@ def validate(path: str, fmt: str, output: str | None) -> None:
         _emit(json.dumps({"ok": result.ok, "fabric": result.fabric.name if result.fabric else None,
                           "summary": summary,
                           "findings": [f.as_dict() for f in result.findings]}, indent=2), output)
+    elif output:
+        lines = [f"{f.severity}: {f.text()}" for f in result.findings]
+        if result.ok and result.fabric is not None:
+            lines.append(f"ok: fabric {result.fabric.name}: {_counts(summary)}")
+        _emit("\n".join(lines), output)
     else:
         _print_findings(result.findings)
         if result.ok and result.fabric is not None:
-            counts = ", ".join(f"{v} {k}" for k, v in summary.items())  # type: ignore[union-attr]
-            click.echo(_color("ok", "green") + f": fabric {result.fabric.name}: {counts}")
-        else:
-            n = sum(1 for f in result.findings if f.severity == "error")
-            click.echo(f"{n} error(s)", err=True)
+            click.echo(_color("ok", "green") + f": fabric {result.fabric.name}: "
+                       f"{_counts(summary)}")
+    if not result.ok:
+        n = sum(1 for f in result.findings if f.severity == "error")
+        click.echo(f"{n} error(s)", err=True)
     sys.exit(0 if result.ok else 1)
+
+
+def _counts(summary: dict[str, int] | None) -> str:
+    return ", ".join(f"{v} {k}" for k, v in (summary or {}).items())
 
 
 @main.command()
@@ -93,7 +144,8 @@ def explain(path: str, device: str, port: str | None, fmt: str) -> None:
     fabric = result.fabric
     dev = fabric.devices.get(device)
     if dev is None:
-        click.echo(f"netcfg: no device '{device}'{suggest(device, tuple(fabric.devices))}", err=True)
+        click.echo(f"netcfg: no device '{device}'{suggest(device, tuple(fabric.devices))}",
+                   err=True)
         sys.exit(1)
     p = None
     if port is not None:

@@ -22,9 +22,9 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
-from netcfg.fsutil import write_atomic
+from netcfg.fsutil import read_regular, write_atomic
 
-MANIFEST = ".netcfg-manifest.json"
+MANIFEST = ".netcfg-manifest"
 _FORMAT = 1
 
 
@@ -102,13 +102,13 @@ def _read_manifest(root: Path) -> dict[str, list[str]]:
     if not path.is_file():
         return {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_regular(path, 64 * 2**20).decode("utf-8"))
         owners = data["owners"]
         if not isinstance(owners, dict) or not all(
                 isinstance(k, str) and isinstance(v, list) and all(isinstance(n, str) for n in v)
                 for k, v in owners.items()):
             raise ValueError("owners is not a mapping of lists of paths")
-    except (OSError, ValueError, KeyError, TypeError) as e:
+    except (OSError, ValueError, KeyError, TypeError) as e:  # UnreadableFile is an OSError
         raise NotOurs(f"{path} is unreadable ({e}); fix or remove it") from None
     return owners
 

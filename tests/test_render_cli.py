@@ -44,7 +44,7 @@ def test_render_writes_one_file_per_switch_and_host_profiles(tmp_path):
     assert code == 0, stdout
     names = sorted(p.name for p in out.iterdir() if p.is_file() and not p.name.startswith("."))
     assert len(names) == 12 and all(n.endswith(".yaml") for n in names)
-    assert (out / ".netcfg-manifest.json").is_file()
+    assert (out / ".netcfg-manifest").is_file()
     assert sorted(p.name for p in (out / "hosts").iterdir()) == ["connectx-7.json", "connectx-7.sh"]
     first = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert run("render", str(EXAMPLE), "--out", str(out))[0] == 0
@@ -60,9 +60,9 @@ def test_check_reports_drift_with_exit_3(tmp_path):
     (out / "README.md").write_text("not netcfg's: never reported, never removed\n")
     (out / "spine1.yaml").unlink()
     # a switch netcfg rendered earlier that the intent no longer has
-    manifest = json.loads((out / ".netcfg-manifest.json").read_text())
+    manifest = json.loads((out / ".netcfg-manifest").read_text())
     manifest["owners"]["example"].append("spine9.yaml")
-    (out / ".netcfg-manifest.json").write_text(json.dumps(manifest))
+    (out / ".netcfg-manifest").write_text(json.dumps(manifest))
     (out / "spine9.yaml").write_text("retired\n")
     code, stdout, _ = run("render", str(EXAMPLE), "--out", str(out), "--check")
     assert code == 3

@@ -13,7 +13,7 @@ from netcfg.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "inventories" / "example"
-MANIFEST = ".netcfg-manifest.json"
+MANIFEST = ".netcfg-manifest"
 
 
 def run(*args: str) -> tuple[int, str]:

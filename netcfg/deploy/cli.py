@@ -57,8 +57,14 @@ class _Setup:
 
     def __init__(self, path: str, kw: dict[str, Any]) -> None:
         from netcfg.deploy.desired import DesiredError, desired_configs
-        from netcfg.deploy.targets import (TargetError, from_devices_file, from_intent,
-                                           parse_shard, select, with_trust)
+        from netcfg.deploy.targets import (
+            TargetError,
+            from_devices_file,
+            from_intent,
+            parse_shard,
+            select,
+            with_trust,
+        )
         from netcfg.validate import validate
 
         result = validate(path)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import yaml
 
+from netcfg.fsutil import UnreadableFile, read_regular
 from netcfg.intent.model import Credential
 
 
@@ -70,8 +71,13 @@ def redact(text: str) -> str:
     what the password is).
     """
     for value in sorted(_KNOWN, key=len, reverse=True):
-        text = _token_pattern(value).sub("********", text)
+        text = mask(text, value)
     return text
+
+
+def mask(text: str, secret: str) -> str:
+    """`text` with `secret` replaced by ******** where it stands as a token (see `redact`)."""
+    return _token_pattern(secret).sub("********", text) if secret else text
 
 
 def _token_pattern(value: str) -> re.Pattern[str]:
@@ -92,12 +98,18 @@ def check_private(path: Path) -> None:
             f"{stat.S_IMODE(mode):04o}); run `chmod 600 {path}`")
 
 
+#: a credentials file holds a user name and a password
+MAX_SECRET_FILE_BYTES = 64 * 1024
+
+
 def load_file(path: Path) -> dict[str, str]:
     """A YAML mapping (`username:`, `password:`) from a private file."""
     check_private(path)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
+        data = yaml.safe_load(read_regular(path, MAX_SECRET_FILE_BYTES).decode("utf-8"))
+    except UnreadableFile as exc:
+        raise CredentialError(f"credentials file {exc}") from None
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise CredentialError(f"cannot parse credentials file {path}: "
                               f"{type(exc).__name__}") from None
     if not isinstance(data, dict) or not isinstance(data.get("password"), str):

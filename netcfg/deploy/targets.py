@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from netcfg.deploy.secrets import CredentialError, Login, check_private, remember, resolve
+from netcfg.fsutil import UnreadableFile, read_regular
 from netcfg.topology.fabric import Device, Fabric
 
 #: NAPALM driver name per NOS (netcfg's own drivers for the NOSes NAPALM does not ship)
@@ -123,14 +124,20 @@ def _only(credentials: dict[str, Any]) -> str | None:
     return next(iter(credentials)) if len(credentials) == 1 else None
 
 
+#: a devices file for 65,000 switches stays well below this
+MAX_DEVICES_FILE_BYTES = 64 * 1024 * 1024
+
+
 def from_devices_file(fabric: Fabric, devices: list[Device], path: Path) -> list[Target]:
     """Targets from a devices file such as the one `netcfg lab` writes (mode 0600 required)."""
     try:
         check_private(path)
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.safe_load(read_regular(path, MAX_DEVICES_FILE_BYTES).decode("utf-8"))
     except CredentialError as exc:
         raise TargetError(str(exc)) from None
-    except (OSError, yaml.YAMLError) as exc:
+    except UnreadableFile as exc:
+        raise TargetError(f"devices file {exc}") from None
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise TargetError(f"cannot read devices file {path}: {type(exc).__name__}") from None
     entries = data.get("devices") if isinstance(data, dict) else None
     if not isinstance(entries, dict):

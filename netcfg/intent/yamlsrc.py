@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from netcfg.findings import Finding, IntentError, Position
+from netcfg.fsutil import UnreadableFile, read_regular
 
 try:  # libyaml is much faster on large explicit topologies
     from yaml import CSafeLoader as _Loader
@@ -191,17 +192,9 @@ def load_yaml(path: Path, display: str | None = None) -> tuple[Any, SourceMap]:
     shown = display or str(path)
     start = Position(shown, 1, 1)
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise IntentError([Finding.at("YAML001", "file not found", start)]) from None
-    except IsADirectoryError:
-        raise IntentError([Finding.at("YAML001", "is a directory, not a YAML file", start)]) from None
-    except OSError as exc:
-        raise IntentError([Finding.at("YAML001", f"cannot read file: {exc.strerror}", start)]) from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise IntentError(
-            [Finding.at("YAML001", f"file is larger than {MAX_FILE_BYTES // 2**20} MiB", start)]
-        )
+        raw = read_regular(path, MAX_FILE_BYTES)
+    except UnreadableFile as exc:
+        raise IntentError([Finding.at("YAML001", exc.reason, start)]) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -34,6 +34,7 @@ from netmiko import ConnectHandler
 from netmiko.exceptions import NetmikoAuthenticationException, NetmikoTimeoutException
 
 from netcfg.deploy.drivers.shell import NoAnswer, after_echo, close_session, send_line
+from netcfg.deploy.secrets import mask
 
 #: prompt of a Cumulus login shell (`cumulus@leaf01:mgmt:~$`); matched instead of netmiko's
 #: remembered prompt, which goes stale when an apply or a confirm timeout changes the hostname
@@ -109,7 +110,7 @@ class CumulusDriver(_NetworkDriver):
 
     # --- transport helpers ---------------------------------------------------------------------
     def _scrub(self, text: str) -> str:
-        return text.replace(self.password, "********") if self.password else text
+        return mask(text, self.password)
 
     def _send(self, command: str, exc: type[Exception] | None = CommandErrorException) -> str:
         """Run one shell command; NVUE's `Error:` output becomes `exc` with the device text

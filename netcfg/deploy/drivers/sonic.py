@@ -40,6 +40,7 @@ from napalm.base.netmiko_helpers import netmiko_args
 from netmiko import ConnectHandler
 
 from netcfg.deploy.drivers.shell import Framed, NoAnswer, close_session, send_line
+from netcfg.deploy.secrets import mask
 
 CANDIDATE_FILE = "/tmp/netcfg-candidate.json"
 PATCH_FILE = "/tmp/netcfg-patch.json"
@@ -179,9 +180,9 @@ class SonicDriver(_NapalmDriver):
         self._pending_checkpoint: str | None = None
         self._last_checkpoint: str | None = None
 
-    # --- connection ---------------------------------------------------------------------------------
+    # --- connection ------------------------------------------------------------------------------
     def _clean(self, text: str) -> str:
-        return text.replace(self.password, "********") if self.password else text
+        return mask(text, self.password)
 
     def open(self) -> None:
         # ConnectHandler directly (not _netmiko_open): NAPALM's helper replaces netmiko's
@@ -255,7 +256,7 @@ class SonicDriver(_NapalmDriver):
         db.pop("bgpraw", None)  # FRR text, not CONFIG_DB
         return db
 
-    # --- getters ------------------------------------------------------------------------------------
+    # --- getters ------------------------------------------------------------------------------
     def get_facts(self) -> dict[str, Any]:
         version = self._must("show version", CommitError)
         fields = dict(re.findall(r"^([A-Za-z][A-Za-z ]+?):\s*(.*)$", version, re.M))
@@ -311,7 +312,7 @@ class SonicDriver(_NapalmDriver):
             raise NotImplementedError(f"{encoding} is not a supported encoding")
         return {c: self._run(c)[0] for c in commands}
 
-    # --- candidate ----------------------------------------------------------------------------------
+    # --- candidate ------------------------------------------------------------------------------
     def _has_candidate(self) -> bool:
         return self._candidate is not None or self._patch is not None
 
@@ -372,7 +373,7 @@ class SonicDriver(_NapalmDriver):
         if had and self.device is not None:
             self._run(f"rm -f {CANDIDATE_FILE} {PATCH_FILE}")
 
-    # --- commit -------------------------------------------------------------------------------------
+    # --- commit ------------------------------------------------------------------------------
     def has_pending_commit(self) -> bool:
         out, status = self._run(f"systemctl is-active {REVERT_UNIT}.timer")
         return status == 0 and out.strip() == "active"

@@ -1,0 +1,36 @@
+"""The `netcfg` command's entry point: Ctrl-C ends any command with one line and exit 130.
+
+Python's own KeyboardInterrupt cannot give that everywhere: a signal that lands while a
+module is being imported prints a traceback, and one that lands inside code run by `exec` of a
+string (every dataclass's generated `__init__`) makes the interpreter end by re-raising SIGINT
+on itself, whatever exit code the program chose. SIGINT is therefore turned into `Interrupted`
+before anything heavy is imported; it is a BaseException (code that catches Exception does not
+swallow it) and not a KeyboardInterrupt (so the interpreter leaves the exit code alone).
+Commands that handle Ctrl-C themselves (`push` reverts what it started) install their own
+handler while they run.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+from types import FrameType
+
+
+class Interrupted(BaseException):
+    """The user pressed Ctrl-C (SIGINT)."""
+
+
+def _raise_interrupted(signum: int, frame: FrameType | None) -> None:
+    raise Interrupted()
+
+
+def main() -> None:
+    signal.signal(signal.SIGINT, _raise_interrupted)
+    try:
+        from netcfg.cli import main as cli
+
+        cli()
+    except Interrupted:
+        sys.stderr.write("netcfg: interrupted\n")
+        sys.exit(130)

@@ -1,0 +1,181 @@
+"""Hostile inputs to the command line: devices, FIFOs, sparse files, /proc, unwritable and
+missing places, files that are directories, control characters, Ctrl-C. Each ends with exit
+1 or 2, one line naming the problem, no traceback, and nothing lost.
+
+(Control characters in the intent's free-text fields are the bad-intent corpus's cases; the
+connect file's are tests/deploy/test_targets.py's.)
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from netcfg.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "inventories" / "example"
+MULTIVENDOR = ROOT / "inventories" / "multivendor"
+
+
+def inventory_with(tmp_path: Path, make: Callable[[Path], None], name: str = "fabric.yaml"
+                   ) -> Path:
+    """A copy of the example whose `name` is replaced by what `make(path)` puts there."""
+    inv = tmp_path / "inv"
+    shutil.copytree(EXAMPLE, inv)
+    target = inv / name
+    target.unlink()
+    make(target)
+    return inv
+
+
+def fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+def link_to(source: str) -> Callable[[Path], None]:
+    return lambda path: path.symlink_to(source)
+
+
+def sparse(path: Path) -> None:
+    with open(path, "wb") as fh:
+        fh.truncate(200 * 2**30)
+
+
+def directory(path: Path) -> None:
+    path.mkdir()
+
+
+HOSTILE_FILES = {
+    "dev-zero": link_to("/dev/zero"),
+    "dev-urandom": link_to("/dev/urandom"),
+    "fifo": fifo,
+    "sparse-200g": sparse,
+    "directory": directory,
+    "proc-self-mem": link_to("/proc/self/mem"),
+    "proc-kcore": link_to("/proc/kcore"),
+    "dangling-symlink": link_to("/nonexistent/fabric.yaml"),
+}
+
+
+def cli(*args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), env=env, catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def assert_one_problem(code: int, output: str, *needles: str) -> None:
+    assert code in (1, 2), output
+    assert "Traceback" not in output, output
+    # click's usage preamble of an exit-2 error is not part of the problem's line
+    lines = [line for line in output.splitlines()
+             if line.strip() and not line.startswith(("Usage: ", "Try '"))]
+    problem = [line for line in lines if all(n in line for n in needles)]
+    assert problem, output
+    # the problem's line, and at most the report's frame around it (lint groups by rule and
+    # ends with a count)
+    assert len(lines) <= 4, output
+
+
+@pytest.mark.parametrize("kind", sorted(HOSTILE_FILES))
+@pytest.mark.parametrize("command", ["validate", "lint", "deadlock"])
+def test_a_hostile_fabric_file_is_refused_in_one_line(tmp_path, kind, command):
+    inv = inventory_with(tmp_path, HOSTILE_FILES[kind])
+    code, output = cli(command, str(inv))
+    assert_one_problem(code, output, "fabric.yaml")
+
+
+@pytest.mark.parametrize("kind", ["dev-zero", "fifo", "sparse-200g", "directory"])
+def test_a_hostile_devices_file_is_refused_in_one_line(tmp_path, kind):
+    inv = inventory_with(tmp_path, HOSTILE_FILES[kind], name="devices.yaml")
+    out = tmp_path / "out"
+    code, output = cli("render", str(inv), "--out", str(out))
+    assert_one_problem(code, output, "devices.yaml")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("path", ["/dev/null", "/nonexistent/inventory", "/proc/self"])
+def test_an_inventory_path_that_is_no_inventory(path):
+    code, output = cli("validate", path)
+    assert_one_problem(code, output, "")
+
+
+def _blocked(tmp_path: Path) -> Path:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("keep me\n")
+    return blocker
+
+
+@pytest.mark.parametrize("args", [
+    ("lint", str(EXAMPLE), "--output", "{missing}/report.json"),
+    ("schema", "--output", "{missing}/schema.json"),
+    ("deadlock", str(EXAMPLE), "--output", "{missing}/report.txt"),
+    ("graph", str(EXAMPLE), "--out", "{missing}/fabric.svg"),
+    ("validate", str(EXAMPLE), "--output", "{file}/report.json"),
+    ("render", str(EXAMPLE), "--out", "{file}/configs"),
+    ("render", str(EXAMPLE), "--out", "{file}"),
+    ("render", str(EXAMPLE), "--out", "/proc/netcfg-configs"),
+    ("lint", str(EXAMPLE), "--output", "/proc/netcfg-report.json"),
+], ids=lambda a: " ".join(a[:1] + a[-2:-1]))
+def test_an_output_path_that_cannot_be_written_is_one_line(tmp_path, args):
+    blocker = _blocked(tmp_path)
+    concrete = [a.format(missing=tmp_path / "missing", file=blocker) for a in args]
+    code, output = cli(*concrete)
+    assert_one_problem(code, output, "")
+    assert blocker.read_text() == "keep me\n"
+    assert not (tmp_path / "missing").exists()
+
+
+def test_an_output_that_is_a_directory_is_a_usage_error(tmp_path):
+    code, output = cli("lint", str(EXAMPLE), "--output", str(tmp_path))
+    assert code == 2 and "Traceback" not in output
+
+
+@pytest.mark.parametrize("kind", ["dev-zero", "fifo", "directory", "sparse-200g"])
+def test_a_hostile_connect_file_is_refused_before_any_connection(tmp_path, kind):
+    path = tmp_path / "devices.yaml"
+    HOSTILE_FILES[kind](path)
+    code, output = cli("diff", str(MULTIVENDOR), "--connect", str(path),
+                       "--state", str(tmp_path / "state"))
+    assert_one_problem(code, output, "devices")
+
+
+def test_a_push_state_below_a_file_is_one_line(tmp_path):
+    blocker = _blocked(tmp_path)
+    code, output = cli("push", str(EXAMPLE), "--dry-run", "--state", str(blocker / "state"),
+                       env={"NETCFG_PASSWORD": "not-used"})
+    assert_one_problem(code, output, "")
+    assert blocker.read_text() == "keep me\n"
+
+
+def _interrupt(args: list[str], after: float) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.Popen([sys.executable, "-m", "netcfg", *args], cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(after)  # anywhere inside the command: start-up, loading or the work itself
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+@pytest.mark.parametrize("after", [0.5, 2.0])
+@pytest.mark.parametrize("command", ["render", "deadlock", "lint"])
+def test_ctrl_c_ends_a_long_command_in_one_line_and_writes_nothing(tmp_path, command, after):
+    out = tmp_path / "configs"
+    args = [command, str(ROOT / "inventories" / "gpu32768")]
+    if command == "render":
+        args += ["--out", str(out)]
+    done = _interrupt(args, after)
+    if done.returncode == 0:  # finished before the signal: nothing to check
+        return
+    assert done.returncode in (1, 130), done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+    assert len([line for line in done.stderr.splitlines() if line.strip()]) <= 2, done.stderr
+    assert not out.exists() or not any(out.iterdir())
