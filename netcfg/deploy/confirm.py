@@ -45,6 +45,37 @@ def confirm(driver: NetworkDriver, target: Target) -> None:
     driver.confirm_commit()
 
 
+def pending(driver: NetworkDriver, target: Target) -> bool:
+    """Whether the device holds a commit that waits for its confirmation (any connection)."""
+    if target.nos == "nxos":
+        status = _nxapi(driver, "show config-replace status")
+        return "pending commit" in status and "no operation pending" not in status
+    return bool(driver.has_pending_commit())
+
+
+def revert_pending(driver: NetworkDriver, target: Target) -> None:
+    """Revert, now, a commit pending confirmation, from a connection that did not make it
+    (the one that did was lost). NAPALM's EOS driver only aborts its own session; NAPALM's
+    Junos and netcfg's SONiC and Cumulus drivers revert whatever is pending."""
+    if target.nos == "eos":
+        for session in sorted(driver._get_pending_commits()):  # type: ignore[attr-defined]
+            driver.device.run_commands([f"configure session {session} abort"])  # type: ignore[attr-defined]
+        return
+    revert(driver, target)
+
+
+def save(driver: NetworkDriver, target: Target) -> None:
+    """Make the startup configuration equal the running one where the NOS keeps them apart
+    (a confirm whose reply was lost may have stopped between the two steps)."""
+    if target.nos == "eos":
+        driver.device.run_commands(["copy running-config startup-config"])  # type: ignore[attr-defined]
+    elif target.nos == "nxos":
+        driver._copy_run_start()  # type: ignore[attr-defined]
+    elif target.nos == "sonic":
+        driver.cli(["sudo config save -y"])
+    # Junos commits are persistent; Cumulus NVUE saves the applied revision as startup
+
+
 def revert(driver: NetworkDriver, target: Target) -> None:
     """Undo a commit that is still waiting for its confirmation, now."""
     if target.nos == "nxos":

@@ -206,7 +206,11 @@ def _push_locked(target: Target, desired: Desired, run: Run, opts: Options,
                 _revert(driver, target, run, why)
                 return Result(name, "reverted", diff, meaning, error=why,
                               stage=exc.stage if isinstance(exc, DeviceError) else "stopped")
-            _step(target, "confirm", lambda: cc.confirm(driver, target))
+            run.record(name, "confirming")
+            try:
+                cc.confirm(driver, target)
+            except Exception as exc:  # noqa: BLE001 - the reply is lost: read the device
+                return _settle_confirm(target, desired, run, opts, describe(exc), diff, meaning)
             run.record(name, "confirmed")
             return Result(name, "confirmed", diff, meaning)
     except DeviceError as exc:
@@ -215,6 +219,42 @@ def _push_locked(target: Target, desired: Desired, run: Run, opts: Options,
                    pending_revert=committed)
         status = "unreachable" if exc.stage == "connect" else "failed"
         return Result(name, status, error=exc.message, stage=exc.stage)
+
+
+def _settle_confirm(target: Target, desired: Desired, run: Run, opts: Options, error: str,
+                    diff: str, meaning: list[str]) -> Result:
+    """A confirm that raised may or may not have taken effect (the reply, or the connection,
+    was lost; on NX-OS and SONiC a confirm is two device steps). Decide from the device itself
+    over a fresh connection, never from the error: still pending -> revert it now (no waiting
+    for the timer); not pending and running the intent -> it was confirmed, and the startup
+    config is made equal to the running one (the device's own diff against the pushed config
+    is empty); otherwise the timer or someone reverted it. A
+    device that cannot be read is reported as unknown and is restored by a fleet rollback."""
+    name = target.name
+    run.record(name, "confirm-unanswered", error=error)
+    try:
+        with Connection(target, opts.timeout) as fresh:
+            if _step(target, "confirm", lambda: cc.pending(fresh, target)):
+                _step(target, "revert", lambda: cc.revert_pending(fresh, target))
+                why = f"confirm unanswered ({error}); the pending commit was reverted at once"
+                run.record(name, "reverted", reason=why)
+                return Result(name, "reverted", diff, meaning, error=why, stage="confirm")
+            running = _step(target, "confirm", lambda: _running(fresh))
+            # the device's own diff against the pushed config: empty means it runs it
+            left = _load(fresh, target, running, desired)
+            _step(target, "discard", fresh.discard_config)
+            if not left:
+                _step(target, "confirm", lambda: cc.save(fresh, target))
+                run.record(name, "confirmed", note="the confirm took effect; its reply was lost")
+                return Result(name, "confirmed", diff, meaning)
+            why = f"confirm unanswered ({error}); the device no longer runs the new config"
+            run.record(name, "reverted", reason=why)
+            return Result(name, "reverted", diff, meaning, error=why, stage="confirm")
+    except DeviceError as exc:
+        run.record(name, "failed", stage="confirm", error=f"{error}; then {exc.message}",
+                   state="unknown", pending_revert=True)
+        return Result(name, "failed", error=f"confirm outcome unknown: {error}; reading the "
+                      f"device failed: {exc.message}", stage="confirm")
 
 
 def _revert(driver: NetworkDriver, target: Target, run: Run, why: str) -> None:
@@ -326,7 +366,7 @@ def push_fleet(targets: list[Target], desired: dict[str, Desired], run: Run, opt
 def _undo_confirmed(targets: list[Target], results: list[Result], run: Run, opts: Options,
                     progress: Callable[[Result], None] | None) -> list[Result]:
     by_name = {t.name: t for t in targets}
-    confirmed = [by_name[r.device] for r in results if r.status == "confirmed"]
+    confirmed = [by_name[r.device] for r in results if _may_run_new(r)]
     if not confirmed:
         return results
     run.record("-", "rollback", devices=[t.name for t in confirmed])
@@ -338,4 +378,11 @@ def _undo_confirmed(targets: list[Target], results: list[Result], run: Run, opts
         return result
 
     restored = {r.device: r for r in pool(confirmed, restore, opts.workers, progress)}
-    return [restored.get(r.device, r) if r.status == "confirmed" else r for r in results]
+    return [restored.get(r.device, r) if _may_run_new(r) else r for r in results]
+
+
+def _may_run_new(result: Result) -> bool:
+    """Devices a fleet rollback restores: the confirmed ones, and those whose confirm had an
+    outcome nobody could read (they may run the new config with no timer left)."""
+    return result.status == "confirmed" or (result.status == "failed"
+                                            and result.stage == "confirm")

@@ -40,7 +40,8 @@ def test_diff_push_then_nothing_to_do(one, tmp_path):
 
     pushed = _push(target, desired, run)
     assert pushed.status == "confirmed", pushed
-    assert _events(run, target.name) == ["backed-up", "committing", "committed", "confirmed"]
+    assert _events(run, target.name) == [
+        "backed-up", "committing", "committed", "confirming", "confirmed"]
     assert run.saved("backup", target.name) and run.saved("candidate", target.name)
     lab.advance(OPTS.revert_in + 60)  # confirmed: the timer is gone, nothing reverts
     after = diff_device(target, desired, OPTS)
@@ -70,19 +71,34 @@ def test_post_check_failure_reverts_at_once(one):
     assert _push(target, desired, run).status == "confirmed"
 
 
-def test_connection_lost_before_confirm_ends_at_the_old_config(one):
+def test_a_confirm_lost_before_the_device_took_it_is_reverted_at_once(one):
     lab, dev, target, desired, run = one
     before = dev.running_config()
     dev.inject("drop_before_apply", phase="confirm", times=1)
     result = _push(target, desired, run)
-    assert result.status == "failed" and result.stage == "confirm"
-    assert target.name in f"{target.name}: {result.error}"
-    # committed and never confirmed: reverted by the device (EOS: NAPALM's close() aborts the
-    # pending session at once; Junos: the commit-confirmed timer)
+    assert result.status == "reverted" and result.stage == "confirm", result
+    assert "reverted at once" in (result.error or "")
+    # read back from the device, not left to the timer: the old config runs now
+    assert _semantic(dev.running_config()) == _semantic(before)
+    assert _events(run, target.name)[-3:] == ["confirming", "confirm-unanswered", "reverted"]
     lab.advance(OPTS.revert_in + 1)
     assert _semantic(dev.running_config()) == _semantic(before)
-    last = run.events()[-1]
-    assert last.event == "failed" and last.detail["pending_revert"] is True
+    assert _push(target, desired, run).status == "confirmed"  # nothing left pending
+
+
+def test_a_confirm_whose_reply_is_lost_is_recorded_as_what_the_device_did(one):
+    lab, dev, target, desired, run = one
+    dev.inject("drop_after_apply", phase="confirm", times=1)
+    result = _push(target, desired, run)
+    assert result.status == "confirmed", result
+    assert _events(run, target.name)[-3:] == ["confirming", "confirm-unanswered", "confirmed"]
+    lab.advance(OPTS.revert_in + 1)  # no timer left to flip it back
+    assert diff_device(target, desired, OPTS).status == "unchanged"
+    if target.nos in ("eos", "nxos", "sonic"):  # the NOSes that keep a separate startup config
+        def body(text: str) -> list[str]:  # NX-OS heads only the running config with `version`
+            return [line for line in _semantic(text) if not line.startswith("version ")]
+
+        assert body(dev.startup_config()) == body(dev.running_config())
 
 
 @pytest.mark.parametrize("kind,stage", [("auth_failure", "connect"), ("refused", "connect"),

@@ -422,6 +422,15 @@ class SonicDriver(_NapalmDriver):
             self._run(f"sudo config delete-checkpoint {self._last_checkpoint}")
         self._last_checkpoint, self._pending_checkpoint = checkpoint, None
 
+    def _timer_checkpoint(self) -> str:
+        """The checkpoint the pending revert timer will restore (from its unit's command)."""
+        out, _ = self._run(f"systemctl status {REVERT_UNIT}.timer")
+        found = re.search(r"config rollback (\S+)", out)
+        if found is None:
+            raise CommitError(f"{self.hostname}: cannot tell which checkpoint the pending "
+                              f"revert timer restores")
+        return found.group(1)
+
     def confirm_commit(self) -> None:
         if not self.has_pending_commit():
             raise CommitError("No pending commit-confirm found (the revert timer is not active)")
@@ -435,9 +444,12 @@ class SonicDriver(_NapalmDriver):
         self._finish(checkpoint)
 
     def rollback(self) -> None:
-        if self._pending_checkpoint is not None and self.has_pending_commit():
+        if self.has_pending_commit():
+            # the checkpoint is the timer's own: a driver that did not commit (a new
+            # connection after the old one was lost) reverts the pending commit as well
+            checkpoint = self._pending_checkpoint or self._timer_checkpoint()
             self._run(f"sudo systemctl stop {REVERT_UNIT}.timer")
-            self._must(f"sudo config rollback {self._pending_checkpoint}", CommitError)
+            self._must(f"sudo config rollback {checkpoint}", CommitError)
             self._pending_checkpoint = None
             return
         if self._last_checkpoint is None:
