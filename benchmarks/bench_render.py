@@ -10,7 +10,6 @@ first and only template rendering is timed. Usage: python benchmarks/bench_rende
 
 from __future__ import annotations
 
-import importlib.util
 import resource
 import statistics
 import sys
@@ -70,10 +69,12 @@ def whole(inventory: str) -> dict[str, float]:
 
 
 def main() -> None:
+    from netcfg.vendors import names
+
     print(f"{'nos':<8} {'ports':>5} {'plan ms':>8} {'render ms':>10}")
     for nos in PLATFORM:
-        if importlib.util.find_spec(f"netcfg.render.nos.{nos}") is None:
-            print(f"{nos:<8} (no renderer)")
+        if nos not in names():
+            print(f"{nos:<8} (no vendor package)")
             continue
         plan_ms, render_ms, ports = per_device(nos)
         print(f"{nos:<8} {ports:>5} {plan_ms:>8.2f} {render_ms:>10.2f}")

@@ -10,9 +10,9 @@ from netcfg.intent.checks import check_fabric, check_intent
 from netcfg.intent.load import load_intent
 from netcfg.physics import Physics, derive
 from netcfg.physics.checks import check as check_physics
-from netcfg.render.capabilities import check as check_capabilities
 from netcfg.topology import build_fabric
 from netcfg.topology.fabric import Fabric
+from netcfg.vendors.checks import check as check_capabilities
 
 
 @dataclass

@@ -1,15 +1,14 @@
 """Open a NAPALM driver for a target with verification on, and name every failure plainly.
 
-Each driver takes its trust settings differently (pyeapi an SSLContext, NX-API a `verify`
-path, PyEZ an ssh_config plus a host-key flag NAPALM does not expose, netmiko known_hosts);
-this module is the one place that knows how. Drivers raise their transports' own exceptions
+Each driver takes its trust settings differently (pyeapi an SSLContext, NX-API a `verify` path, PyEZ
+an ssh_config plus a host-key flag NAPALM does not expose, netmiko known_hosts); each vendor's
+`DeployAdapter.driver_options` knows its own. Drivers raise their transports' own exceptions
 (pyeapi, PyEZ, requests, netmiko, paramiko); `describe()` turns any of them into one line
 without credentials.
 """
 
 from __future__ import annotations
 
-import ssl
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -38,39 +37,7 @@ def describe(exc: BaseException) -> str:
 def driver_kwargs(target: Target, timeout: int, workdir: Path) -> dict[str, Any]:
     """Constructor arguments for the target's NAPALM driver class."""
     args: dict[str, Any] = {"port": target.port}
-    if target.nos == "eos":
-        args["transport"] = "https"
-        if target.verify_tls:
-            args["context"] = ssl.create_default_context(cafile=target.ca_file)
-        else:
-            ctx = ssl.create_default_context()
-            ctx.check_hostname, ctx.verify_mode = False, ssl.CERT_NONE
-            args["context"] = ctx
-    elif target.nos == "nxos":
-        args["transport"] = "https"
-        args["ssl_verify"] = (target.ca_file or True) if target.verify_tls else False
-        # the replace candidate goes up by SCP over netmiko (host key checked like any SSH);
-        # netmiko's own 10 s reads are too short for a busy switch or runner
-        args["ssh_strict"] = target.check_host_keys
-        args["read_timeout_override"] = timeout
-        if target.known_hosts:
-            args.update(system_host_keys=False, alt_host_keys=True,
-                        alt_key_file=target.known_hosts)
-        ssh_port = target.ports.get("ssh", 22)
-        if ssh_port != 22:  # NAPALM always says 22; netmiko then takes Port from ssh_config
-            config = workdir / f"{target.name}.ssh_config"
-            config.write_text(f"Host {target.host}\n  Port {ssh_port}\n")
-            args["ssh_config_file"] = str(config)
-    elif target.nos == "junos":
-        if target.check_host_keys and target.known_hosts:
-            config = workdir / f"{target.name}.ssh_config"
-            config.write_text(f"Host *\n  UserKnownHostsFile {target.known_hosts}\n")
-            args["ssh_config_file"] = str(config)
-    else:
-        args["ssh_strict"] = target.check_host_keys
-        args["read_timeout_override"] = timeout
-        if target.known_hosts:
-            args["known_hosts"] = target.known_hosts
+    args.update(target.adapter.driver_options(target, timeout, workdir))
     return {"hostname": target.host, "username": target.login.username,
             "password": target.login.password.reveal(), "timeout": timeout,
             "optional_args": args}
@@ -79,11 +46,25 @@ def driver_kwargs(target: Target, timeout: int, workdir: Path) -> dict[str, Any]
 def make_driver(target: Target, timeout: int, workdir: Path) -> NetworkDriver:
     cls = napalm.get_network_driver(target.driver)
     driver = cls(**driver_kwargs(target, timeout, workdir))
-    if target.nos == "junos":
-        # NAPALM's junos driver builds PyEZ's Device without `hostkey_verify` (PyEZ default:
-        # off); the documented Device option is set here so known_hosts is enforced
-        driver.device._hostkey_verify = target.check_host_keys
+    target.adapter.prepare(driver, target)
     return driver
+
+
+def ssh_config(workdir: Path, target: Target, options: dict[str, str], host: str = "*") -> str:
+    """Write an ssh_config for one target (paramiko reads it for netmiko and PyEZ); returns
+    its path. Every value is quoted, and one that cannot be quoted (a double quote or a
+    control character in it) is refused rather than written."""
+    lines = [f"Host {_ssh_value(host, target)}"]
+    lines += [f"  {key} {_ssh_value(value, target)}" for key, value in options.items()]
+    path = workdir / f"{target.name}.ssh_config"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def _ssh_value(value: str, target: Target) -> str:
+    if '"' in value or any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
+        raise DeviceError(target.name, "connect", f"cannot write {value!r} into an ssh_config")
+    return f'"{value}"'
 
 
 class Connection:

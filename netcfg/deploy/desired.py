@@ -9,10 +9,10 @@ from pathlib import Path
 
 from netcfg.deploy.engine import Desired
 from netcfg.physics import Physics
-from netcfg.render import nos as nos_modules
 from netcfg.render.engine import file_name, render_plan
 from netcfg.render.plan import PlanBuilder
 from netcfg.topology.fabric import Device, Fabric
+from netcfg.vendors import vendor
 
 
 class DesiredError(Exception):
@@ -33,8 +33,6 @@ def desired_configs(fabric: Fabric, physics: Physics, devices: list[Device],
                 text = path.read_text(encoding="utf-8")
             except OSError as exc:
                 raise DesiredError(f"{dev.name}: cannot read {path}: {exc.strerror}") from None
-        mod = nos_modules.module(plan.nos)
-        reader = (partial(mod.read, queue_buffer=plan.qos.queue_limit) if plan.nos == "junos"
-                  else mod.read)
-        out[dev.name] = Desired(text, mod.expected(plan), reader)
+        nos = vendor(plan.nos)
+        out[dev.name] = Desired(text, nos.expected(plan), partial(nos.read, plan=plan))
     return out

@@ -19,13 +19,11 @@ from typing import Any
 
 from napalm.base import NetworkDriver
 
-from netcfg.deploy import confirm as cc
-from netcfg.deploy import stale
 from netcfg.deploy.connect import Connection, DeviceError, describe
-from netcfg.deploy.preserve import keep_device_local
 from netcfg.deploy.runs import DeviceLock, LockHeld, Run
 from netcfg.deploy.targets import Target
 from netcfg.render.facts import QosFacts
+from netcfg.vendors.base import PendingElsewhere
 
 
 @dataclass(frozen=True)
@@ -88,15 +86,15 @@ def _load(driver: NetworkDriver, target: Target, running: str, desired: Desired,
           run: Run | None = None) -> str:
     """Load the replace candidate; returns the device's diff ("" when it already matches)."""
     try:
-        for what in stale.clear(driver, target):
+        for what in target.adapter.clear_stale(driver, target):
             if run is not None:
                 run.record(target.name, "stale-cleaned", what=what)
-    except stale.PendingElsewhere as exc:
+    except PendingElsewhere as exc:
         raise DeviceError(target.name, "load", str(exc)) from None
     except Exception as exc:  # noqa: BLE001 - driver-specific exceptions
         raise DeviceError(target.name, "load", f"checking for leftovers: {describe(exc)}") \
             from None
-    candidate = keep_device_local(target.nos, running, desired.text)
+    candidate = target.adapter.keep_device_local(running, desired.text)
     try:
         driver.load_replace_candidate(config=candidate)
         return str(driver.compare_config() or "").strip()
@@ -192,8 +190,8 @@ def _push_locked(target: Target, desired: Desired, run: Run, opts: Options,
                               error=None if opts.dry_run else "run stopped before commit")
             run.record(name, "committing", revert_in=opts.revert_in)
             committed = True
-            timer = _step(target, "commit",
-                          lambda: cc.commit(driver, target, opts.revert_in, opts.message))
+            timer = _step(target, "commit", lambda: _commit(driver, target, opts.revert_in,
+                                                            opts.message))
             run.record(name, "committed", revert_in=timer)
             try:
                 if stop.is_set():
@@ -208,7 +206,7 @@ def _push_locked(target: Target, desired: Desired, run: Run, opts: Options,
                               stage=exc.stage if isinstance(exc, DeviceError) else "stopped")
             run.record(name, "confirming")
             try:
-                cc.confirm(driver, target)
+                target.adapter.confirm(driver)
             except Exception as exc:  # noqa: BLE001 - the reply is lost: read the device
                 return _settle_confirm(target, desired, run, opts, describe(exc), diff, meaning)
             run.record(name, "confirmed")
@@ -234,8 +232,8 @@ def _settle_confirm(target: Target, desired: Desired, run: Run, opts: Options, e
     run.record(name, "confirm-unanswered", error=error)
     try:
         with Connection(target, opts.timeout) as fresh:
-            if _step(target, "confirm", lambda: cc.pending(fresh, target)):
-                _step(target, "revert", lambda: cc.revert_pending(fresh, target))
+            if _step(target, "confirm", lambda: target.adapter.pending(fresh)):
+                _step(target, "revert", lambda: target.adapter.revert_pending(fresh))
                 why = f"confirm unanswered ({error}); the pending commit was reverted at once"
                 run.record(name, "reverted", reason=why)
                 return Result(name, "reverted", diff, meaning, error=why, stage="confirm")
@@ -244,7 +242,7 @@ def _settle_confirm(target: Target, desired: Desired, run: Run, opts: Options, e
             left = _load(fresh, target, running, desired)
             _step(target, "discard", fresh.discard_config)
             if not left:
-                _step(target, "confirm", lambda: cc.save(fresh, target))
+                _step(target, "confirm", lambda: target.adapter.save(fresh))
                 run.record(name, "confirmed", note="the confirm took effect; its reply was lost")
                 return Result(name, "confirmed", diff, meaning)
             why = f"confirm unanswered ({error}); the device no longer runs the new config"
@@ -257,9 +255,17 @@ def _settle_confirm(target: Target, desired: Desired, run: Run, opts: Options, e
                       f"device failed: {exc.message}", stage="confirm")
 
 
+def _commit(driver: NetworkDriver, target: Target, seconds: int, message: str) -> int:
+    """Commit the loaded candidate with the device's own revert timer (it reverts even if
+    this process dies); returns the timer the NOS really runs."""
+    timer = target.adapter.revert_seconds(seconds)
+    target.adapter.commit(driver, timer, message)
+    return timer
+
+
 def _revert(driver: NetworkDriver, target: Target, run: Run, why: str) -> None:
     try:
-        cc.revert(driver, target)
+        target.adapter.revert(driver)
     except Exception as exc:  # noqa: BLE001 - the device timer is the fallback
         run.record(target.name, "revert-failed", reason=why, error=describe(exc),
                    note="the device's commit timer reverts it")
@@ -282,11 +288,11 @@ def restore_device(target: Target, saved: str, run: Run, opts: Options) -> Resul
                 _step(target, "discard", driver.discard_config)
                 run.record(name, "rolled-back", changed=False)
                 return Result(name, "unchanged")
-            _step(target, "commit", lambda: cc.commit(driver, target, opts.revert_in,
-                                                        "netcfg rollback"))
+            _step(target, "commit", lambda: _commit(driver, target, opts.revert_in,
+                                                    "netcfg rollback"))
             with Connection(target, opts.timeout) as fresh:
                 _step(target, "post-check", fresh.get_facts)
-            _step(target, "confirm", lambda: cc.confirm(driver, target))
+            _step(target, "confirm", lambda: target.adapter.confirm(driver))
             run.record(name, "rolled-back", changed=True)
             return Result(name, "rolled-back", diff)
     except LockHeld as exc:

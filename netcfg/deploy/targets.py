@@ -21,12 +21,7 @@ import yaml
 from netcfg.deploy.secrets import CredentialError, Login, check_private, remember, resolve
 from netcfg.fsutil import UnreadableFile, read_regular
 from netcfg.topology.fabric import Device, Fabric
-
-#: NAPALM driver name per NOS (netcfg's own drivers for the NOSes NAPALM does not ship)
-DRIVERS = {"eos": "eos", "junos": "junos", "nxos": "nxos",
-           "sonic": "netcfg_sonic", "cumulus": "netcfg_cumulus"}
-#: the management protocol's default port per NOS (eAPI/NX-API HTTPS, NETCONF/SSH, SSH)
-DEFAULT_PORTS = {"eos": 443, "nxos": 443, "junos": 830, "sonic": 22, "cumulus": 22}
+from netcfg.vendors import DeployAdapter, vendor
 
 
 class TargetError(Exception):
@@ -52,6 +47,11 @@ class Target:
     #: OpenSSH known_hosts for host-key checks (None: ~/.ssh/known_hosts)
     known_hosts: str | None = None
     check_host_keys: bool = True
+
+    @property
+    def adapter(self) -> DeployAdapter:
+        """How this target's NOS is committed to (its vendor's deploy adapter)."""
+        return vendor(self.nos).deploy
 
 
 def _switch_nos(fabric: Fabric, device: Device) -> str:
@@ -114,9 +114,9 @@ def from_intent(fabric: Fabric, devices: list[Device], base: Path) -> list[Targe
                               f"devices.{dev.name}.management)")
         nos = _switch_nos(fabric, dev)
         port = (entry.management.port if entry and entry.management and entry.management.port
-                else DEFAULT_PORTS[nos])
-        out.append(Target(dev.name, dev.role, nos, DRIVERS[nos], dev.management.split("/")[0],
-                          port, logins[cred_name]))
+                else vendor(nos).deploy.default_port)
+        out.append(Target(dev.name, dev.role, nos, vendor(nos).deploy.napalm_driver,
+                          dev.management.split("/")[0], port, logins[cred_name]))
     return out
 
 
@@ -158,8 +158,9 @@ def from_devices_file(fabric: Fabric, devices: list[Device], path: Path) -> list
         ports = _ports(entry["endpoints"], f"{dev.name}: devices file {path}")
         main = _main_port(nos, entry["endpoints"])
         out.append(Target(
-            dev.name, dev.role, nos, entry.get("driver", DRIVERS[nos]), str(entry["address"]),
-            main, Login(str(entry["username"]), remember(str(entry["password"]))), ports,
+            dev.name, dev.role, nos, entry.get("driver", vendor(nos).deploy.napalm_driver),
+            str(entry["address"]), main,
+            Login(str(entry["username"]), remember(str(entry["password"]))), ports,
             ca_file=entry.get("ca_file"), known_hosts=entry.get("known_hosts")))
     return out
 
@@ -197,7 +198,7 @@ def _ports(endpoints: Any, where: str) -> dict[str, int]:
 
 
 def _main_port(nos: str, endpoints: dict[str, dict[str, Any]]) -> int:
-    want = "https" if nos in ("eos", "nxos") else "ssh"
+    want = vendor(nos).deploy.protocol
     for ep in endpoints.values():
         if ep.get("proto") == want:
             return int(ep["port"])

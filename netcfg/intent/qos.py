@@ -214,8 +214,13 @@ HashField = Literal[
 Tier = Literal["leaf", "spine", "core"]
 
 
-#: SONiC's per-tier ECMP seeds (docker-orchagent switch.json.j2): different per tier.
+#: netcfg's per-tier ECMP seeds: a different seed per tier, so that consecutive tiers do not
+#: hash alike (polarize). Leaf and spine match SONiC's own (docker-orchagent switch.json.j2);
+#: SONiC gives a core the spine's seed, which validate reports on SONiC cores (CAP005).
 DEFAULT_SEEDS: dict[str, int] = {"leaf": 10, "spine": 25, "core": 40}
+#: a hash seed is an unsigned 32-bit value (Linux net.ipv4.fib_multipath_hash_seed, which the
+#: Spectrum driver programs); a NOS may accept less
+HashSeed = Annotated[int, Field(ge=0, le=2**32 - 1)]
 
 
 class Ecmp(IntentModel):
@@ -224,7 +229,7 @@ class Ecmp(IntentModel):
         min_length=1,
     )
     algorithm: Literal["default", "crc16", "crc32", "xor"] = "default"
-    seeds: dict[Tier, int] = Field(
+    seeds: dict[Tier, HashSeed] = Field(
         default_factory=lambda: dict(DEFAULT_SEEDS),
         description="hash seed per tier (tiers left out keep their default); "
                     "different seeds avoid polarization",

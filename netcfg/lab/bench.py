@@ -18,9 +18,9 @@ from netcfg.lab import DeviceSpec, Lab
 
 
 def _facts(nos: str, kwargs: dict) -> None:
-    from netcfg.deploy.targets import DRIVERS
+    from netcfg.vendors import vendor
 
-    driver = napalm.get_network_driver(DRIVERS[nos])(**kwargs)
+    driver = napalm.get_network_driver(vendor(nos).deploy.napalm_driver)(**kwargs)
     driver.open()
     driver.get_facts()
     driver.close()

@@ -95,7 +95,7 @@ def _groups() -> list[tuple[str, tuple[Rule, ...]]]:
     from netcfg.lint.consistency import RULES as CONSISTENCY
     from netcfg.lint.waive import RULES as WAIVERS
     from netcfg.physics.rules import RULES as PHYSICS
-    from netcfg.render.capabilities import RULES as CAPABILITIES
+    from netcfg.vendors.checks import RULES as CAPABILITIES
 
     return [("schema", SCHEMA_RULES), ("physics", tuple(PHYSICS.values())),
             ("render capabilities", tuple(CAPABILITIES.values())),

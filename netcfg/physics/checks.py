@@ -12,7 +12,7 @@ from netcfg.findings import Finding
 from netcfg.intent.units import format_size
 from netcfg.intent.yamlsrc import PathKey
 from netcfg.physics import Physics
-from netcfg.physics.ecn import bdp, junos_fill_levels
+from netcfg.physics.ecn import bdp
 from netcfg.physics.rules import RULES
 from netcfg.topology import effective
 from netcfg.topology.fabric import Fabric, Port
@@ -96,7 +96,6 @@ def _ecn(physics: Physics, c: _Collector) -> None:
     seen: set[tuple[str, int, str]] = set()
     for dev in fabric.switches():
         b = physics.budgets[dev.name]
-        nos = fabric.platform(dev).nos
         for port in dev.ports:
             for cls in qos.classes:
                 key = (dev.name, port.speed, cls)
@@ -105,11 +104,10 @@ def _ecn(physics: Physics, c: _Collector) -> None:
                 seen.add(key)
                 e = physics.ecn(port, cls)
                 if e.enabled:
-                    _ecn_one(c, port, cls, e, b.queue_limit, rtt, nos)
+                    _ecn_one(c, port, cls, e, b.queue_limit, rtt)
 
 
-def _ecn_one(c: _Collector, port: Port, cls: str, e: Any, limit: int, rtt: float,
-             nos: str) -> None:
+def _ecn_one(c: _Collector, port: Port, cls: str, e: Any, limit: int, rtt: float) -> None:
     dev = port.device.name
     base: PathKey = ("qos", "classes", cls, "ecn")
     at_min = e.source("min") or base
@@ -143,11 +141,6 @@ def _ecn_one(c: _Collector, port: Port, cls: str, e: Any, limit: int, rtt: float
         c.add("ECN005", at_min, f"class {cls}: ECN min {format_size(e.min)} is below BDP/7 = "
               f"{format_size(int(floor))} at {port.speed // 1000}G and RTT {rtt:g} us "
               "(qos.buffer.rtt); expect throughput loss", kind=str(port.speed), device=dev,
-              interface=port.name)
-    if nos == "junos" and junos_fill_levels(e.min, e.max, limit) is None:
-        c.add("ECN006", at_min, f"class {cls}: Junos writes ECN thresholds as whole percents of "
-              f"the queue buffer ({trigger}); {format_size(e.min)}/{format_size(e.max)} do "
-              "not map to two distinct fill levels in 1-100%", kind="junos", device=dev,
               interface=port.name)
 
 

@@ -9,16 +9,25 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from pydantic import AfterValidator, Field, model_validator
 
 from netcfg.intent.base import IntentModel, Name, Text
 from netcfg.intent.units import Size, Speed
 from netcfg.intent.yamlsrc import load_yaml
 
-Nos = Literal["eos", "nxos", "junos", "cumulus", "sonic"]
-NOSES: tuple[str, ...] = ("eos", "nxos", "junos", "cumulus", "sonic")
+
+def _registered_nos(value: str) -> str:
+    """A platform's NOS must have a vendor package (netcfg/vendors/, or a plugin's)."""
+    from netcfg.vendors import names
+
+    if value not in names():
+        raise ValueError(f"no vendor package for NOS {value!r}; known: {', '.join(names())}")
+    return value
+
+
+Nos = Annotated[str, AfterValidator(_registered_nos)]
 
 CATALOG_PATH = Path(__file__).with_name("catalog.yaml")
 

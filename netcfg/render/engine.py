@@ -1,7 +1,7 @@
 """Render DevicePlans through the vendor templates: one file per device (and host profile).
 
 Templates live in `templates/<nos>/` and hold syntax only; values come from the plan, in the
-NOS's units via `netcfg.render.nos.<nos>.view`. StrictUndefined: a missing value fails the
+NOS's units via its vendor's `view` (netcfg/vendors/<nos>/). StrictUndefined: a missing value fails the
 render instead of printing an empty string. Output is byte-identical for the same intent.
 """
 
@@ -14,9 +14,10 @@ from pathlib import Path
 import jinja2
 
 from netcfg.physics import Physics
-from netcfg.render import host, nos
+from netcfg.render import host
 from netcfg.render.plan import DevicePlan, PlanBuilder
 from netcfg.topology.fabric import Device, Fabric
+from netcfg.vendors import vendor
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -30,13 +31,13 @@ def environment() -> jinja2.Environment:
 
 
 def render_plan(plan: DevicePlan) -> str:
-    mod = nos.module(plan.nos)
-    template = environment().get_template(mod.TEMPLATE)
-    return template.render(plan=plan, v=mod.view(plan))
+    nos = vendor(plan.nos)
+    template = environment().get_template(nos.template)
+    return template.render(plan=plan, v=nos.view(plan))
 
 
 def file_name(plan: DevicePlan) -> str:
-    return f"{plan.hostname}.{nos.module(plan.nos).EXTENSION}"
+    return f"{plan.hostname}.{vendor(plan.nos).extension}"
 
 
 def select(fabric: Fabric, devices: Iterable[str] = (), roles: Iterable[str] = ()) -> list[Device]:

@@ -8,7 +8,7 @@ timers, L2 frame MTU; each NOS module converts in one place (`netcfg/render/nos/
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from netcfg.intent.units import format_length, format_speed
 from netcfg.physics import Physics, lossless

@@ -8,7 +8,7 @@ import pytest
 import yaml
 from napalm.base.exceptions import CommitConfirmException, CommitError, ConnectionException
 
-from netcfg.deploy.drivers.cumulus import DEVICE_LOCAL_PATHS, CumulusDriver, with_device_local
+from netcfg.vendors.cumulus.driver import DEVICE_LOCAL_PATHS, CumulusDriver, with_device_local
 from netcfg.lab import DeviceSpec
 
 

@@ -11,7 +11,7 @@ from napalm.base import models
 from napalm.base.exceptions import CommitConfirmException, CommitError, ConnectionException
 from napalm.base.test.helpers import test_model as check_model
 
-from netcfg.deploy.drivers.sonic import (
+from netcfg.vendors.sonic.driver import (
     SonicDriver,
     config_diff,
     json_patch,

@@ -16,7 +16,7 @@ from napalm.base.exceptions import (
 )
 from napalm.base.test.helpers import test_model as check_model
 
-from netcfg.deploy.drivers.cumulus import with_device_local
+from netcfg.vendors.cumulus.driver import with_device_local
 from netcfg.lab import DeviceSpec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -139,7 +139,7 @@ def test_rollback_after_commit_and_during_confirm(leaf, drivers):
 
 
 def test_plain_napalm_finds_the_driver():
-    from netcfg.deploy.drivers.cumulus import CumulusDriver
+    from netcfg.vendors.cumulus.driver import CumulusDriver
     assert napalm.get_network_driver("netcfg_cumulus") is CumulusDriver
 
 

@@ -18,7 +18,7 @@ from napalm.base.exceptions import (
 )
 from netmiko import ConnectHandler
 
-from netcfg.deploy.drivers.sonic import keep_device_local
+from netcfg.vendors.sonic.driver import keep_device_local
 from netcfg.lab import DeviceSpec
 
 REPO = Path(__file__).resolve().parents[2]

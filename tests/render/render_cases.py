@@ -12,9 +12,9 @@ import pytest
 import yaml
 
 from netcfg.render import environment, render_plan
-from netcfg.render.nos import module
 from netcfg.render.plan import DevicePlan, PlanBuilder
 from netcfg.validate import validate
+from netcfg.vendors import vendor
 
 ROOT = Path(__file__).resolve().parents[2]
 INVENTORIES = ROOT / "inventories"
@@ -75,12 +75,12 @@ def roundtrip_cases(nos: str, platform: str, native: set[str]) -> list:
 
 
 def check_roundtrip(nos: str, inventory: str, platform: str | None, tmp: Path) -> None:
-    mod = module(nos)
+    nos_vendor = vendor(nos)
     plans = plans_for(inventory, platform, nos, tmp)
     assert plans, f"no {nos} device in {inventory}"
     for plan in plans:
         text = render_plan(plan)
-        want, got = mod.expected(plan), mod.read(text)
+        want, got = nos_vendor.expected(plan), nos_vendor.read(text, plan)
         assert want.differences(got) == [], plan.hostname
         assert got == want, plan.hostname
 
@@ -96,8 +96,8 @@ def check_golden(nos: str, names: list[str], ext: str) -> None:
 
 def check_strict_and_stable(nos: str, plan: DevicePlan) -> None:
     assert render_plan(plan) == render_plan(plan)
-    template = environment().get_template(module(nos).TEMPLATE)
-    view = module(nos).view(plan)
+    template = environment().get_template(vendor(nos).template)
+    view = vendor(nos).view(plan)
     view.pop(next(iter(view)))
     with pytest.raises(jinja2.UndefinedError):
         template.render(plan=plan, v=view)

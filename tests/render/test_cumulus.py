@@ -31,8 +31,9 @@ from render_cases import nos_plans, swapped
 
 from netcfg.render import environment, render_plan
 from netcfg.render.facts import facts_of
-from netcfg.render.nos import cumulus
 from netcfg.render.plan import DevicePlan
+from netcfg.vendors import vendor
+from netcfg.vendors.cumulus import render as cumulus
 
 REPO = Path(__file__).resolve().parents[2]
 INVENTORIES = REPO / "inventories"
@@ -106,7 +107,7 @@ def test_render_is_deterministic(example):
 
 def test_missing_value_fails(example):
     with pytest.raises(jinja2.UndefinedError):
-        environment().get_template(cumulus.TEMPLATE).render(plan=example[0], v={})
+        environment().get_template(vendor("cumulus").template).render(plan=example[0], v={})
 
 
 def test_conversions():
@@ -133,5 +134,5 @@ def test_capabilities_name_known_fields():
     from typing import get_args
 
     from netcfg.intent.qos import HashField
-    assert cumulus.CAPABILITIES["hash_fields"] <= set(get_args(HashField))
-    assert cumulus.CAPABILITIES["watchdog_actions"] == {"drop"}
+    assert vendor("cumulus").capabilities.hash_fields <= set(get_args(HashField))
+    assert vendor("cumulus").capabilities.watchdog_actions == {"drop"}

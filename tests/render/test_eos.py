@@ -17,13 +17,21 @@ Goldens (tests/render/golden/eos/) were read against the EOS vendor notes; check
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
-from render_cases import (INVENTORIES, PlanBuilder, _fabric, check_golden, check_roundtrip,
-                          check_strict_and_stable, roundtrip_cases)
+from render_cases import (
+    INVENTORIES,
+    PlanBuilder,
+    _fabric,
+    check_golden,
+    check_roundtrip,
+    check_strict_and_stable,
+    roundtrip_cases,
+)
 
 from netcfg.render import render_plan
-from netcfg.render.nos import module
-
+from netcfg.vendors import vendor
 
 # --------------------------------------------------------------------------- EOS
 
@@ -46,7 +54,7 @@ def test_strict_undefined_and_stable():
 
 
 def test_units():
-    eos = module("eos")
+    eos = importlib.import_module("netcfg.vendors.eos.render")
     assert eos.ip_mtu(9216) == 9202 and eos.ip_mtu(9300) == 9214
     assert eos.seconds(200) == "0.2" and eos.seconds(1000) == "1" and eos.seconds(5) == "0.005"
     assert eos.alpha(0) == "1" and eos.alpha(-3) == "1/8" and eos.alpha(2) == "4"
@@ -54,7 +62,7 @@ def test_units():
 
 def test_reader_running_config_normalisation():
     """Hidden defaults and re-ordered, collapsed lines read as the same facts."""
-    eos = module("eos")
+    eos = importlib.import_module("netcfg.vendors.eos.render")
     text = ("priority-flow-control pause watchdog action drop\n"
             "interface Ethernet1/1\n   mtu 9202\n   uc-tx-queue 3\n"
             "      random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes\n"
@@ -97,7 +105,7 @@ def test_seed_not_applied_is_reported():
            if f.rule == "CAP005"}
     assert result.ok and set(cap) == {"eos", "junos"}
     assert cap["eos"].severity == "warning" and "ecmp.seeds" in cap["eos"].text()
-    assert module("eos").CAPABILITIES["hash_seed"] is False
+    assert vendor("eos").capabilities.hash_seed == "unsupported"
     fabric, physics = _fabric(str(INVENTORIES / "multivendor" / "fabric.yaml"))
     text = render_plan(PlanBuilder(fabric, physics).plan(fabric.devices["leaf-su1-r1"]))
     assert "seed" not in text

@@ -27,19 +27,25 @@ Junos vendor notes; checked:
 
 from __future__ import annotations
 
+import importlib
 import os
 
 import pytest
-from render_cases import (GOLDEN, INVENTORIES, PlanBuilder, _fabric,
-                          check_strict_and_stable, plans_for)
+from render_cases import (
+    GOLDEN,
+    INVENTORIES,
+    PlanBuilder,
+    _fabric,
+    check_strict_and_stable,
+    plans_for,
+)
 
 from netcfg.render import render_plan
-from netcfg.render.nos import module
 
 GOLDEN_DEVICES = ["core1", "core2"]
 PLATFORM = "juniper-qfx5240-junos"
 UPDATE = os.environ.get("NETCFG_UPDATE_GOLDEN") == "1"
-junos = module("junos")
+junos = importlib.import_module("netcfg.vendors.junos.render")
 
 
 def _multivendor_plan(name: str):

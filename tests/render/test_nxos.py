@@ -18,11 +18,18 @@ NX-OS vendor notes; checked:
 
 from __future__ import annotations
 
-import pytest
-from render_cases import (INVENTORIES, PlanBuilder, _fabric, check_golden, check_roundtrip,
-                          check_strict_and_stable, roundtrip_cases)
+import importlib
 
-from netcfg.render.nos import module
+import pytest
+from render_cases import (
+    INVENTORIES,
+    PlanBuilder,
+    _fabric,
+    check_golden,
+    check_roundtrip,
+    check_strict_and_stable,
+    roundtrip_cases,
+)
 
 GOLDEN_DEVICES = ["spine-pod1-1", "spine-pod2-4"]
 
@@ -44,7 +51,7 @@ def test_strict_undefined_and_stable():
 
 
 def test_units_and_names():
-    nxos = module("nxos")
+    nxos = importlib.import_module("netcfg.vendors.nxos.render")
     assert nxos.ip_mtu(9216) == 9202 and nxos.ip_mtu(9300) == 9216
     assert nxos.multiplier(200, 100) == 2 and nxos.multiplier(10, 100) == 1
     assert nxos.qname(0, "nq") == "c-8q-nq-default" and nxos.qname(3, "out") == "c-out-8q-q3"
@@ -63,7 +70,7 @@ def test_reader_running_config_normalisation():
             "policy-map type queuing Q\n  class type queuing c-out-8q-q3\n"
             "    random-detect minimum-threshold 150 kbytes maximum-threshold 3000 kbytes "
             "drop-probability 7 weight 0 ecn\n")
-    f = module("nxos").read(text)
+    f = importlib.import_module("netcfg.vendors.nxos.render").read(text)
     assert [d for d, tc in f.dscp_to_tc.items() if tc == 3] == [24, 25, 26, 27, 30]
     assert f.lossless_priorities == (3,) and f.pfc_ports == {"Ethernet1/1": (3,)}
     assert f.ecn["Ethernet1/1"][3].min == 150_000 and f.mtu["Ethernet1/1"] == 9230
@@ -100,7 +107,7 @@ def test_port_detection_override_is_an_interface_multiplier(tmp_path):
     assert "  priority-flow-control watch-dog interface-multiplier 5" in block.splitlines()
     assert text.count("watch-dog interface-multiplier") == 1
     assert "priority-flow-control watch-dog shutdown-multiplier 2" in text
-    nxos = module("nxos")
+    nxos = importlib.import_module("netcfg.vendors.nxos.render")
     got, want = nxos.read(text), nxos.expected(plan)
     assert got == want, want.differences(got)
     assert got.watchdog["Ethernet1/1/2"].detection_ms == 500

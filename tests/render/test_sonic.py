@@ -31,8 +31,9 @@ from render_cases import nos_plans, swapped
 
 from netcfg.render import environment, render_plan
 from netcfg.render.facts import facts_of
-from netcfg.render.nos import sonic
 from netcfg.render.plan import DevicePlan
+from netcfg.vendors import vendor
+from netcfg.vendors.sonic import render as sonic
 
 REPO = Path(__file__).resolve().parents[2]
 INVENTORIES = REPO / "inventories"
@@ -108,7 +109,7 @@ def test_render_is_deterministic(multivendor):
 def test_missing_value_fails():
     """StrictUndefined: no config_db in the view is an error (tojson refuses an Undefined)."""
     with pytest.raises((jinja2.UndefinedError, TypeError)):
-        environment().get_template(sonic.TEMPLATE).render(plan=None, v={})
+        environment().get_template(vendor("sonic").template).render(plan=None, v={})
 
 
 def test_conversions(multivendor):
@@ -142,8 +143,8 @@ def test_capabilities_name_known_fields():
     from typing import get_args
 
     from netcfg.intent.qos import HashField
-    assert sonic.CAPABILITIES["hash_fields"] <= set(get_args(HashField))
-    assert "rocev2_dest_qp" not in sonic.CAPABILITIES["hash_fields"]
+    assert vendor("sonic").capabilities.hash_fields <= set(get_args(HashField))
+    assert "rocev2_dest_qp" not in vendor("sonic").capabilities.hash_fields
 
 
 @needs_yang
@@ -261,11 +262,12 @@ def test_yang_valid_with_shared_headroom_pool(shp_plans, tmp_path):
 
 
 def test_seed_other_than_the_type_default_is_reported(tmp_path):
-    """SONiC picks the seed from DEVICE_METADATA.type: cores (UpperSpineRouter, 50) with the
-    intent's default core seed 40 get a CAP005 warning, leaves (10) and spines (25) do not."""
+    """SONiC picks the seed from DEVICE_METADATA.type: cores (UpperSpineRouter, which SONiC's
+    template gives the spine's 25, tests/test_vendors.py) with the intent's default core seed
+    40 get a CAP005 warning, leaves (10) and spines (25) do not."""
     from netcfg.validate import validate
 
     result = validate(str(swapped(tmp_path, "multivendor", PLATFORM)))
     cap = [f for f in result.findings if f.rule == "CAP005"]
     assert result.ok and len(cap) == 1
-    assert cap[0].severity == "warning" and "gets 50, not 40" in cap[0].text()
+    assert cap[0].severity == "warning" and "gets 25, the same as every spine" in cap[0].text()

@@ -1,3 +1,2 @@
-"""netcfg's own NAPALM drivers (subclasses of napalm's NetworkDriver, on netmiko) for NOSes
-NAPALM does not ship: SONiC and NVIDIA Cumulus Linux (NVUE). Plain NAPALM code reaches them
-as `napalm.get_network_driver("netcfg_sonic")` / `("netcfg_cumulus")`."""
+"""What netcfg's own NAPALM drivers share (netcfg/vendors/sonic/driver.py and
+netcfg/vendors/cumulus/driver.py): a line-by-line shell session over netmiko."""

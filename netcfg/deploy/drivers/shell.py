@@ -14,7 +14,10 @@ import itertools
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from netcfg.deploy.targets import Target
 
 _SEQ = itertools.count(1)
 
@@ -124,3 +127,13 @@ class Framed:
         if found is None:
             return None
         return text[:found.start()].rstrip("\n"), int(found.group(1))
+
+
+def netmiko_options(target: Target, timeout: int) -> dict[str, Any]:
+    """NAPALM `optional_args` for netcfg's shell drivers (SONiC, Cumulus), which take
+    netmiko's: host keys checked against known_hosts, reads as long as the deploy timeout."""
+    args: dict[str, Any] = {"ssh_strict": target.check_host_keys,
+                            "read_timeout_override": timeout}
+    if target.known_hosts:
+        args["known_hosts"] = target.known_hosts
+    return args

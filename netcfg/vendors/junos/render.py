@@ -21,27 +21,8 @@ import re
 from netcfg.physics.ecn import junos_fill_levels
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
 from netcfg.render.plan import DevicePlan, EcnProfile, Watchdog
-
-TEMPLATE = "junos/device.j2"
-EXTENSION = "conf"
-
-CAPABILITIES: dict = {
-    # `forwarding-options hash-key family inet { layer-3; layer-4; }` [JVD configlet_dlb.tf];
-    # layer-3 is taken as addresses + protocol and layer-4 as both ports [M]. No finer field
-    # choice, ingress port or flow label is known for QFX52xx.
-    "hash_fields": {"src_ip", "dst_ip", "ip_proto", "l4_src_port", "l4_dst_port"},
-    # on detection the queue is disabled for the recovery time, its packets flushed [V PFC
-    # watchdog page]; a configurable forward/alert action was not confirmed [M].
-    "watchdog_actions": {"drop"},
-    # `enhanced-hash-key ecmp-dlb flowlet { inactivity-interval N; }` or `per-packet`
-    # [JVD configlet_dlb.tf]; inactivity unit microseconds [M].
-    "ecmp_modes": {"static", "flowlet", "per_packet"},
-    # headroom comes from the shared-buffer partitions (switch-wide percents [JVD]); the
-    # per-port CNP `cable-length`/`mru` inputs exist on QFX Junos only, not Evolved [V, M].
-    "per_port_headroom": False,
-    # No hash-seed statement under `forwarding-options enhanced-hash-key` was verified.
-    "hash_seed": False,
-}
+from netcfg.vendors.junos.capabilities import CAPABILITIES
+from netcfg.vendors.junos.syntax import statements
 
 #: the management port of Junos OS Evolved (QFX5220/5230/5240, PTX) [M: not in the notes;
 #: classic Junos QFX uses em0, MX/EX fxp0]
@@ -125,7 +106,7 @@ def _port_key(name: str) -> tuple:
 def _watchdog_key(w: Watchdog | None, poll: int) -> tuple[int, int] | None:
     if w is None or not w.enabled:
         return None
-    if w.action not in CAPABILITIES["watchdog_actions"]:
+    if w.action not in CAPABILITIES.watchdog_actions:
         raise ValueError(f"Junos PFC watchdog cannot {w.action}")
     return detection_polls(w.detection_ms, poll), w.restoration_ms
 
@@ -189,10 +170,10 @@ def view(plan: DevicePlan) -> dict:
             "name": i.name, "description": quote(i.description), "mtu": media_mtu(i.mtu),
             "address": i.address, "scheduler_map": map_names[ecn_set],
             "cnp": cnp_names[_watchdog_key(i.watchdog, poll)] if i.pfc_priorities else None})
-    missing = set(plan.ecmp.fields) - CAPABILITIES["hash_fields"]
+    missing = set(plan.ecmp.fields) - CAPABILITIES.hash_fields
     if missing:
         raise ValueError(f"Junos cannot hash on {sorted(missing)}")
-    if plan.ecmp.mode not in CAPABILITIES["ecmp_modes"]:
+    if plan.ecmp.mode not in CAPABILITIES.ecmp_modes:
         raise ValueError(f"Junos has no {plan.ecmp.mode} ECMP mode")
     dlb = {"static": None, "per_packet": {"mode": "per-packet", "lines": []},
            "flowlet": {"mode": "flowlet", "lines": [
@@ -242,40 +223,8 @@ def expected(plan: DevicePlan) -> QosFacts:
 
 # --------------------------------------------------------------------------- reader
 
-_TOKEN = re.compile(r'/\*.*?\*/|#[^\n]*|"(?:[^"\\]|\\.)*"|[{};\[\]]|[^\s{};"\[\]]+', re.S)
 _ALIAS = {"be": 0, "ef": 46, **{f"cs{n}": 8 * n for n in range(8)},
           **{f"af{x}{y}": 8 * x + 2 * y for x in range(1, 5) for y in range(1, 4)}}
-
-
-def statements(text: str) -> list[tuple[str, ...]]:
-    """A curly-brace (or `set`) config as flat statements, each the full token path from the
-    top: `class-of-service forwarding-classes class roce queue-num 3`. Brackets and quotes are
-    dropped, so one-liners and blocks read alike."""
-    if re.match(r"\s*(set|delete) ", text):
-        return [tuple(t.strip('"') for t in _TOKEN.findall(line)[1:] if t not in "[]")
-                for line in text.splitlines() if line.startswith("set ")]
-    out: list[tuple[str, ...]] = []
-    stack: list[tuple[str, ...]] = [()]
-    cur: list[str] = []
-    for tok in _TOKEN.findall(text):
-        if tok.startswith(("/*", "#")) or tok in ("[", "]"):
-            continue
-        if tok == "{":
-            stack.append(stack[-1] + tuple(w for w in cur if not w.endswith(":")))
-            cur = []
-        elif tok == "}":
-            if cur:
-                out.append(stack[-1] + tuple(cur))
-            if len(stack) > 1:
-                stack.pop()
-            cur = []
-        elif tok == ";":
-            if cur:
-                out.append(stack[-1] + tuple(w for w in cur if not w.endswith(":")))
-            cur = []
-        else:
-            cur.append(tok[1:-1] if tok.startswith('"') else tok)
-    return out
 
 
 def _dscp(cp: str) -> int | None:

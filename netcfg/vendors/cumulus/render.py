@@ -15,9 +15,6 @@ from typing import Any
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
 from netcfg.render.plan import DevicePlan
 
-TEMPLATE = "cumulus/device.j2"
-EXTENSION = "yaml"
-
 #: NVUE `link mtu` is the Linux interface MTU (IP packet); the L2 frame adds the Ethernet
 #: header (14) and FCS (4). Linux netdev convention; the Spectrum SDK limit is not documented.
 MTU_OVERHEAD = 18
@@ -29,17 +26,6 @@ HASH_FIELDS: dict[str, str] = {
     "ipv6_flow_label": "ipv6-label", "ingress_port": "ingress-interface",
 }
 
-CAPABILITIES: dict[str, Any] = {
-    # NVUE reference, System Forwarding: ecmp-hash fields (MAC/ethertype/VLAN are lag-hash only).
-    "hash_fields": set(HASH_FIELDS),
-    # Cumulus QoS docs, PFC watchdog: no action knob; the stormed lossless queue is dropped.
-    "watchdog_actions": {"drop"},
-    # Adaptive routing exists (`router adaptive-routing`) but is not flowlet/per-packet ECMP as
-    # netcfg means it; only static hashing is rendered.
-    "ecmp_modes": {"static"},
-    # `interface <swp> qos pfc profile <p>`, each profile with its own xoff/xon/port-buffer.
-    "per_port_headroom": True,
-}
 
 WATCHDOG_ROBUSTNESS_MAX = 1000  # `qos pfc-watchdog robustness` 1-1000
 MAPPING = "default-global"

@@ -12,27 +12,7 @@ import re
 
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
 from netcfg.render.plan import DevicePlan
-
-TEMPLATE = "nxos/device.j2"
-EXTENSION = "cfg"
-
-CAPABILITIES: dict = {
-    # `ip load-sharing address source-destination port source-destination [universal-id S]`
-    # [V 10.3 interfaces guide]; the IP protocol is taken as always hashed with the address [M].
-    "hash_fields": {"src_ip", "dst_ip", "ip_proto", "l4_src_port", "l4_dst_port"},
-    # the watchdog shuts (drops) the stuck no-drop queue [V QoS guide]; no forward/alert form.
-    "watchdog_actions": {"drop"},
-    # DLB (`hardware profile dlb`, flowlet/per-packet) needs a reload [V genielibs]; not rendered.
-    "ecmp_modes": {"static"},
-    # headroom is derived from the no-drop class MTU; ingress pause thresholds are [M].
-    "per_port_headroom": False,
-    # Per interface: `priority-flow-control watch-dog-interval on|off` [V roce_enable.py] and
-    # an interface multiplier that replaces the shutdown multiplier for that port [V 10.5(x)
-    # QoS guide, PFC watchdog workflow; DME interfaceMutiplier 0-40; CLI spelling
-    # `priority-flow-control watch-dog interface-multiplier` as `show queuing pfc-queue`
-    # prints it]. Poll interval, restore multiplier and action are switch-wide.
-    "watchdog_per_port": {"enabled", "detection"},
-}
+from netcfg.vendors.nxos.capabilities import CAPABILITIES
 
 #: interface-multiplier range (DME pfcwdInterfaceMultiplier 0-40; 0 = use the global one)
 INTERFACE_MULTIPLIER_MAX = 40
@@ -99,7 +79,7 @@ def view(plan: DevicePlan) -> dict:
                 raise ValueError(f"{i.name}: watchdog detection {w.detection_ms} ms is above "
                                  f"{INTERFACE_MULTIPLIER_MAX} polls of {poll} ms")
             port_shut[i.name] = mult
-    if wd.action not in CAPABILITIES["watchdog_actions"]:
+    if wd.action not in CAPABILITIES.watchdog_actions:
         raise ValueError(f"NX-OS watchdog cannot {wd.action}")
     # one egress queuing policy per distinct ECN set; the most common one goes under system qos
     keys = [i.ecn for i in plan.interfaces]
@@ -115,7 +95,7 @@ def view(plan: DevicePlan) -> dict:
                    "watchdog_multiplier": port_shut[i.name],
                    "queuing": None if names[i.ecn] == QUEUING else names[i.ecn]}
                   for i in plan.interfaces]
-    missing = set(plan.ecmp.fields) - CAPABILITIES["hash_fields"]
+    missing = set(plan.ecmp.fields) - CAPABILITIES.hash_fields
     if missing:
         raise ValueError(f"NX-OS cannot hash on {sorted(missing)}")
     f = set(plan.ecmp.fields)

@@ -13,28 +13,6 @@ import re
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
 from netcfg.render.plan import DevicePlan, Interface, Watchdog
 
-TEMPLATE = "eos/device.j2"
-EXTENSION = "cfg"
-
-CAPABILITIES: dict = {
-    # `ip load-sharing trident fields ip source-ip destination-ip source-port destination-port
-    # ingress-interface` [V public configs, per the EOS notes]; `protocol` is assumed [M]. MAC,
-    # VLAN, flow label and the RoCE QP (Sand UDP-payload hashing only) are not offered on XGS.
-    "hash_fields": {"src_ip", "dst_ip", "ip_proto", "l4_src_port", "l4_dst_port",
-                    "ingress_port"},
-    # global `priority-flow-control pause watchdog action drop|no-drop` and port
-    # `... port action drop|notify-only` [AVD schema]; no-drop read as "forward" [M].
-    "watchdog_actions": {"drop", "forward", "alert"},
-    # DLB/flowlet CLI not retrieved (EOS TOI 4.30, [M]); only static hashing is rendered.
-    "ecmp_modes": {"static"},
-    # XGS headroom is one `platform trident mmu queue profile` applied to the whole switch
-    # [AVD platform-trident.j2]; no per-interface headroom command is known.
-    "per_port_headroom": False,
-    # No ECMP hash seed command found for XGS or Sand in AVD (load-balance.j2, platform.j2,
-    # ip load-sharing) or Arista's TOIs: validate warns (CAP005) instead of guessing a line.
-    "hash_seed": False,
-}
-
 #: netcfg hash field -> `ip load-sharing trident fields ip` keyword
 HASH_KEYWORDS = {"src_ip": "source-ip", "dst_ip": "destination-ip", "ip_proto": "protocol",
                  "l4_src_port": "source-port", "l4_dst_port": "destination-port",

@@ -18,9 +18,6 @@ from typing import Any
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
 from netcfg.render.plan import DevicePlan, Interface
 
-TEMPLATE = "sonic/device.j2"
-EXTENSION = "json"
-
 #: orchagent sets SAI_PORT_ATTR_MTU = PORT.mtu + 22 (Ethernet header 14, one VLAN tag 4, FCS 4):
 #: sonic-net/sonic-swss orchagent/port.h (DEFAULT_MTU comment) and portsorch setPortMtu.
 MTU_OVERHEAD = 22
@@ -42,19 +39,6 @@ HASH_ALGORITHMS: dict[str, str | None] = {
 DEVICE_TYPES: dict[str, str] = {"leaf": "LeafRouter", "spine": "SpineRouter",
                                 "core": "UpperSpineRouter"}
 
-CAPABILITIES: dict[str, Any] = {
-    # sonic-hash.yang (sonic-buildimage src/sonic-yang-models) hash-field enum: no RoCE QP field.
-    "hash_fields": set(HASH_FIELDS),
-    # sonic-pfcwd.yang PFC_WD action enum drop|forward|alert; pfcwd/main.py `--action`.
-    "watchdog_actions": {"drop", "forward", "alert"},
-    # community CONFIG_DB has no flowlet / adaptive-routing knob (sonic-hash.yang, Configuration.md).
-    "ecmp_modes": {"static"},
-    # BUFFER_PG|<port>|<pg> -> BUFFER_PROFILE, one profile per port (sonic-buffer-pg.yang).
-    "per_port_headroom": True,
-    # No seed leaf in CONFIG_DB's YANG: orchagent's switch.json.j2 picks it by device type
-    # (LeafRouter 10, SpineRouter 25, UpperSpineRouter 50); other seeds are reported (CAP005).
-    "hash_seed": {"leaf": 10, "spine": 25, "core": 50},
-}
 
 MAP = "NETCFG"  # name of the QoS maps (one set per device)
 QUEUES = range(8)

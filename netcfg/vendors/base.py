@@ -1,0 +1,149 @@
+"""The one contract every NOS package implements (NAPALM's idea: one interface, one package
+per OS). Code outside `netcfg/vendors/` asks a `Vendor` and never branches on a NOS name, so
+adding a NOS is one package plus its templates (docs/vendors.md).
+
+A vendor answers four questions:
+  - what can the NOS express (`capabilities`, checked at validate time);
+  - what else is wrong with a plan on this NOS (`check`);
+  - what does the config say (`view` -> template, `read` -> facts, `expected` -> facts);
+  - how is a config committed safely on it (`deploy`, a `DeployAdapter`).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from netcfg.topology import effective
+
+if TYPE_CHECKING:
+    from napalm.base import NetworkDriver
+
+    from netcfg.deploy.targets import Target
+    from netcfg.findings import Finding
+    from netcfg.render.facts import QosFacts
+    from netcfg.render.plan import DevicePlan
+    from netcfg.topology.fabric import Device, Fabric
+
+#: every watchdog field a port override may set
+WATCHDOG_FIELDS: frozenset[str] = frozenset(effective.WATCHDOG_FIELDS)
+
+#: how a NOS takes the intent's ECMP hash seed
+SeedSupport = Literal["configured", "unsupported", "by_role"]
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What the NOS can configure, as netcfg renders it. Every value carries its vendor source
+    in a comment where it is defined (netcfg/vendors/<nos>/capabilities.py)."""
+
+    #: intent hash fields (`ecmp.fields`) the NOS hashes on
+    hash_fields: frozenset[str]
+    #: PFC watchdog actions (`qos.pfc.watchdog.action`)
+    watchdog_actions: frozenset[str]
+    #: ECMP modes (`ecmp.mode`) netcfg renders
+    ecmp_modes: frozenset[str]
+    #: one PFC headroom per port (False: one value for the whole switch)
+    per_port_headroom: bool
+    #: `ecmp.algorithm` values the NOS renders; "default" keeps the ASIC's own
+    hash_algorithms: frozenset[str] = frozenset({"default"})
+    #: `ecmp.resilient` can be rendered
+    resilient_hashing: bool = False
+    #: how `ecmp.seeds` reaches the device
+    hash_seed: SeedSupport = "configured"
+    #: for hash_seed == "by_role": the seed the NOS derives itself for each role
+    seed_by_role: Mapping[str, int] = field(default_factory=dict)
+    #: watchdog fields a port override may set (the others are switch-wide)
+    watchdog_per_port: frozenset[str] = WATCHDOG_FIELDS
+
+
+class PendingElsewhere(Exception):
+    """The device has a change pending from elsewhere that must not be overridden."""
+
+
+class DeployAdapter:
+    """How netcfg reaches and commits on one NOS through its NAPALM driver. The defaults are
+    NAPALM's own contract (`commit_config(revert_in=...)`, `confirm_commit`, `rollback`,
+    `has_pending_commit`); a NOS overrides what its driver lacks."""
+
+    #: NAPALM driver name (`napalm.get_network_driver`)
+    napalm_driver: ClassVar[str]
+    #: the management protocol's default port, and its endpoint name in a devices file
+    default_port: ClassVar[int]
+    protocol: ClassVar[Literal["https", "ssh"]]
+
+    def driver_options(self, target: Target, timeout: int, workdir: Path) -> dict[str, Any]:
+        """NAPALM `optional_args` beyond the port (TLS, host keys, timeouts)."""
+        return {}
+
+    def prepare(self, driver: NetworkDriver, target: Target) -> None:
+        """Adjust a constructed driver before `open()`."""
+
+    def clear_stale(self, driver: NetworkDriver, target: Target) -> list[str]:
+        """Clear what a crashed run left on the device; returns what was cleared."""
+        return []
+
+    def revert_seconds(self, seconds: int) -> int:
+        """The revert timer the NOS really runs for a request of `seconds`."""
+        return seconds
+
+    def commit(self, driver: NetworkDriver, seconds: int, message: str) -> None:
+        """Commit the loaded candidate so that the device reverts by itself after `seconds`."""
+        driver.commit_config(revert_in=seconds)
+
+    def confirm(self, driver: NetworkDriver) -> None:
+        """Make a pending commit permanent (and the startup config with it)."""
+        driver.confirm_commit()
+
+    def revert(self, driver: NetworkDriver) -> None:
+        """Undo, now, a commit that still waits for its confirmation."""
+        driver.rollback()
+
+    def pending(self, driver: NetworkDriver) -> bool:
+        """Whether the device holds a commit waiting for confirmation (from any session)."""
+        return bool(driver.has_pending_commit())
+
+    def revert_pending(self, driver: NetworkDriver) -> None:
+        """Revert a pending commit from a connection that did not make it."""
+        self.revert(driver)
+
+    def save(self, driver: NetworkDriver) -> None:
+        """Make the startup config equal the running one (no-op where a commit persists)."""
+
+    def keep_device_local(self, running: str, candidate: str) -> str:
+        """`candidate` plus the device-local sections of `running` (logins, AAA) it does not
+        define itself, so a full replace cannot lock anyone out."""
+        return candidate
+
+
+class Vendor(ABC):
+    """One NOS: its capabilities, checks, rendering, reading and deployment."""
+
+    #: the name used in the platform catalog (`nos:`) and the entry point
+    name: ClassVar[str]
+    #: device template under templates/ (includes the section templates)
+    template: ClassVar[str]
+    #: file extension of a rendered config
+    extension: ClassVar[str]
+    capabilities: ClassVar[Capabilities]
+    deploy: ClassVar[DeployAdapter]
+
+    def check(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
+        """NOS-specific findings beyond the capability table (none by default)."""
+        return []
+
+    @abstractmethod
+    def view(self, plan: DevicePlan) -> dict[str, Any]:
+        """Values in the NOS's own units and spellings, for the device template."""
+
+    @abstractmethod
+    def read(self, text: str, plan: DevicePlan) -> QosFacts:
+        """The QoS facts a rendered or running config states. `plan` supplies what the text
+        does not (Junos writes ECN fill levels as percents of a buffer it does not state)."""
+
+    @abstractmethod
+    def expected(self, plan: DevicePlan) -> QosFacts:
+        """What `read` must return for the plan's own rendering."""

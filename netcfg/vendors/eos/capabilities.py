@@ -1,0 +1,23 @@
+"""What netcfg renders for Arista EOS (7060X/7800 XGS and Sand), with the source of each."""
+
+from netcfg.vendors.base import Capabilities
+
+CAPABILITIES = Capabilities(
+    # `ip load-sharing trident fields ip source-ip destination-ip source-port destination-port
+    # ingress-interface` [V public configs, per the EOS notes]; `protocol` is assumed [M]. MAC,
+    # VLAN, flow label and the RoCE QP (Sand UDP-payload hashing only) are not offered on XGS.
+    hash_fields=frozenset({"src_ip", "dst_ip", "ip_proto", "l4_src_port", "l4_dst_port",
+                           "ingress_port"}),
+    # global `priority-flow-control pause watchdog action drop|no-drop` and port
+    # `... port action drop|notify-only` [AVD schema]; no-drop read as "forward" [M].
+    watchdog_actions=frozenset({"drop", "forward", "alert"}),
+    # DLB/flowlet CLI not retrieved (EOS TOI 4.30, [M]); only static hashing is rendered.
+    ecmp_modes=frozenset({"static"}),
+    # XGS headroom is one `platform trident mmu queue profile` applied to the whole switch
+    # [AVD platform-trident.j2]; no per-interface headroom command is known.
+    per_port_headroom=False,
+    # No ECMP hash seed command found for XGS or Sand in AVD (load-balance.j2, platform.j2,
+    # ip load-sharing) or Arista's TOIs: validate warns (CAP005) instead of guessing a line.
+    hash_seed="unsupported",
+    # No hash-algorithm or resilient-ECMP line is rendered (none verified for XGS).
+)

@@ -1,0 +1,71 @@
+"""Juniper Junos OS Evolved: capabilities, rendering, reading and deployment."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from netcfg.findings import Finding
+from netcfg.intent.units import format_size
+from netcfg.physics.ecn import junos_fill_levels
+from netcfg.render.facts import QosFacts
+from netcfg.render.plan import DevicePlan
+from netcfg.topology.fabric import Device, Fabric
+from netcfg.vendors.base import Vendor
+from netcfg.vendors.junos import render
+from netcfg.vendors.junos.capabilities import CAPABILITIES
+from netcfg.vendors.junos.deploy import JunosDeploy
+
+
+class Junos(Vendor):
+    name = "junos"
+    template = "junos/device.j2"
+    extension = "conf"
+    capabilities = CAPABILITIES
+    deploy = JunosDeploy()
+
+    def view(self, plan: DevicePlan) -> dict[str, Any]:
+        return render.view(plan)
+
+    def read(self, text: str, plan: DevicePlan) -> QosFacts:
+        # drop-profile fill levels are percents of the queue buffer, which the text omits
+        return render.read(text, queue_buffer=plan.qos.queue_limit)
+
+    def expected(self, plan: DevicePlan) -> QosFacts:
+        return render.expected(plan)
+
+    def check(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
+        """ECN006: Junos writes ECN thresholds as whole percents of the queue buffer; a pair
+        that rounds to one fill level (or outside 1-100 %) cannot be written."""
+        if physics is None:
+            return []
+        li, classes = fabric.loaded, fabric.loaded.intent.qos.classes
+        first: dict[tuple, tuple[str, str, str]] = {}
+        count: dict[tuple, int] = {}
+        seen: set[tuple[str, int, str]] = set()
+        for dev in devices:
+            limit = physics.budgets[dev.name].queue_limit
+            for port in dev.ports:
+                for cls in classes:
+                    if (dev.name, port.speed, cls) in seen:
+                        continue
+                    seen.add((dev.name, port.speed, cls))
+                    e = physics.ecn(port, cls)
+                    if not e.enabled or not 0 < e.min < e.max \
+                            or junos_fill_levels(e.min, e.max, limit) is not None:
+                        continue
+                    path = e.source("min") or ("qos", "classes", cls, "ecn")
+                    count[path] = count.get(path, 0) + 1
+                    first.setdefault(path, (
+                        f"class {cls}: Junos writes ECN thresholds as whole percents of the "
+                        f"queue buffer ({format_size(limit)}); {format_size(e.min)}/"
+                        f"{format_size(e.max)} do not map to two distinct fill levels in "
+                        "1-100%", dev.name, port.name))
+        out = []
+        for path, (message, device, interface) in first.items():
+            more = count[path] - 1
+            out.append(li.finding("ECN006", message + (f" (and on {more} more)" if more else ""),
+                                  path, device=device, interface=interface))
+        return out
+
+
+VENDOR = Junos()

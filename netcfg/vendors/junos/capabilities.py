@@ -1,0 +1,21 @@
+"""What netcfg renders for Juniper Junos OS Evolved (QFX5240), with the source of each."""
+
+from netcfg.vendors.base import Capabilities
+
+CAPABILITIES = Capabilities(
+    # `forwarding-options hash-key family inet { layer-3; layer-4; }` [JVD configlet_dlb.tf];
+    # layer-3 is taken as addresses + protocol and layer-4 as both ports [M]. No finer field
+    # choice, ingress port or flow label is known for QFX52xx.
+    hash_fields=frozenset({"src_ip", "dst_ip", "ip_proto", "l4_src_port", "l4_dst_port"}),
+    # on detection the queue is disabled for the recovery time, its packets flushed [V PFC
+    # watchdog page]; a configurable forward/alert action was not confirmed [M].
+    watchdog_actions=frozenset({"drop"}),
+    # `enhanced-hash-key ecmp-dlb flowlet { inactivity-interval N; }` or `per-packet`
+    # [JVD configlet_dlb.tf]; inactivity unit microseconds [M].
+    ecmp_modes=frozenset({"static", "flowlet", "per_packet"}),
+    # headroom comes from the shared-buffer partitions (switch-wide percents [JVD]); the
+    # per-port CNP `cable-length`/`mru` inputs exist on QFX Junos only, not Evolved [V, M].
+    per_port_headroom=False,
+    # No hash-seed statement under `forwarding-options enhanced-hash-key` was verified.
+    hash_seed="unsupported",
+)

@@ -1,0 +1,158 @@
+"""The Junos configuration language (curly-brace text and `set` commands), read once for
+everything that reads it: the QoS reader (`statements`) and the device-local sections a
+deploy keeps (`top_children`, `insert_children`). Strings with escaped quotes, braces or
+`#` inside them, `/* */` and `#` comments are tokens of their own, never structure.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: comment, string (with backslash escapes), structure, or a word
+_TOKEN = re.compile(r'/\*.*?\*/|#[^\n]*|"(?:[^"\\]|\\.)*"|[{};\[\]]|[^\s{};"\[\]]+', re.S)
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    text: str
+    start: int
+    end: int
+
+    @property
+    def comment(self) -> bool:
+        return self.text.startswith(("/*", "#"))
+
+
+def tokens(text: str) -> list[Token]:
+    return [Token(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+
+
+def _word(tok: str) -> str:
+    return tok[1:-1] if tok.startswith('"') else tok
+
+
+def statements(text: str) -> list[tuple[str, ...]]:
+    """A curly-brace (or `set`) config as flat statements, each the full token path from the
+    top: `class-of-service forwarding-classes class roce queue-num 3`. Brackets and quotes are
+    dropped, so one-liners and blocks read alike; `inactive:`-style tags are left out."""
+    if re.match(r"\s*(set|delete) ", text):
+        return [tuple(_word(t) for t in _TOKEN.findall(line)[1:]
+                      if t not in "[]" and not t.startswith(("/*", "#")))
+                for line in text.splitlines() if line.startswith("set ")]
+    out: list[tuple[str, ...]] = []
+    stack: list[tuple[str, ...]] = [()]
+    cur: list[str] = []
+    for tok in _TOKEN.findall(text):
+        if tok.startswith(("/*", "#")) or tok in ("[", "]"):
+            continue
+        if tok == "{":
+            stack.append(stack[-1] + tuple(w for w in cur if not w.endswith(":")))
+            cur = []
+        elif tok == "}":
+            if cur:
+                out.append(stack[-1] + tuple(cur))
+            if len(stack) > 1:
+                stack.pop()
+            cur = []
+        elif tok == ";":
+            if cur:
+                out.append(stack[-1] + tuple(w for w in cur if not w.endswith(":")))
+            cur = []
+        else:
+            cur.append(_word(tok))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Block:
+    keyword: str
+    start: int  # first character of the statement's first line
+    end: int    # just past the end of its last line
+    body: int   # just past its `{` (blocks only)
+
+
+def _line_start(text: str, pos: int) -> int:
+    return text.rfind("\n", 0, pos) + 1
+
+
+def _line_end(text: str, pos: int) -> int:
+    end = text.find("\n", pos)
+    return len(text) if end < 0 else end + 1
+
+
+def _children(text: str, toks: list[Token], first: int, last: int) -> list[_Block]:
+    """Statements directly between token indexes `first` and `last` (exclusive)."""
+    out: list[_Block] = []
+    i = first
+    while i < last:
+        tok = toks[i]
+        if tok.comment or tok.text in ("}", ";"):
+            i += 1
+            continue
+        words: list[str] = []
+        j = i
+        while j < last and toks[j].text not in ("{", ";", "}"):
+            if not toks[j].comment and toks[j].text not in ("[", "]"):
+                words.append(toks[j].text)
+            j += 1
+        keyword = next((w for w in words if not w.endswith(":")), "")
+        if j < last and toks[j].text == "{":
+            close = _matching(toks, j)
+            out.append(_Block(keyword, _line_start(text, tok.start),
+                              _line_end(text, toks[close].end), toks[j].end))
+            i = close + 1
+        else:
+            stop = toks[j].end if j < last else toks[last - 1].end
+            out.append(_Block(keyword, _line_start(text, tok.start), _line_end(text, stop), -1))
+            i = j + 1
+    return out
+
+
+def _matching(toks: list[Token], open_at: int) -> int:
+    depth = 0
+    for k in range(open_at, len(toks)):
+        if toks[k].text == "{":
+            depth += 1
+        elif toks[k].text == "}":
+            depth -= 1
+            if depth == 0:
+                return k
+    raise ValueError("unbalanced braces in a Junos configuration")
+
+
+def _top_block(text: str, toks: list[Token], parent: str) -> tuple[int, int] | None:
+    """Token indexes of the `{` and `}` of the top-level block `parent`."""
+    for block in _children(text, toks, 0, len(toks)):
+        if block.keyword == parent and block.body >= 0:
+            open_at = next(k for k, t in enumerate(toks) if t.end == block.body)
+            return open_at, _matching(toks, open_at)
+    return None
+
+
+def top_children(text: str, parent: str) -> dict[str, str]:
+    """The text of each statement directly inside the top-level `parent { }` block, by its
+    keyword (whole lines, with their comments: `## SECRET-DATA` stays with its line)."""
+    toks = tokens(text)
+    found = _top_block(text, toks, parent)
+    if found is None:
+        return {}
+    out: dict[str, str] = {}
+    for block in _children(text, toks, found[0] + 1, found[1]):
+        out.setdefault(block.keyword, text[block.start:block.end])
+    return out
+
+
+def insert_children(text: str, parent: str, children: list[str]) -> str:
+    """`text` with `children` (statement texts) added first inside the top-level `parent`
+    block, which is created when missing."""
+    insert = "".join(c if c.endswith("\n") else c + "\n" for c in children)
+    toks = tokens(text)
+    found = _top_block(text, toks, parent)
+    if found is None:
+        return f"{parent} {{\n{insert}}}\n{text}"
+    brace = toks[found[0]].end
+    at = _line_end(text, brace)
+    if text[brace:at].strip():  # more on the `parent {` line: start the children on a new one
+        return text[:brace] + "\n" + insert + text[brace:]
+    return text[:at] + insert + text[at:]

@@ -1,0 +1,23 @@
+"""What netcfg renders for Cisco NX-OS (Nexus 9000, CloudScale), with the source of each."""
+
+from netcfg.vendors.base import Capabilities
+
+CAPABILITIES = Capabilities(
+    # `ip load-sharing address source-destination port source-destination [universal-id S]`
+    # [V 10.3 interfaces guide]; the IP protocol is taken as always hashed with the address [M].
+    hash_fields=frozenset({"src_ip", "dst_ip", "ip_proto", "l4_src_port", "l4_dst_port"}),
+    # the watchdog shuts (drops) the stuck no-drop queue [V QoS guide]; no forward/alert form.
+    watchdog_actions=frozenset({"drop"}),
+    # DLB (`hardware profile dlb`, flowlet/per-packet) needs a reload [V genielibs]; not rendered.
+    ecmp_modes=frozenset({"static"}),
+    # headroom is derived from the no-drop class MTU; ingress pause thresholds are [M].
+    per_port_headroom=False,
+    # the seed is the `universal-id` of `ip load-sharing` [V 10.3 interfaces guide]
+    hash_seed="configured",
+    # Per interface: `priority-flow-control watch-dog-interval on|off` [V roce_enable.py] and
+    # an interface multiplier that replaces the shutdown multiplier for that port [V 10.5(x)
+    # QoS guide, PFC watchdog workflow; DME interfaceMutiplier 0-40; CLI spelling
+    # `priority-flow-control watch-dog interface-multiplier` as `show queuing pfc-queue`
+    # prints it]. Poll interval, restore multiplier and action are switch-wide.
+    watchdog_per_port=frozenset({"enabled", "detection"}),
+)

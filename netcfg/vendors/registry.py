@@ -1,0 +1,59 @@
+"""Vendors are found through the `netcfg.vendors` entry point group (Nornir's plugin pattern):
+netcfg's own five are declared in its pyproject.toml, and a separate distribution adds a NOS
+by declaring one more. Two entry points of one name are refused, as is a vendor whose `name`
+differs from its entry point: a NOS must mean one package."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib.metadata import EntryPoint, entry_points
+
+from netcfg.vendors.base import Vendor
+
+GROUP = "netcfg.vendors"
+
+
+class VendorError(Exception):
+    """The vendor registry is inconsistent, or a NOS has no vendor."""
+
+
+def build(points: list[EntryPoint]) -> dict[str, Vendor]:
+    """Load `points` into name -> vendor, refusing duplicates and mismatched names."""
+    found: dict[str, Vendor] = {}
+    origin: dict[str, str] = {}
+    for point in points:
+        if point.name in found:
+            raise VendorError(f"NOS {point.name!r} is provided twice: by {origin[point.name]} "
+                              f"and by {point.value}; uninstall one")
+        vendor = point.load()
+        if isinstance(vendor, type):
+            vendor = vendor()
+        if not isinstance(vendor, Vendor):
+            raise VendorError(f"{point.value} is not a netcfg Vendor")
+        if vendor.name != point.name:
+            raise VendorError(f"{point.value} calls itself {vendor.name!r}, its entry point "
+                              f"{point.name!r}")
+        found[point.name], origin[point.name] = vendor, point.value
+    return found
+
+
+@lru_cache(maxsize=1)
+def vendors() -> dict[str, Vendor]:
+    found = build(sorted(entry_points(group=GROUP), key=lambda p: (p.name, p.value)))
+    if not found:
+        raise VendorError(f"no NOS is registered in the {GROUP!r} entry point group: install "
+                          "netcfg (pip install -e .) so that its vendors are declared")
+    return found
+
+
+def names() -> tuple[str, ...]:
+    """Every registered NOS, sorted."""
+    return tuple(sorted(vendors()))
+
+
+def vendor(nos: str) -> Vendor:
+    try:
+        return vendors()[nos]
+    except KeyError:
+        raise VendorError(f"no vendor package for NOS {nos!r}; known: "
+                          f"{', '.join(names())}") from None

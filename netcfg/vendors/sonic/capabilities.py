@@ -1,0 +1,28 @@
+"""What netcfg renders into SONiC's CONFIG_DB, with the source of each."""
+
+from netcfg.vendors.base import Capabilities
+from netcfg.vendors.sonic.render import DEVICE_TYPES, HASH_ALGORITHMS, HASH_FIELDS
+
+#: orchagent's switch.json.j2 (sonic-buildimage dockers/docker-orchagent): ecmp_hash_seed by
+#: DEVICE_METADATA type, for the types netcfg writes. The template tests `"SpineRouter" in
+#: type` before `UpperSpineRouter`, so an UpperSpineRouter gets the spine's 25, not the 50 of
+#: its own branch (tests/test_vendors.py renders the template to check this)
+SEED_OF_TYPE = {"LeafRouter": 10, "SpineRouter": 25, "UpperSpineRouter": 25}
+
+CAPABILITIES = Capabilities(
+    # sonic-hash.yang (sonic-buildimage src/sonic-yang-models) hash-field enum: no RoCE QP field.
+    hash_fields=frozenset(HASH_FIELDS),
+    # sonic-pfcwd.yang PFC_WD action enum drop|forward|alert; pfcwd/main.py `--action`.
+    watchdog_actions=frozenset({"drop", "forward", "alert"}),
+    # community CONFIG_DB has no flowlet / adaptive-routing knob (sonic-hash.yang,
+    # Configuration.md).
+    ecmp_modes=frozenset({"static"}),
+    # BUFFER_PG|<port>|<pg> -> BUFFER_PROFILE, one profile per port (sonic-buffer-pg.yang).
+    per_port_headroom=True,
+    # SWITCH_HASH|GLOBAL ecmp_hash_algorithm (sonic-hash.yang hash-algorithm enum)
+    hash_algorithms=frozenset(HASH_ALGORITHMS),
+    # No seed leaf in CONFIG_DB's YANG: orchagent picks it by device type; other seeds are
+    # reported (CAP005).
+    hash_seed="by_role",
+    seed_by_role={role: SEED_OF_TYPE[kind] for role, kind in DEVICE_TYPES.items()},
+)

@@ -1,0 +1,142 @@
+"""Junos device-local sections kept across a replace, whatever a login's text holds.
+
+The running configs are built here piece by piece, so the test knows each block's exact text
+(its own truth); Juniper's configuration YANG (../shared/junos-yang, libyang) then says the
+merged candidates parse and carry each full-name unchanged."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from netcfg.vendors import vendor
+from netcfg.vendors.junos.syntax import statements
+
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "junos-yang"
+#: what a user may type as a full name: quotes, backslashes, braces, comment openers, unicode
+HOSTILE = st.text(alphabet=st.sampled_from(list('ab {};#"\\/*é中-')), min_size=1, max_size=24)
+
+CANDIDATE = """\
+system {
+    host-name leaf1;
+    services {
+        ssh;
+    }
+}
+interfaces {
+    et-0/0/0 {
+        mtu 9216;
+    }
+}
+"""
+
+
+def quoted(text: str) -> str:
+    """Junos string quoting, by hand: backslash and double quote escaped."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def blocks(full_name: str) -> tuple[str, str]:
+    root = ("    root-authentication {\n"
+            '        encrypted-password "$6$rounds=5000$x$y"; ## SECRET-DATA\n'
+            "    }\n")
+    login = ("    login {\n"
+             "        /* the operator's own account { not ours } */\n"
+             "        user ops {\n"
+             "            uid 2001;\n"
+             f"            full-name {quoted(full_name)};\n"
+             "            class super-user;\n"
+             "            authentication {\n"
+             '                encrypted-password "$6$a$b"; ## SECRET-DATA\n'
+             "            }\n"
+             "        }\n"
+             "    }\n")
+    return root, login
+
+
+def running(full_name: str) -> str:
+    root, login = blocks(full_name)
+    return ("## Last commit: 2026-01-01 by ops\nversion 24.4R1-EVO;\nsystem {\n"
+            "    host-name old-name;\n" + root + login +
+            "    services {\n        netconf {\n            ssh;\n        }\n    }\n}\n")
+
+
+def merged(full_name: str) -> str:
+    return vendor("junos").deploy.keep_device_local(running(full_name), CANDIDATE)
+
+
+@settings(max_examples=200, deadline=None)
+@given(full_name=HOSTILE)
+def test_logins_and_root_authentication_are_kept_whole(full_name):
+    out = merged(full_name)
+    root, login = blocks(full_name)
+    assert root in out and login in out
+    assert out.count("root-authentication") == 1
+    # the candidate's own statements are still there, and nothing of the old system's
+    assert "host-name leaf1;" in out and "old-name" not in out
+    assert out.endswith(CANDIDATE[CANDIDATE.index("interfaces {"):])
+
+
+@settings(max_examples=100, deadline=None)
+@given(full_name=HOSTILE)
+def test_the_reader_sees_the_full_name_as_one_value(full_name):
+    found = [s for s in statements(merged(full_name)) if "full-name" in s]
+    assert found == [("system", "login", "user", "ops", "full-name",
+                      full_name.replace("\\", "\\\\").replace('"', '\\"'))]
+
+
+def test_a_candidate_with_its_own_login_keeps_it():
+    own = CANDIDATE.replace("    host-name leaf1;\n",
+                            "    host-name leaf1;\n    login {\n        user netcfg {\n"
+                            "            class super-user;\n        }\n    }\n")
+    out = vendor("junos").deploy.keep_device_local(running("Ops"), own)
+    assert "user ops" not in out and "user netcfg" in out and "root-authentication" in out
+
+
+def test_a_candidate_without_system_gets_one():
+    out = vendor("junos").deploy.keep_device_local(running("Ops"), "interfaces {\n}\n")
+    assert out.startswith("system {\n    root-authentication {\n")
+
+
+NAMES = ['Ops "night" {shift}', "back\\slash } # not a comment", "/* not a comment */ é中",
+         "semi; colon", "}}}", '\\"']
+
+
+def test_juniper_yang_parses_the_merged_configs(tmp_path):
+    validator = SHARED / "validate_junos.py"
+    if not validator.is_file():
+        pytest.skip("../shared/junos-yang is not present (CI provides it)")
+    pytest.importorskip("libyang", reason="libyang binding (extra 'yang') not installed")
+    files = []
+    for i, name in enumerate(NAMES):
+        path = tmp_path / f"c{i}.conf"
+        path.write_text(merged(name))
+        files.append(str(path))
+    out = tmp_path / "json"
+    out.mkdir()
+    proc = subprocess.run([sys.executable, str(validator), *files, "--json-out", str(out)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    for i, name in enumerate(NAMES):
+        text = next(out.glob(f"c{i}*")).read_text()
+        assert _full_names(json.loads(text)) == [name]
+
+
+def _full_names(node) -> list[str]:
+    found = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key.endswith("full-name"):
+                found.append(value)
+            else:
+                found += _full_names(value)
+    elif isinstance(node, list):
+        for item in node:
+            found += _full_names(item)
+    return found
