@@ -2,11 +2,12 @@
 
 Every number and decision of a rendered config lives here (templates only add syntax), so
 the five NOSes cannot disagree about the fabric. Units are netcfg's: bytes, Mb/s, ms for
-timers, L2 frame MTU; each NOS module converts in one place (`netcfg/render/nos/`).
+timers, L2 frame MTU; each vendor converts in one place (`netcfg/vendors/`).
 """
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -81,7 +82,13 @@ class Neighbor:
     address: str
     remote_as: int
     name: str  # peer device
-    interface: str
+    interface: str  # local port the session runs over
+    peer_port: str  # the peer's port at the other end
+
+    @property
+    def description(self) -> str:
+        """What the session is named after: the peer and its port."""
+        return f"{self.name}:{self.peer_port}"
 
 
 @dataclass(slots=True)
@@ -91,7 +98,9 @@ class Bgp:
     maximum_paths: int
     multipath_relax: bool
     neighbors: list[Neighbor]
-    networks: list[str]  # prefixes announced (the loopback /32)
+    #: prefixes this switch originates: its loopback /32, then the subnet of every port facing
+    #: a server (each exactly, so that every NOS finds it in its routing table to announce)
+    networks: list[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +246,7 @@ class PlanBuilder:
         interfaces: list[Interface] = []
         neighbors: list[Neighbor] = []
         mode = {m.speed: m for m in platform.modes}
+        server_subnets: list[ipaddress.IPv4Network] = []
         for port in dev.ports:
             peer = port.peer
             if peer is None:
@@ -271,8 +281,10 @@ class PlanBuilder:
                 pfc_priorities=pfc if is_lossless else (), headroom=hr, ecn=tuple(ecns),
                 watchdog=self.watchdog(dev, port) if is_lossless else None))
             if peer.device.is_switch and peer.address is not None and peer.device.asn is not None:
-                neighbors.append(Neighbor(ipv4(peer.address),
-                                          peer.device.asn, peer.device.name, port.name))
+                neighbors.append(Neighbor(ipv4(peer.address), peer.device.asn,
+                                          peer.device.name, port.name, peer.name))
+            elif not peer.device.is_switch and port.ip is not None:
+                server_subnets.append(ipaddress.IPv4Interface(port.ip).network)
         wd = intent.qos.pfc.watchdog
         shp = qos_i.buffer.shared_headroom_pool
         pools = self._pools(platform.asic, budget, interfaces, len(pfc))
@@ -295,7 +307,8 @@ class PlanBuilder:
         loopback = f"{dev.loopback_ip}/32"
         bgp = Bgp(asn=dev.asn or 0, router_id=dev.loopback_ip or "0.0.0.0",
                   maximum_paths=effective.max_paths(fabric, dev), multipath_relax=True,
-                  neighbors=neighbors, networks=[loopback])
+                  neighbors=neighbors,
+                  networks=[loopback] + [str(n) for n in sorted(set(server_subnets))])
         return DevicePlan(
             hostname=dev.name, role=dev.role, nos=platform.nos, platform=dev.platform or "",
             model=f"{platform.vendor} {platform.model}",

@@ -58,6 +58,8 @@ class Capabilities:
     seed_by_role: Mapping[str, int] = field(default_factory=dict)
     #: watchdog fields a port override may set (the others are switch-wide)
     watchdog_per_port: frozenset[str] = WATCHDOG_FIELDS
+    #: the rendered config announces the plan's server-facing subnets in BGP
+    announces_server_subnets: bool = True
 
 
 class PendingElsewhere(Exception):

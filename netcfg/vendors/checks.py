@@ -34,6 +34,9 @@ RULES: dict[str, Rule] = {r.id: r for r in (
     Rule("CAP008", "error", "resilient ECMP hashing not rendered for a device's NOS",
          "a link failure would rehash every flow although the intent asks it not to",
          "render capability table"),
+    Rule("CAP009", "warning", "server subnets not announced in BGP on a device's NOS",
+         "GPUs behind that switch are reachable only from the switch itself",
+         "render capability table"),
 )}
 
 
@@ -75,6 +78,15 @@ def check(fabric: Fabric, physics: object | None = None) -> list[Finding]:
         if ecmp.resilient and not caps.resilient_hashing:
             out.append(li.finding("CAP008", f"{nos} does not render resilient ECMP hashing "
                                   f"({where})", ("ecmp", "resilient"), device=first))
+        if not caps.announces_server_subnets:
+            serving = [d for d in devices if any(
+                p.peer is not None and not p.peer.device.is_switch for p in d.ports)]
+            if serving:
+                out.append(li.finding(
+                    "CAP009", f"{nos} as rendered does not announce the subnets of ports facing "
+                    f"servers ({serving[0].name} and {len(serving) - 1} more): their GPUs are "
+                    "unreachable from other leaves", ("platforms", serving[0].role),
+                    severity="warning", device=serving[0].name))
         out += _seed(li, fabric, nos, caps, devices, where)
         out += _port_watchdog(li, fabric, nos, caps.watchdog_per_port, devices)
         out += vendor(nos).check(fabric, devices, physics)

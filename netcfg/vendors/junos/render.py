@@ -36,7 +36,7 @@ NETWORK_CONTROL = ("network-control", 7)
 CLASSIFIER = "NETCFG-DSCP"
 CNP_NAME = "NETCFG-PFC"
 SCHEDULER_MAP = "NETCFG-SM"
-EXPORT_POLICY = "NETCFG-LOOPBACK"
+EXPORT_POLICY = "NETCFG-EXPORT"
 ECMP_POLICY = "NETCFG-ECMP"
 #: `hash-key family inet` keyword -> netcfg hash fields it covers [JVD keywords, M contents]
 HASH_GROUPS = {"layer-3": ("src_ip", "dst_ip", "ip_proto"),
@@ -183,7 +183,7 @@ def view(plan: DevicePlan) -> dict:
     for n in plan.bgp.neighbors:
         roles.setdefault(peer_role.get(n.interface, "peer"), []).append(
             {"address": n.address, "peer_as": n.remote_as,
-             "description": quote(f"{n.name}:{n.interface}")})
+             "description": quote(n.description)})
     return {
         "host_name": quote(plan.hostname),
         "banner": f"{plan.hostname}: {plan.model}, {plan.role}".replace("*/", "* /"),

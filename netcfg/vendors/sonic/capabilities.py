@@ -24,5 +24,9 @@ CAPABILITIES = Capabilities(
     # No seed leaf in CONFIG_DB's YANG: orchagent picks it by device type; other seeds are
     # reported (CAP005).
     hash_seed="by_role",
+    # bgpcfgd's bgpd.main.conf.j2 (docker-fpm-frr) announces Loopback0 and VLAN_INTERFACE
+    # prefixes; routed ports' subnets only with sub_role FrontEnd (multi-ASIC). netcfg renders
+    # server ports as routed /31s, so their subnets are not announced (CAP009).
+    announces_server_subnets=False,
     seed_by_role={role: SEED_OF_TYPE[kind] for role, kind in DEVICE_TYPES.items()},
 )
