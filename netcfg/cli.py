@@ -189,6 +189,10 @@ main.add_command(diff)
 main.add_command(push)
 main.add_command(rollback)
 
+from netcfg.twin.cli import twin  # noqa: E402 - click only, FRR is started when it runs
+
+main.add_command(twin)
+
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -149,3 +149,19 @@ class Vendor(ABC):
     @abstractmethod
     def expected(self, plan: DevicePlan) -> QosFacts:
         """What `read` must return for the plan's own rendering."""
+
+
+class ModuleVendor(Vendor):
+    """A vendor whose `view`, `read` and `expected` are the functions of one module of its
+    package (`render`): the NOS's unit conversions and reader in one place."""
+
+    render: ClassVar[Any]
+
+    def view(self, plan: DevicePlan) -> dict[str, Any]:
+        return dict(self.render.view(plan))
+
+    def read(self, text: str, plan: DevicePlan) -> QosFacts:
+        return self.render.read(text)  # type: ignore[no-any-return]
+
+    def expected(self, plan: DevicePlan) -> QosFacts:
+        return self.render.expected(plan)  # type: ignore[no-any-return]

@@ -10,28 +10,23 @@ from netcfg.physics.ecn import junos_fill_levels
 from netcfg.render.facts import QosFacts
 from netcfg.render.plan import DevicePlan
 from netcfg.topology.fabric import Device, Fabric
-from netcfg.vendors.base import Vendor
+from netcfg.vendors.base import ModuleVendor
 from netcfg.vendors.junos import render
 from netcfg.vendors.junos.capabilities import CAPABILITIES
 from netcfg.vendors.junos.deploy import JunosDeploy
 
 
-class Junos(Vendor):
+class Junos(ModuleVendor):
     name = "junos"
     template = "junos/device.j2"
     extension = "conf"
     capabilities = CAPABILITIES
     deploy = JunosDeploy()
-
-    def view(self, plan: DevicePlan) -> dict[str, Any]:
-        return render.view(plan)
+    render = render
 
     def read(self, text: str, plan: DevicePlan) -> QosFacts:
         # drop-profile fill levels are percents of the queue buffer, which the text omits
         return render.read(text, queue_buffer=plan.qos.queue_limit)
-
-    def expected(self, plan: DevicePlan) -> QosFacts:
-        return render.expected(plan)
 
     def check(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
         """ECN006: Junos writes ECN thresholds as whole percents of the queue buffer; a pair

@@ -2,31 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from netcfg.render.facts import QosFacts
-from netcfg.render.plan import DevicePlan
-from netcfg.vendors.base import Vendor
+from netcfg.vendors.base import ModuleVendor
 from netcfg.vendors.nxos import render
 from netcfg.vendors.nxos.capabilities import CAPABILITIES
 from netcfg.vendors.nxos.deploy import NxosDeploy
 
 
-class Nxos(Vendor):
+class Nxos(ModuleVendor):
     name = "nxos"
     template = "nxos/device.j2"
     extension = "cfg"
     capabilities = CAPABILITIES
     deploy = NxosDeploy()
-
-    def view(self, plan: DevicePlan) -> dict[str, Any]:
-        return render.view(plan)
-
-    def read(self, text: str, plan: DevicePlan) -> QosFacts:
-        return render.read(text)
-
-    def expected(self, plan: DevicePlan) -> QosFacts:
-        return render.expected(plan)
+    render = render
 
 
 VENDOR = Nxos()

@@ -1,0 +1,1 @@
+"""A digital twin of the fabric control plane: real FRR routers in network namespaces."""

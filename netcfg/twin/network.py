@@ -1,0 +1,193 @@
+"""The twin's wiring: one Linux network namespace per switch and per server NIC, one veth pair
+per cable, and real FRR daemons (zebra, bgpd) in each switch namespace.
+
+Everything created is recorded before it is created, so `Twin.close()` removes exactly that
+(daemons by pid file, namespaces with their veths, FRR's run directories), also after an error
+or Ctrl-C half way through the build. Names carry a per-twin prefix, so two twins (or a twin and
+anything else on the machine) never touch each other's namespaces.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+FRR_BIN = Path("/usr/lib/frr")
+FRR_RUN = Path("/var/run/frr")
+DAEMONS = ("zebra", "bgpd")
+
+
+class TwinError(Exception):
+    """The twin cannot be built or run here (one line, for the user)."""
+
+
+def preflight() -> None:
+    """Root (CAP_NET_ADMIN), iproute2 and FRR are needed; say which is missing."""
+    if os.geteuid() != 0:
+        raise TwinError("the twin needs root (network namespaces and veth pairs)")
+    if shutil.which("ip") is None:
+        raise TwinError("the twin needs iproute2 (`ip`)")
+    missing = [d for d in DAEMONS if not (FRR_BIN / d).is_file()]
+    if missing or shutil.which("vtysh") is None:
+        raise TwinError("the twin needs FRR (Debian package `frr`): "
+                        f"{', '.join(missing) or 'vtysh'} not found")
+
+
+@dataclass
+class Router:
+    """One switch: its namespace and FRR instance."""
+
+    name: str  # the switch's name in the intent
+    netns: str
+    config: str  # frr.conf text
+
+    @property
+    def rundir(self) -> Path:
+        return FRR_RUN / self.netns
+
+
+@dataclass
+class Twin:
+    """The namespaces, veths and daemons of one twin, and how to remove them."""
+
+    #: start of every name this twin creates (NETCFG_TWIN_PREFIX, else random): lets an
+    #: operator or a test tell its namespaces from another twin's
+    prefix: str = field(default_factory=lambda: os.environ.get("NETCFG_TWIN_PREFIX")
+                        or "nc" + secrets.token_hex(2))
+    namespaces: list[str] = field(default_factory=list)
+    routers: list[Router] = field(default_factory=list)
+    _lock: int | None = None
+
+    def __enter__(self) -> Twin:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ building
+    def add_namespaces(self, names: list[str]) -> None:
+        if self._lock is None:
+            self._lock = _machine_lock()
+        self.namespaces += names  # recorded first: close() removes what may exist
+        _ip_batch([f"netns add {n}" for n in names])
+
+    def wire(self, links: list[tuple[str, str, str, str]]) -> None:
+        """Veth pairs: (namespace A, interface A, namespace B, interface B)."""
+        _ip_batch([f"link add {ia} netns {na} type veth peer name {ib} netns {nb}"
+                   for na, ia, nb, ib in links])
+
+    def configure(self, netns: str, commands: list[str]) -> None:
+        """`ip` commands inside one namespace (addresses, MTU, routes)."""
+        _ip_batch(commands, netns)
+
+    def start(self, router: Router) -> None:
+        """Start zebra and bgpd for one switch with its rendered frr.conf."""
+        self.routers.append(router)
+        router.rundir.mkdir(parents=True, exist_ok=True)
+        shutil.chown(router.rundir, "frr", "frr")
+        conf = router.rundir / "frr.conf"
+        conf.write_text(router.config, encoding="utf-8")
+        shutil.chown(conf, "frr", "frr")
+        for daemon in DAEMONS:
+            proc = subprocess.run(
+                ["ip", "netns", "exec", router.netns, str(FRR_BIN / daemon), "-d",
+                 "-N", router.netns, "-u", "frr", "-g", "frr",
+                 "-i", str(router.rundir / f"{daemon}.pid"),
+                 "--vty_socket", str(router.rundir), "-f", str(conf)],
+                capture_output=True, text=True, timeout=60)
+            if proc.returncode != 0:
+                raise TwinError(f"{router.name}: {daemon} did not start: "
+                                f"{(proc.stderr or proc.stdout).strip()[:300]}")
+
+    # ------------------------------------------------------------------ looking inside
+    def vtysh(self, router: Router, command: str) -> str:
+        proc = subprocess.run(["vtysh", "--vty_socket", str(router.rundir), "-c", command],
+                              capture_output=True, text=True, timeout=60)
+        return proc.stdout
+
+    # ------------------------------------------------------------------ teardown
+    def close(self) -> None:
+        """Remove every daemon, namespace and run directory this twin created. Signals are
+        held off meanwhile, so a second Ctrl-C cannot leave half a twin behind."""
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        try:
+            _stop([pid for router in self.routers for daemon in DAEMONS
+                   if (pid := _pid(router.rundir / f"{daemon}.pid")) is not None])
+            if self.namespaces:
+                _ip_batch([f"netns del {n}" for n in self.namespaces], check=False)
+            for router in self.routers:
+                shutil.rmtree(router.rundir, ignore_errors=True)
+            self.routers, self.namespaces = [], []
+            if self._lock is not None:
+                os.close(self._lock)  # releases the flock
+                self._lock = None
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+#: one twin per machine at a time: two twins probing at once were seen to lose each other's
+#: echo traffic (docs/twin.md), so a second twin waits for the first
+LOCK = Path("/run/lock/netcfg-twin.lock")
+
+
+def _machine_lock() -> int:
+    LOCK.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    return fd
+
+
+def _pid(pidfile: Path) -> int | None:
+    try:
+        return int(pidfile.read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def _alive(pid: int) -> bool:
+    """Running, and not a zombie (a daemon re-parented to a PID 1 that does not reap)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[-1].split()[0] != "Z"
+
+
+def _stop(pids: list[int]) -> None:
+    """SIGTERM to all, up to 2 s for them to exit together, then SIGKILL."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        for pid in pids:
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
+        for _ in range(200):
+            pids = [p for p in pids if _alive(p)]
+            if not pids:
+                return
+            time.sleep(0.01)
+
+
+def _ip_batch(commands: list[str], netns: str | None = None, check: bool = True) -> None:
+    if not commands:
+        return
+    argv = ["ip"] + (["-n", netns] if netns else []) + ["-force", "-batch", "-"]
+    proc = subprocess.run(argv, input="\n".join(commands) + "\n", capture_output=True,
+                          text=True, timeout=300)
+    if check and proc.returncode != 0:
+        raise TwinError(f"ip{' -n ' + netns if netns else ''}: "
+                        f"{(proc.stderr or proc.stdout).strip().splitlines()[0][:300]}")
+
+
+def existing_namespaces(prefix: str) -> list[str]:
+    """Namespaces whose name starts with `prefix` (what a twin would leave behind)."""
+    proc = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True, timeout=30)
+    return [line.split()[0] for line in proc.stdout.splitlines()
+            if line.split() and line.split()[0].startswith(prefix)]

@@ -1,0 +1,263 @@
+"""`netcfg twin`: the fabric's control plane on one machine (the CrystalNet idea), with real
+FRR routers in network namespaces, then the checks that say whether GPUs reach each other.
+
+What it proves: the routing design of the plans (what each switch originates and passes on,
+ASNs, sessions, maximum-paths) gives every server NIC a route to every other, with the ECMP
+width the topology offers, converging within the timeout. What it does not: forwarding is the
+Linux kernel's, not the ASIC's; QoS, PFC and buffers are not emulated; each switch runs FRR,
+so a NOS's own BGP implementation is represented by its rendered routing facts, not run.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from netcfg.render.engine import environment
+from netcfg.render.plan import DevicePlan
+from netcfg.topology.fabric import Device, Fabric
+from netcfg.twin.network import Router, Twin, TwinError
+from netcfg.twin.probe import Nic, reach
+
+
+@dataclass
+class Report:
+    switches: int = 0
+    nics: int = 0
+    converged_s: float | None = None
+    pairs: int = 0
+    unreachable: list[tuple[str, str]] = field(default_factory=list)
+    ecmp: list[str] = field(default_factory=list)  # width mismatches, one line each
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.converged_s is not None and not self.unreachable and not self.ecmp
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"ok": self.ok, "switches": self.switches, "nics": self.nics,
+                "converged_s": self.converged_s, "pairs": self.pairs,
+                "unreachable": [list(p) for p in self.unreachable], "ecmp": self.ecmp,
+                "timings": self.timings}
+
+    def text(self) -> str:
+        lines = [f"twin: {self.switches} FRR switches, {self.nics} server NICs"]
+        if self.converged_s is None:
+            lines.append("BGP did not converge within the timeout")
+        else:
+            lines.append(f"BGP converged in {self.converged_s:.1f} s")
+        lines.append(f"reachability: {self.pairs - len(self.unreachable)}/{self.pairs} NIC "
+                     "pairs answer")
+        for src, dst in self.unreachable[:20]:
+            lines.append(f"  {src} cannot reach {dst}")
+        if len(self.unreachable) > 20:
+            lines.append(f"  ... and {len(self.unreachable) - 20} more pairs")
+        lines.append("ECMP width: " + ("as the topology offers" if not self.ecmp else
+                                       f"{len(self.ecmp)} mismatches"))
+        lines += [f"  {m}" for m in self.ecmp[:20]]
+        lines.append("PASS" if self.ok else "FAIL")
+        return "\n".join(lines)
+
+
+def linux_names(plan: DevicePlan) -> dict[str, str]:
+    """Port name -> a Linux interface name (`e0`, `e1`, ...; NOS names hold `/` and `:`)."""
+    return {i.name: f"e{n}" for n, i in enumerate(plan.interfaces)}
+
+
+def frr_config(plan: DevicePlan) -> str:
+    """The plan's routing as an integrated frr.conf, on the twin's interface names."""
+    names = linux_names(plan)
+    interfaces = [{"name": names[i.name], "address": i.address,
+                   "description": f"{i.name} to {i.peer}"}
+                  for i in plan.interfaces if i.address]
+    template = environment().get_template("frr/frr.conf.j2")
+    return template.render(plan=plan, v={"interfaces": interfaces})
+
+
+def build(twin: Twin, fabric: Fabric, plans: list[DevicePlan]) -> tuple[list[Router], list[Nic]]:
+    """Namespaces, cables, addresses and FRR for every switch plan and every server NIC."""
+    by_name = {p.hostname: p for p in plans}
+    ns_of = {p.hostname: f"{twin.prefix}s{n}" for n, p in enumerate(plans)}
+    nics: list[Nic] = []
+    nic_ns: dict[str, str] = {}
+    servers = sorted((d for d in fabric.devices.values() if not d.is_switch),
+                     key=lambda d: d.name)
+    for server in servers:
+        for port in server.ports:
+            if port.peer is None or port.ip is None or port.peer.device.name not in by_name:
+                continue
+            ns = f"{twin.prefix}n{len(nics)}"
+            nic_ns[port.id] = ns
+            nics.append(Nic(port.id, ns, port.ip.split("/")[0]))
+    if len(nics) > 0xFFFF:
+        raise TwinError(f"{len(nics)} server NICs: the twin holds at most 65,535")
+    twin.add_namespaces(list(ns_of.values()) + [n.netns for n in nics])
+
+    names = {p.hostname: linux_names(p) for p in plans}
+    links, seen = [], set()
+    for plan in plans:
+        for i in plan.interfaces:
+            peer_dev, peer_port = i.peer.split(":", 1)
+            key = tuple(sorted((f"{plan.hostname}:{i.name}", i.peer)))
+            if key in seen:
+                continue
+            seen.add(key)
+            here = (ns_of[plan.hostname], names[plan.hostname][i.name])
+            if peer_dev in by_name:
+                links.append(here + (ns_of[peer_dev], names[peer_dev][peer_port]))
+            elif i.peer in nic_ns:
+                links.append(here + (nic_ns[i.peer], "e0"))
+    twin.wire(links)
+
+    for plan in plans:
+        ns = ns_of[plan.hostname]
+        twin.configure(ns, ["link set lo up"] + [
+            f"link set {names[plan.hostname][i.name]} mtu {i.mtu} up"
+            for i in plan.interfaces if i.peer.split(":", 1)[0] in by_name or i.peer in nic_ns])
+    for server in servers:
+        for port in server.ports:
+            if port.id not in nic_ns:
+                continue
+            gateway = str(port.peer.ip).split("/")[0] if port.peer and port.peer.ip else None
+            twin.configure(nic_ns[port.id], [
+                "link set lo up", f"link set e0 mtu {port.mtu} up", f"addr add {port.ip} dev e0"]
+                + ([f"route add default via {gateway}"] if gateway else []))
+    routers = []
+    for plan in plans:
+        router = Router(plan.hostname, ns_of[plan.hostname], frr_config(plan))
+        twin.start(router)
+        routers.append(router)
+    return routers, nics
+
+
+def converge(twin: Twin, routers: list[Router], plans: list[DevicePlan], timeout: float,
+             progress: Callable[[int, int], None] | None = None) -> float | None:
+    """Seconds until every switch has all its BGP sessions established and holds a BGP
+    route for every server subnet another switch originates, or None when `timeout` passes
+    first. (Loopbacks are left out: a spine does not take another spine's loopback through a
+    leaf, both being in the spines' ASN.)"""
+    wanted = {net for p in plans for net in p.bgp.networks[1:]}
+    plan_of = {p.hostname: p for p in plans}
+    start = time.monotonic()
+    done: set[str] = set()
+    while time.monotonic() - start < timeout:
+        for router in routers:
+            if router.name in done:
+                continue
+            plan = plan_of[router.name]
+            if _established(twin, router) < len(plan.bgp.neighbors):
+                continue
+            try:
+                routes = json.loads(twin.vtysh(router, "show ip bgp json") or "{}")
+            except json.JSONDecodeError:
+                continue
+            if wanted - set(plan.bgp.networks) <= set(routes.get("routes", {})):
+                done.add(router.name)
+        if progress is not None:
+            progress(len(done), len(routers))
+        if len(done) == len(routers):
+            return time.monotonic() - start
+        time.sleep(0.5)
+    return None
+
+
+def _established(twin: Twin, router: Router) -> int:
+    try:
+        summary = json.loads(twin.vtysh(router, "show bgp summary json") or "{}")
+    except json.JSONDecodeError:
+        return 0
+    peers = summary.get("ipv4Unicast", {}).get("peers", {})
+    return sum(1 for peer in peers.values() if peer.get("state") == "Established")
+
+
+def expected_width(fabric: Fabric, switch: str, owner: str) -> int:
+    """ECMP width the topology offers at `switch` toward a subnet on leaf `owner`: links to
+    the owner itself when adjacent; else every link to a tier that leads there (up when the
+    owner is not below this switch)."""
+    dev = fabric.devices[switch]
+    peers = [p.peer.device for p in dev.ports if p.peer is not None and p.peer.device.is_switch]
+    direct = [d for d in peers if d.name == owner]
+    if direct:
+        return len(direct)
+    below = [d for d in peers if d.tier < dev.tier and _reaches_down(d, owner)]
+    if below:
+        return len(below)
+    return len([d for d in peers if d.tier > dev.tier])
+
+
+def _reaches_down(dev: Device, owner: str) -> bool:
+    if dev.name == owner:
+        return True
+    return any(_reaches_down(d, owner) for d in (p.peer.device for p in dev.ports
+                                                  if p.peer is not None)
+               if d.is_switch and d.tier < dev.tier)
+
+
+def check_ecmp(twin: Twin, fabric: Fabric, routers: list[Router],
+               plans: list[DevicePlan]) -> list[str]:
+    """Next hops FRR installed for each remote server subnet vs the topology's width."""
+    owner = {net: p.hostname for p in plans for net in p.bgp.networks[1:]}
+    out = []
+    for router in routers:
+        try:
+            routes = json.loads(twin.vtysh(router, "show ip route bgp json") or "{}")
+        except json.JSONDecodeError:
+            routes = {}
+        for net, leaf in sorted(owner.items()):
+            if leaf == router.name:
+                continue
+            entries = routes.get(net, [])
+            got = sum(1 for e in entries if e.get("selected")
+                      for h in e.get("nexthops", []) if h.get("active"))
+            want = min(expected_width(fabric, router.name, leaf),
+                       next(p.bgp.maximum_paths for p in plans if p.hostname == router.name))
+            if got != want:
+                out.append(f"{router.name}: {net} (on {leaf}) has {got} next hops, the "
+                           f"topology offers {want}")
+    return out
+
+
+def run(fabric: Fabric, plans: list[DevicePlan], timeout: float = 120.0,
+        progress: Callable[[int, int], None] | None = None,
+        keep: Callable[[Twin, list[Router]], None] | None = None,
+        sources: int | None = None) -> Report:
+    """Build, converge, check, tear down (unless `keep` takes the running twin). `sources`
+    limits the reachability check to the first N NICs (in server order) as sources, each to
+    every other NIC; None checks all pairs."""
+    report = Report(switches=len(plans))
+    twin = Twin()
+    try:
+        t0 = time.monotonic()
+        routers, nics = build(twin, fabric, plans)
+        report.nics = len(nics)
+        report.timings["build_s"] = round(time.monotonic() - t0, 1)
+        report.converged_s = converge(twin, routers, plans, timeout, progress)
+        if report.converged_s is not None:
+            report.converged_s = round(report.converged_s, 1)
+        t1 = time.monotonic()
+        senders = range(len(nics) if sources is None else min(sources, len(nics)))
+        pairs = [(a, b) for a in senders for b in range(len(nics)) if a != b]
+        report.pairs = len(pairs)
+        answered = reach(nics, pairs)
+        report.unreachable = [(nics[a].name, nics[b].name) for a, b in pairs
+                              if (a, b) not in answered]
+        report.timings["reachability_s"] = round(time.monotonic() - t1, 1)
+        report.ecmp = check_ecmp(twin, fabric, routers, plans)
+        if keep is not None:
+            keep(twin, routers)
+            twin = Twin()  # handed over: nothing left to close here
+        return report
+    finally:
+        t2 = time.monotonic()
+        twin.close()
+        report.timings["teardown_s"] = round(time.monotonic() - t2, 1)
+
+
+def with_loopback_only(plans: list[DevicePlan]) -> list[DevicePlan]:
+    """The design before server subnets were announced (for tests and comparisons)."""
+    return [replace(p, bgp=replace(p.bgp, networks=p.bgp.networks[:1])) for p in plans]
+
+

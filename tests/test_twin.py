@@ -1,0 +1,130 @@
+"""The twin: real FRR routers in network namespaces carry ICMP between every pair of server
+NICs. Expected figures are arithmetic on the example's topology (32 servers x 8 NICs, one NIC
+per rail, 8 rail leaves with 32 server ports each), not netcfg's own helpers."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "inventories" / "example"
+NICS = 32 * 8
+
+
+
+def _can_run() -> str | None:
+    if os.geteuid() != 0:
+        return "needs root for network namespaces"
+    if not Path("/usr/lib/frr/bgpd").is_file() or shutil.which("vtysh") is None:
+        return "needs FRR (apt install frr)"
+    return None
+
+
+_WHY = _can_run()
+if _WHY is not None and os.environ.get("NETCFG_REQUIRE_TWIN"):
+    raise RuntimeError(f"the twin tests are required here but cannot run: {_WHY}")
+if _WHY is not None:
+    pytest.skip(_WHY, allow_module_level=True)
+
+
+def _state(prefix: str) -> tuple[set[str], set[str], set[int]]:
+    """Namespaces, FRR run directories and live FRR daemons whose names start with `prefix`
+    (the twin under test; others may run at the same time)."""
+    spaces = {n for n in subprocess.run(["ip", "netns", "list"], capture_output=True,
+                                         text=True).stdout.split() if n.startswith(prefix)}
+    run = Path("/var/run/frr")
+    runs = {p.name for p in run.iterdir() if p.name.startswith(prefix)} if run.is_dir() \
+        else set()
+    daemons = set()
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            stat = (proc / "stat").read_text()
+            argv = (proc / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        name, rest = stat.split("(", 1)[1].rsplit(")", 1)
+        if name in ("zebra", "bgpd") and rest.split()[0] != "Z" \
+                and any(a.decode(errors="replace").startswith(prefix) for a in argv):
+            daemons.add(int(proc.name))
+    return spaces, runs, daemons
+
+
+def _prefix(tag: str) -> str:
+    return f"nt{tag}{os.getpid() % 10000}"
+
+
+def _env(prefix: str) -> dict[str, str]:
+    return {**os.environ, "NETCFG_TWIN_PREFIX": prefix}
+
+
+def test_every_nic_reaches_every_other_on_the_example():
+    prefix = _prefix("a")
+    proc = subprocess.run([sys.executable, "-m", "netcfg", "twin", str(EXAMPLE), "--format",
+                           "json"], capture_output=True, text=True, timeout=600,
+                          env=_env(prefix))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["ok"] and report["switches"] == 12 and report["nics"] == NICS
+    assert report["pairs"] == NICS * (NICS - 1) and report["unreachable"] == []
+    assert report["ecmp"] == []
+    assert _state(prefix) == (set(), set(), set())  # nothing left behind
+
+
+def test_the_loopback_only_design_is_caught(monkeypatch):
+    """Announcing only loopbacks (the earlier design): a NIC reaches only the 31 other NICs
+    on its own leaf. From the 8 NICs of the first server: 8 x 255 pairs, 8 x 31 answer."""
+    from netcfg.render.engine import select
+    from netcfg.render.plan import PlanBuilder
+    from netcfg.twin.run import run, with_loopback_only
+    from netcfg.validate import validate
+
+    monkeypatch.setenv("NETCFG_TWIN_PREFIX", _prefix("l"))
+    result = validate(EXAMPLE / "fabric.yaml")
+    builder = PlanBuilder(result.fabric, result.physics)
+    plans = with_loopback_only([builder.plan(d) for d in select(result.fabric)])
+    report = run(result.fabric, plans, timeout=120, sources=8)
+    assert not report.ok
+    assert report.pairs == 8 * (NICS - 1)
+    assert report.converged_s is not None  # sessions up; nothing more to wait for
+    assert len(report.unreachable) == 8 * (NICS - 1) - 8 * 31
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupted_twin_leaves_nothing_behind(sig):
+    prefix = _prefix(f"i{int(sig)}")
+    proc = subprocess.Popen([sys.executable, "-m", "netcfg", "twin", str(EXAMPLE)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=_env(prefix))
+    # wait until the build is under way: FRR daemons of this twin are running
+    for _ in range(1200):
+        if _state(prefix)[2]:
+            break
+        time.sleep(0.05)
+    else:
+        proc.kill()
+        pytest.fail("the twin never started its routers")
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode in (130, 143), (proc.returncode, err)
+    assert "Traceback" not in err
+    assert _state(prefix) == (set(), set(), set())
+
+
+def test_without_root_it_says_so_in_one_line(monkeypatch):
+    from click.testing import CliRunner
+
+    from netcfg.cli import main
+
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    result = CliRunner().invoke(main, ["twin", str(EXAMPLE)])
+    assert result.exit_code == 2
+    assert result.output.strip().count("\n") == 0 and "needs root" in result.output
