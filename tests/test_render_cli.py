@@ -160,3 +160,30 @@ def _strings(node: object) -> set[str]:
     if isinstance(node, list):
         return set().union(*(_strings(v) for v in node), set())
     return {node} if isinstance(node, str) else set()
+
+
+RING = ROOT / "tests" / "deadlock_cases" / "C08_ring4_shortest_path"
+
+
+def test_a_fabric_that_can_deadlock_is_not_rendered(tmp_path):
+    """The public reference case C08 (../shared/cases: verdict deadlock with every link up)."""
+    assert yaml.safe_load((RING / "expected.yaml").read_text())["verdict"] == "deadlock"
+    out = tmp_path / "out"
+    code, stdout, stderr = run("render", str(RING), "--out", str(out))
+    assert code == 1 and "can deadlock; nothing rendered" in stderr and "DLK001" in stderr
+    assert not out.exists()
+
+
+def test_no_deadlock_check_renders_and_says_so(tmp_path):
+    out = tmp_path / "out"
+    code, stdout, stderr = run("render", str(RING), "--out", str(out), "--no-deadlock-check")
+    assert code == 0, stderr
+    assert "deadlock check skipped (--no-deadlock-check)" in stdout
+    assert "warning: deadlock check skipped" in stderr and "DLK001" not in stderr
+    assert any(out.iterdir())
+
+
+def test_a_fabric_that_can_deadlock_is_not_pushed(tmp_path):
+    code, stdout, stderr = run("push", str(RING), "--state", str(tmp_path / "state"))
+    assert code == 1 and "can deadlock; no device was touched" in stderr
+    assert not (tmp_path / "state").exists()  # no run was even journaled

@@ -55,7 +55,7 @@ def _selection(f: Callable[..., Any]) -> Callable[..., Any]:
 class _Setup:
     """Everything a deploy command needs, or a clean exit with the reason."""
 
-    def __init__(self, path: str, kw: dict[str, Any]) -> None:
+    def __init__(self, path: str, kw: dict[str, Any], deadlock_gate: bool = False) -> None:
         from netcfg.deploy.desired import DesiredError, desired_configs
         from netcfg.deploy.targets import (
             TargetError,
@@ -73,6 +73,12 @@ class _Setup:
                 click.echo(f"{f.severity}: {f.text()}", err=True)
             _fail("intent is invalid; no device was touched")
         fabric = result.fabric
+        if deadlock_gate:
+            from netcfg.deadlock import gate
+
+            if not gate.passes(fabric, False, lambda line: click.echo(line, err=True)):
+                _fail("the fabric can deadlock; no device was touched (see `netcfg deadlock`; "
+                      "--no-deadlock-check pushes anyway)")
         base = Path(path) if Path(path).is_dir() else Path(path).parent
         self.state = Path(kw["state"]) if kw["state"] else base / ".netcfg"
         try:
@@ -199,13 +205,18 @@ def diff(path: str, fmt: str, **kw: Any) -> None:
 @click.option("--max-failures", type=click.IntRange(0, 10000), default=0, show_default=True,
               help="failed devices tolerated before the run stops and rolls back")
 @click.option("--dry-run", is_flag=True, help="do everything except commit")
+@click.option("--no-deadlock-check", "no_deadlock", is_flag=True,
+              help="push even if the PFC deadlock proof fails (the output says so)")
 def push(path: str, fmt: str, revert_in: int, canary: int, batch_size: int,
-         max_failures: int, dry_run: bool, **kw: Any) -> None:
+         max_failures: int, dry_run: bool, no_deadlock: bool, **kw: Any) -> None:
     """Diff, commit with a revert timer, post-check and confirm, canary first then batches."""
+    from netcfg.deadlock import gate
     from netcfg.deploy.engine import Options, push_fleet
     from netcfg.deploy.runs import Run
 
-    setup = _Setup(path, kw)
+    setup = _Setup(path, kw, deadlock_gate=not no_deadlock)
+    if no_deadlock:
+        click.echo(f"warning: {gate.SKIPPED}", err=True)
     opts = Options(timeout=kw["timeout"], revert_in=revert_in, dry_run=dry_run,
                    workers=kw["workers"], canary=canary, batch_size=batch_size,
                    max_failures=max_failures)

@@ -30,11 +30,14 @@ def _read_tree(root: Path, names: set[str]) -> dict[str, str]:
 @click.option("--role", "roles", multiple=True, type=click.Choice(["leaf", "spine", "core"]),
               help="only this role (repeatable)")
 @click.option("--check", is_flag=True, help="write nothing; exit 3 if DIR differs")
+@click.option("--no-deadlock-check", "no_deadlock", is_flag=True,
+              help="render even if the PFC deadlock proof fails (the output says so)")
 def render(path: str, out: str, devices: tuple[str, ...], roles: tuple[str, ...],
-           check: bool) -> None:
+           check: bool, no_deadlock: bool) -> None:
     """Render every switch config (and host NIC profile) of the intent into DIR."""
     import jinja2
 
+    from netcfg.deadlock import gate
     from netcfg.outdir import NotOurs, write_owned
     from netcfg.render.engine import render_files, select
     from netcfg.validate import validate
@@ -46,6 +49,10 @@ def render(path: str, out: str, devices: tuple[str, ...], roles: tuple[str, ...]
         click.echo("netcfg: intent is invalid; nothing rendered", err=True)
         sys.exit(1)
     fabric = result.fabric
+    if not gate.passes(fabric, no_deadlock, lambda line: click.echo(line, err=True)):
+        click.echo("netcfg: the fabric can deadlock; nothing rendered (see `netcfg deadlock`; "
+                   "--no-deadlock-check renders anyway)", err=True)
+        sys.exit(1)
     chosen = select(fabric, devices, roles)
     if not chosen:
         click.echo("netcfg: no switch matches the selection", err=True)
@@ -80,7 +87,8 @@ def render(path: str, out: str, devices: tuple[str, ...], roles: tuple[str, ...]
         sys.exit(1)
     hosts = sum(1 for name in files if name.startswith("hosts/"))
     click.echo(f"rendered {len(chosen)} switch configs" +
-               (f" and {hosts // 2} host NIC profiles" if hosts else "") + f" into {out}")
+               (f" and {hosts // 2} host NIC profiles" if hosts else "") + f" into {out}" +
+               (f"; {gate.SKIPPED}" if no_deadlock else ""))
 
 
 def _check(target: Path, owner: str, files: dict[str, str], partial: bool) -> int:
