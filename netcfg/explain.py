@@ -65,6 +65,9 @@ class _Explainer:
         ident = Section("device")
         ident.rows += [Row("name", dev.name, "topology"), Row("role", dev.role, "topology"),
                        Row("tier", dev.tier, "topology")]
+        if dev.description is not None:
+            ident.rows.append(self.row("description", dev.description,
+                                       dev.origin.get("description")))
         if dev.is_switch:
             plat = cat.platforms[dev.platform]  # type: ignore[index]
             asic = cat.asics[plat.asic]

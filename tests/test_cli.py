@@ -17,7 +17,9 @@ def test_validate_json():
     r = run_cli("validate", "inventories/example", "--format", "json")
     assert r.returncode == 0
     data = json.loads(r.stdout)
-    assert data["ok"] is True and data["findings"] == []
+    assert data["ok"] is True
+    # only notes on what the NOS keeps for itself (CAP010), no error or warning
+    assert {(f["rule"], f["severity"]) for f in data["findings"]} <= {("CAP010", "info")}
     assert data["summary"]["host"] == 32
 
 

@@ -256,7 +256,8 @@ class Settings(IntentModel):
     mtu: int | None = Field(None, ge=1500, le=9216)
     ecmp_seed: int | None = Field(None, ge=0)
     asn: int | None = Field(None, ge=1, le=4_294_967_294)
-    description: Text | None = None
+    description: Text | None = Field(
+        None, description="a note for people, shown by `netcfg explain`; not rendered")
     pfc_watchdog: WatchdogOverride | None = None
 
 

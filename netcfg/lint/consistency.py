@@ -17,7 +17,7 @@ from typing import Any
 
 from netcfg.findings import Finding, Rule
 from netcfg.intent.yamlsrc import PathKey
-from netcfg.render.plan import DevicePlan, Interface
+from netcfg.render.plan import TRUST, DevicePlan, Interface
 from netcfg.topology import effective
 from netcfg.topology.fabric import Fabric, Link, Port
 
@@ -236,7 +236,7 @@ def _host_link(fabric: Fabric, link: Link, host: Port, switch: Port, p: _Plans,
               f"{switch.id} runs at {iface.speed_text} but the {nic['nic']} NIC of "
               f"{host.device.name} supports only {', '.join(f'{s // 1000}G' for s in speeds)}",
               device=switch.device.name, interface=switch.name)
-    plan_trust = p.plans[switch.device.name].qos.trust
+    plan_trust = TRUST
     if plan_trust != nic["trust"]:
         c.add("LNK003", None, f"{switch.id} trusts {plan_trust} but the {nic['nic']} NIC of "
               f"{host.device.name} trusts {nic['trust']}", device=switch.device.name,
@@ -277,6 +277,7 @@ def _classification(fabric: Fabric, plans: dict[str, DevicePlan], nics: dict[str
         c.add("NIC001", ("qos", "classes", qos.roce_class, "dscp"),
               f"RoCE class '{qos.roce_class}' has no DSCP: NICs have no code point to mark RoCE "
               f"with, and switches put it in the default class (traffic class {ref.default_tc})")
+    cnp_tc = qos.classes[qos.cnp_class].traffic_class
     for nic, prof in nics.items():
         nic_map = {int(d): p for d, p in prof["dscp_to_priority"].items()}
         if nic_map != ref.dscp_to_tc:
@@ -284,15 +285,15 @@ def _classification(fabric: Fabric, plans: dict[str, DevicePlan], nics: dict[str
                   f"differently from the switches", kind=nic)
         cnp = prof["cnp"]
         marking = effective.cnp_marking(intent)
-        if cnp["dscp"] is not None and ref.dscp_to_tc[cnp["dscp"]] != ref.cnp_tc:
+        if cnp["dscp"] is not None and ref.dscp_to_tc[cnp["dscp"]] != cnp_tc:
             c.add("NIC001", marking["cnp_dscp"][1],
                   f"NICs mark CNPs with DSCP {cnp['dscp']}, which the switches classify into "
                   f"traffic class {ref.dscp_to_tc[cnp['dscp']]}, not the CNP class "
-                  f"'{qos.cnp_class}' (traffic class {ref.cnp_tc})", kind="cnp_dscp")
-        if cnp["priority"] is not None and cnp["priority"] != ref.cnp_tc:
+                  f"'{qos.cnp_class}' (traffic class {cnp_tc})", kind="cnp_dscp")
+        if cnp["priority"] is not None and cnp["priority"] != cnp_tc:
             c.add("NIC001", marking["cnp_802p_prio"][1],
                   f"NICs send CNPs on priority {cnp['priority']} but the switches' CNP class "
-                  f"'{qos.cnp_class}' is traffic class {ref.cnp_tc}", kind="cnp_prio")
+                  f"'{qos.cnp_class}' is traffic class {cnp_tc}", kind="cnp_prio")
 
 
 def _cnp_class(fabric: Fabric, c: _Collect) -> None:

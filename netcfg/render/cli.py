@@ -43,8 +43,9 @@ def render(path: str, out: str, devices: tuple[str, ...], roles: tuple[str, ...]
     from netcfg.validate import validate
 
     result = validate(path)
-    for f in result.findings:
-        click.echo(f"{f.severity}: {f.text()}", err=True)
+    for f in result.findings:  # notes (info) are for validate and lint, not every render
+        if f.severity != "info":
+            click.echo(f"{f.severity}: {f.text()}", err=True)
     if not result.ok or result.fabric is None or result.physics is None:
         click.echo("netcfg: intent is invalid; nothing rendered", err=True)
         sys.exit(1)

@@ -115,13 +115,10 @@ class QosClass:
 
 @dataclass(slots=True)
 class Qos:
-    trust: str  # "dscp"
     classes: list[QosClass]
     dscp_to_tc: dict[int, int]  # all 64 code points
     default_tc: int
     pfc_priorities: tuple[int, ...]
-    roce_tc: int
-    cnp_tc: int
     watchdog_poll_ms: int
     watchdog_default: Watchdog
     ecn_profiles: list[EcnProfile]
@@ -130,8 +127,6 @@ class Qos:
     #: dynamic limit of one congested queue/PG (docs/physics.md section 4): the XOFF point ECN
     #: stays below, and the "queue buffer" Junos ECN fill levels are percentages of
     queue_limit: int
-    shared_headroom_pool: int  # bytes, 0 = none
-    over_subscribe_ratio: int | None
     #: shared buffer pools sized from the ASIC buffer and the reserved headroom
     pools: BufferPools
 
@@ -157,7 +152,6 @@ class DevicePlan:
     nos: str
     platform: str
     model: str
-    description: str
     management: str | None  # "a.b.c.d/len"
     loopback: str  # "a.b.c.d/32"
     mtu: int
@@ -166,6 +160,64 @@ class DevicePlan:
     qos: Qos
     ecmp: Ecmp
     lldp: bool = True
+
+
+#: what every rendered switch config classifies by
+TRUST = "dscp"
+
+#: Plan fields that state a fact another field also states, in the form some NOS wants: a
+#: NOS renders one of the two (tests/test_coverage.py follows the chain until one changes the
+#: rendered text).
+SAME_FACT_AS: dict[str, str] = {
+    "mtu": "interfaces[].mtu",
+    "interfaces[].peer": "interfaces[].description",
+    "interfaces[].cable_m": "interfaces[].headroom.xoff",
+    # the lane count follows from the speed and the platform's port modes
+    "interfaces[].lanes": "interfaces[].speed",
+    "interfaces[].lossless": "interfaces[].pfc_priorities",
+    "interfaces[].pfc_priorities": "qos.pfc_priorities",
+    "qos.pfc_priorities": "interfaces[].pfc_priorities",
+    "qos.classes[].lossless": "qos.pfc_priorities",
+    "qos.classes[].dscp": "qos.dscp_to_tc",
+    "qos.dscp_to_tc": "qos.classes[].dscp",
+    "qos.default_tc": "qos.dscp_to_tc",
+    "qos.watchdog_default.enabled": "interfaces[].watchdog.enabled",
+    "qos.watchdog_default.detection_ms": "interfaces[].watchdog.detection_ms",
+    "qos.watchdog_default.restoration_ms": "interfaces[].watchdog.restoration_ms",
+    "qos.watchdog_default.action": "interfaces[].watchdog.action",
+    "interfaces[].watchdog.enabled": "qos.watchdog_default.enabled",
+    "interfaces[].watchdog.detection_ms": "qos.watchdog_default.detection_ms",
+    "interfaces[].watchdog.restoration_ms": "qos.watchdog_default.restoration_ms",
+    "interfaces[].watchdog.action": "qos.watchdog_default.action",
+    "qos.dynamic_th": "qos.headroom_profiles[].dynamic_th",
+    "qos.headroom_profiles[].dynamic_th": "qos.dynamic_th",
+    "interfaces[].headroom.dynamic_th": "qos.dynamic_th",
+    # the switch computes the queue limit itself from the dynamic threshold
+    "qos.queue_limit": "qos.dynamic_th",
+    "qos.pools.reserved": "qos.pools.total",
+    "bgp.neighbors[].interface": "bgp.neighbors[].address",
+    "bgp.router_id": "loopback",
+}
+
+#: Plan fields that identify or explain rather than configure (names of profiles that a NOS
+#: without named objects writes inline; the model behind a headroom figure; the peer's role).
+DESCRIPTIVE: dict[str, str] = {
+    "role": "shown in the header comment where the NOS keeps one",
+    "platform": "the catalog entry; the NOS facts come from it",
+    "model": "shown in the header comment where the NOS keeps one",
+    "interfaces[].peer_role": "selects the peer group where a NOS has them",
+    "interfaces[].headroom.name": "a NOS without named buffer profiles writes values inline",
+    "interfaces[].headroom.model": "which physics model gave the headroom (netcfg explain)",
+    "qos.headroom_profiles[].name": "a NOS without named buffer profiles writes values inline",
+    "qos.headroom_profiles[].model": "which physics model gave the headroom (netcfg explain)",
+    "qos.ecn_profiles[].name": "a NOS without named ECN profiles writes values inline",
+    "qos.classes[].name": "a NOS without named classes writes queues by number",
+}
+
+#: Plan fields that mean something only while another field has a value.
+MEANINGFUL_WHEN: dict[str, tuple[str, object]] = {
+    "ecmp.flowlet_inactivity_us": ("ecmp.mode", "flowlet"),
+}
 
 
 # --------------------------------------------------------------------------- building
@@ -286,19 +338,14 @@ class PlanBuilder:
             elif not peer.device.is_switch and port.ip is not None:
                 server_subnets.append(ipaddress.IPv4Interface(port.ip).network)
         wd = intent.qos.pfc.watchdog
-        shp = qos_i.buffer.shared_headroom_pool
         pools = self._pools(platform.asic, budget, interfaces, len(pfc))
         qos = Qos(
-            trust="dscp", classes=classes, dscp_to_tc=dscp_to_tc, default_tc=default_tc,
+            classes=classes, dscp_to_tc=dscp_to_tc, default_tc=default_tc,
             pfc_priorities=pfc,
-            roce_tc=qos_i.classes[qos_i.roce_class].traffic_class,
-            cnp_tc=qos_i.classes[qos_i.cnp_class].traffic_class,
             watchdog_poll_ms=_ms(wd.poll_interval), watchdog_default=self.watchdog(dev, None),
             ecn_profiles=sorted(ecn_profiles.values(), key=lambda p: p.name),
             headroom_profiles=sorted(hr_profiles.values(), key=lambda p: p.name),
-            dynamic_th=dyn, queue_limit=budget.queue_limit, shared_headroom_pool=budget.shp_pool,
-            over_subscribe_ratio=shp.over_subscribe_ratio if shp is not None else None,
-            pools=pools)
+            dynamic_th=dyn, queue_limit=budget.queue_limit, pools=pools)
         ecmp_i = intent.ecmp
         tier = dev.role if dev.role in ("leaf", "spine", "core") else "leaf"
         ecmp = Ecmp(tuple(ecmp_i.fields), dev.ecmp_seed if dev.ecmp_seed is not None
@@ -312,6 +359,5 @@ class PlanBuilder:
         return DevicePlan(
             hostname=dev.name, role=dev.role, nos=platform.nos, platform=dev.platform or "",
             model=f"{platform.vendor} {platform.model}",
-            description=dev.description or f"{dev.role} {dev.name}",
             management=dev.management, loopback=loopback, mtu=dev.mtu,
             interfaces=interfaces, bgp=bgp, qos=qos, ecmp=ecmp)

@@ -60,6 +60,10 @@ class Capabilities:
     watchdog_per_port: frozenset[str] = WATCHDOG_FIELDS
     #: the rendered config announces the plan's server-facing subnets in BGP
     announces_server_subnets: bool = True
+    #: DevicePlan fields (paths as in tests/test_coverage.py: `qos.pools.total`,
+    #: `interfaces[].lanes`) the rendered config does not state, each with why: the switch then
+    #: keeps its own value, and CAP010 says so
+    unrendered: Mapping[str, str] = field(default_factory=dict)
 
 
 class PendingElsewhere(Exception):

@@ -37,7 +37,32 @@ RULES: dict[str, Rule] = {r.id: r for r in (
     Rule("CAP009", "warning", "server subnets not announced in BGP on a device's NOS",
          "GPUs behind that switch are reachable only from the switch itself",
          "render capability table"),
+    Rule("CAP010", "info", "a planned value the device's NOS config does not state",
+         "the switch keeps its own value for it, which netcfg did not derive",
+         "render capability table"),
 )}
+
+#: the plan's watchdog fields by the intent's names (effective.WATCHDOG_FIELDS)
+_WATCHDOG_PLAN_FIELD = {"enabled": "enabled", "detection": "detection_ms",
+                        "restoration": "restoration_ms", "action": "action"}
+
+
+def reported_fields(caps: Capabilities) -> dict[str, str]:
+    """DevicePlan field -> the rule that reports it where the NOS does not render it: the
+    capability rules above, and CAP010 for the vendor's `unrendered` list."""
+    out = {path: "CAP010" for path in caps.unrendered}
+    if caps.hash_seed != "configured":
+        out["ecmp.seed"] = "CAP005"
+    if not caps.resilient_hashing:
+        out["ecmp.resilient"] = "CAP008"
+    if not caps.announces_server_subnets:
+        out["bgp.networks"] = "CAP009"
+    if not caps.per_port_headroom:
+        for f in ("xon", "xoff", "size"):
+            out[f"interfaces[].headroom.{f}"] = "CAP004"
+    for f in set(WATCHDOG_FIELDS) - caps.watchdog_per_port:
+        out[f"interfaces[].watchdog.{_WATCHDOG_PLAN_FIELD[f]}"] = "CAP006"
+    return out
 
 
 
@@ -87,10 +112,16 @@ def check(fabric: Fabric, physics: object | None = None) -> list[Finding]:
                     f"servers ({serving[0].name} and {len(serving) - 1} more): their GPUs are "
                     "unreachable from other leaves", ("platforms", serving[0].role),
                     severity="warning", device=serving[0].name))
+        for path, why in sorted(caps.unrendered.items()):
+            out.append(li.finding("CAP010", f"{nos} config does not state {path} ({where}): "
+                                  f"{why}", ("platforms", devices[0].role), severity="info",
+                                  device=first))
         out += _seed(li, fabric, nos, caps, devices, where)
         out += _port_watchdog(li, fabric, nos, caps.watchdog_per_port, devices)
         out += vendor(nos).check(fabric, devices, physics)
-        if not caps.per_port_headroom and physics is not None:
+        # CAP004 is about one switch-wide headroom; where none is rendered, CAP010 says so
+        renders_headroom = "qos.headroom_profiles[].xoff" not in caps.unrendered
+        if not caps.per_port_headroom and renders_headroom and physics is not None:
             ports = getattr(physics, "ports", {})
             for dev in devices:
                 sizes = {ports[p].size for p in dev.ports if p in ports}

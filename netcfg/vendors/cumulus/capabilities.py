@@ -15,4 +15,16 @@ CAPABILITIES = Capabilities(
     per_port_headroom=True,
     # `system forwarding hash-seed` (NVUE System-Forwarding reference)
     hash_seed="configured",
+    unrendered={
+        # `qos pfc-watchdog` takes polling-interval and robustness only (detection = poll x
+        # robustness) [NVIDIA Cumulus Linux 5.9/5.14 QoS docs, via the release notes]
+        "qos.watchdog_default.restoration_ms": "NVUE's PFC watchdog sets polling-interval and "
+                                               "robustness only, no restoration time",
+        "qos.dynamic_th": "no NVUE shared-buffer alpha is rendered; the switch keeps its own",
+        "bgp.neighbors[].name": "no BGP neighbor description is rendered",
+        "bgp.neighbors[].peer_port": "no BGP neighbor description is rendered",
+        "qos.pools.total": "NVUE traffic pools are not rendered; the switch keeps its split",
+        "qos.pools.shared": "NVUE traffic pools are not rendered; the switch keeps its split",
+        "lldp": "lldpd runs by default on Cumulus Linux; nothing is rendered for it",
+    },
 )

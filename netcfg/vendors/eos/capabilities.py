@@ -20,4 +20,12 @@ CAPABILITIES = Capabilities(
     # ip load-sharing) or Arista's TOIs: validate warns (CAP005) instead of guessing a line.
     hash_seed="unsupported",
     # No hash-algorithm or resilient-ECMP line is rendered (none verified for XGS).
+    unrendered={
+        # the queue profile states threshold, headroom (xoff) and resume (xon) [AVD
+        # platform-trident.j2]; a PG's total reservation has no line of its own
+        "qos.headroom_profiles[].size": "the queue profile states headroom (xoff) and resume "
+                                        "(xon) only; EOS derives the reservation",
+        "qos.pools.total": "EOS carves the MMU into pools itself; no pool-size line is rendered",
+        "qos.pools.shared": "EOS carves the MMU into pools itself; no pool-size line is rendered",
+    },
 )

@@ -18,4 +18,19 @@ CAPABILITIES = Capabilities(
     per_port_headroom=False,
     # No hash-seed statement under `forwarding-options enhanced-hash-key` was verified.
     hash_seed="unsupported",
+    unrendered={
+        # `protocols bgp group multipath` has no path count [Juniper BGP multipath page]
+        "bgp.maximum_paths": "BGP multipath has no path count; the platform's ECMP limit "
+                             "applies",
+        "qos.headroom_profiles[].xon": "headroom comes from the shared-buffer partitions, which "
+                                       "are not rendered",
+        "qos.headroom_profiles[].xoff": "headroom comes from the shared-buffer partitions, "
+                                        "which are not rendered",
+        "qos.headroom_profiles[].size": "headroom comes from the shared-buffer partitions, "
+                                        "which are not rendered",
+        "qos.dynamic_th": "no shared-buffer dynamic threshold is rendered; the switch keeps "
+                          "its own",
+        "qos.pools.total": "no shared-buffer partition is rendered; the switch keeps its own",
+        "qos.pools.shared": "no shared-buffer partition is rendered; the switch keeps its own",
+    },
 )

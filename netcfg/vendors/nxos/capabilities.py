@@ -20,4 +20,15 @@ CAPABILITIES = Capabilities(
     # `priority-flow-control watch-dog interface-multiplier` as `show queuing pfc-queue`
     # prints it]. Poll interval, restore multiplier and action are switch-wide.
     watchdog_per_port=frozenset({"enabled", "detection"}),
+    unrendered={
+        "qos.headroom_profiles[].xon": "no ingress pause-threshold line is rendered [M]; the "
+                                       "switch sizes no-drop headroom from the class MTU",
+        "qos.headroom_profiles[].xoff": "no ingress pause-threshold line is rendered [M]; the "
+                                        "switch sizes no-drop headroom from the class MTU",
+        "qos.headroom_profiles[].size": "no buffer-size line is rendered [M]; the switch sizes "
+                                        "no-drop headroom from the class MTU",
+        "qos.dynamic_th": "no queue-limit (alpha) line is rendered; the switch keeps its own",
+        "qos.pools.total": "no buffer-pool line is rendered; the switch keeps its own carving",
+        "qos.pools.shared": "no buffer-pool line is rendered; the switch keeps its own carving",
+    },
 )

@@ -29,4 +29,14 @@ CAPABILITIES = Capabilities(
     # server ports as routed /31s, so their subnets are not announced (CAP009).
     announces_server_subnets=False,
     seed_by_role={role: SEED_OF_TYPE[kind] for role, kind in DEVICE_TYPES.items()},
+    # bgpd.main.conf.j2 takes both from constants.yml.j2 (docker-fpm-frr; FACTS.md section 4),
+    # not from CONFIG_DB
+    unrendered={
+        "bgp.maximum_paths": "bgpd takes maximum-paths from constants.yml (514), not CONFIG_DB",
+        "bgp.multipath_relax": "bgpd takes multipath-relax from constants.yml (on), not "
+                               "CONFIG_DB",
+        "bgp.neighbors[].peer_port": "BGP_NEIGHBOR has a name (the peer switch) but no "
+                                     "description for the peer's port",
+        "lldp": "the lldp feature runs by default [M]; no FEATURE entry is rendered",
+    },
 )
