@@ -67,8 +67,11 @@ def main() -> None:
                 time.sleep(0.1)
             served = yaml.safe_load(devices.read_text())["devices"]
             mix = Counter(d["nos"] for d in served.values())
-            print(f"lab: {len(served)} switches ({', '.join(f'{n} {c}' for n, c in sorted(mix.items()))})"
-                  f" up in {time.perf_counter() - start:.1f} s (separate process)")
+            print(
+                f"lab: {len(served)} switches "
+                f"({', '.join(f'{n} {c}' for n, c in sorted(mix.items()))})"
+                f" up in {time.perf_counter() - start:.1f} s (separate process)"
+            )
             common = [str(inventory), "--connect", str(devices), "--state", str(Path(tmp) / "s"),
                       "--workers", str(args.workers)]
             for name in sorted(served):

@@ -64,8 +64,14 @@ def whole(inventory: str) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         write_owned(Path(tmp) / "out", v.fabric.name, files)
     t3 = time.perf_counter()
-    return {"validate": t1 - t0, "render": t2 - t1, "write": t3 - t2, "total": t3 - t0,
-            "files": len(files), "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+    return {
+        "validate": t1 - t0,
+        "render": t2 - t1,
+        "write": t3 - t2,
+        "total": t3 - t0,
+        "files": len(files),
+        "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
 
 
 def main() -> None:

@@ -39,8 +39,17 @@ def child(path: str, repeat: int) -> None:
         assert result.ok, [f.text() for f in result.findings]
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     summary = result.fabric.summary() if result and result.fabric else {}
-    print(json.dumps({"import_s": import_s, "best_s": min(times), "median_s": statistics.median(times),
-                      "peak_mib": peak_kib / 1024, "summary": summary}))
+    print(
+        json.dumps(
+            {
+                "import_s": import_s,
+                "best_s": min(times),
+                "median_s": statistics.median(times),
+                "peak_mib": peak_kib / 1024,
+                "summary": summary,
+            }
+        )
+    )
 
 
 def main() -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from netcfg.intent.units import format_length, format_size, format_speed, format_time
 from netcfg.intent.yamlsrc import PathKey, dotted
-from netcfg.physics import Physics, lossless
+from netcfg.physics import Physics
 from netcfg.physics.ports import lanes_of
 from netcfg.physics.result import Step, fmt
 from netcfg.topology import effective
@@ -76,7 +76,11 @@ class _Explainer:
                 Row("nos", plat.nos, f"catalog {dev.platform}"),
                 Row("model", f"{plat.vendor} {plat.model}", f"catalog {dev.platform}"),
                 Row("asic", f"{asic.vendor} {plat.asic}", f"catalog {dev.platform}"),
-                Row("buffer", format_size(asic.buffer), f"catalog {plat.asic}: {asic.sources['buffer']}"),
+                Row(
+                    "buffer",
+                    format_size(asic.buffer),
+                    f"catalog {plat.asic}: {asic.sources['buffer']}",
+                ),
                 Row("cell", f"{asic.cell}B", f"catalog {plat.asic}: {asic.sources['cell']}"),
             ]
         else:
@@ -109,7 +113,9 @@ class _Explainer:
         by_speed: dict[int, int] = {}
         for p in dev.ports:
             by_speed[p.speed] = by_speed.get(p.speed, 0) + 1
-        ports.rows += [Row(f"{format_speed(s)} ports", n, "topology") for s, n in sorted(by_speed.items())]
+        ports.rows += [
+            Row(f"{format_speed(s)} ports", n, "topology") for s, n in sorted(by_speed.items())
+        ]
         sections.append(ports)
         return sections
 
@@ -131,14 +137,18 @@ class _Explainer:
                                      base + ("scheduling",)))
             ecn = qos.ecn_of(name)
             if ecn.enabled:
-                text = ", ".join(f"{k} {format_size(v) if isinstance(v, int) and k != 'max_probability' else v}"
-                                 for k, v in (("min", ecn.min), ("max", ecn.max),
-                                              ("max_probability", ecn.max_probability))
-                                 if v is not None) or "thresholds derived from the buffer"
+                sizes = (("min", ecn.min), ("max", ecn.max))
+                parts = [f"{k} {format_size(v) if isinstance(v, int) else v}"
+                         for k, v in sizes if v is not None]
+                if ecn.max_probability is not None:
+                    parts.append(f"max_probability {ecn.max_probability}")
+                text = ", ".join(parts) or "thresholds derived from the buffer"
                 sec.rows.append(self.row(f"class {name} ecn", text, base + ("ecn",)))
             else:
                 sec.rows.append(self.row(f"class {name} ecn", "off", base + ("ecn",)))
-        sec.rows.append(self.row("pfc priorities", qos.pfc_priorities(), ("qos", "pfc", "priorities")))
+        sec.rows.append(
+            self.row("pfc priorities", qos.pfc_priorities(), ("qos", "pfc", "priorities"))
+        )
         for key, (value, path) in effective.watchdog(self.fabric, dev, port).items():
             shown = format_time(value) if isinstance(value, float) else value
             sec.rows.append(self.row(f"pfc watchdog {key}", shown, path))
@@ -152,7 +162,7 @@ class _Explainer:
         sec.rows.append(self.row("enabled", dc.enabled, ("dcqcn", "enabled")))
         for part in ("rp", "np"):
             for name, value in getattr(dc, part):
-                path = ("dcqcn", part, name)
+                path: PathKey = ("dcqcn", part, name)
                 if name in ("cnp_dscp", "cnp_802p_prio"):
                     value, path = effective.cnp_marking(intent)[name]
                 sec.rows.append(self.row(f"roce_{part} {name}", value, path))
@@ -164,11 +174,22 @@ class _Explainer:
         link = port.link
         src = link.source if link else ()
         origin = port.origin or {}
-        speed_path = src + ("speed",) if src and self.li.is_set(src + ("speed",)) else (
-            ("topology", "link_defaults", "speed") if src[:2] == ("topology", "links") else src + ("speed",))
-        cable_path = origin.get("cable") or (src + ("cable",) if self.li.is_set(src + ("cable",))
-                                             else ("topology", "link_defaults", "cable")
-                                             if src[:2] == ("topology", "links") else src + ("cable",))
+        speed_path = (
+            src + ("speed",)
+            if src and self.li.is_set(src + ("speed",))
+            else (
+                ("topology", "link_defaults", "speed")
+                if src[:2] == ("topology", "links")
+                else src + ("speed",)
+            )
+        )
+        cable_path = origin.get("cable") or (
+            src + ("cable",)
+            if self.li.is_set(src + ("cable",))
+            else ("topology", "link_defaults", "cable")
+            if src[:2] == ("topology", "links")
+            else src + ("cable",)
+        )
         sec.rows += [
             self.row("speed", format_speed(port.speed), speed_path),
             self.row("cable", format_length(port.cable), cable_path),
@@ -180,7 +201,9 @@ class _Explainer:
                                           port.link.kind.startswith("host") else "fabric_links")),
         ]
         if port.description is not None:
-            sec.rows.append(self.row("description", port.description, origin.get("description") or src))
+            sec.rows.append(
+                self.row("description", port.description, origin.get("description") or src)
+            )
         out = [sec]
         if port.device.is_switch:
             out.append(self.qos(port.device, port))
@@ -208,22 +231,39 @@ class _Explainer:
         sec.rows += [
             Row("model", h.model, f"catalog {x.asic}: headroom_model"),
             self.catalog_row("cell", f"{asic.cell}B", x.asic, asic.sources, "cell"),
-            Row("lanes", lanes_of(self.fabric, port),
+            Row(
+                "lanes",
+                lanes_of(self.fabric, port),
                 f"catalog {plat_name}: {plat.lanes_per_cage} lanes per cage / ports per cage "
-                f"at {format_speed(port.speed)}"),
-            Row("mtu local / peer", f"{x.mtu_local} / {x.mtu_peer}",
-                f"port {port.id} / {port.peer.id if port.peer else '-'}"),
+                f"at {format_speed(port.speed)}",
+            ),
+            Row(
+                "mtu local / peer",
+                f"{x.mtu_local} / {x.mtu_peer}",
+                f"port {port.id} / {port.peer.id if port.peer else '-'}",
+            ),
             self.row("traffic pattern mtu", x.lossless_mtu, buf + ("traffic_pattern", "mtu")),
-            self.row("small packets", f"{x.small_packet_percentage}%",
-                     buf + ("traffic_pattern", "small_packet_percentage")),
-            self.row("shared headroom pool", x.shared_headroom_pool, buf + ("shared_headroom_pool",)),
+            self.row(
+                "small packets",
+                f"{x.small_packet_percentage}%",
+                buf + ("traffic_pattern", "small_packet_percentage"),
+            ),
+            self.row(
+                "shared headroom pool", x.shared_headroom_pool, buf + ("shared_headroom_pool",)
+            ),
         ]
         if asic.spectrum is not None and h.model == "sonic_spectrum":
             k = asic.spectrum
             for name in ("pipeline_latency_kib", "mac_phy_delay_kib", "peer_response_time_kib"):
                 sec.rows.append(self.catalog_row(name, getattr(k, name), x.asic, k.sources, name))
-            sec.rows.append(Row("pause quanta", "SONiC table", "sonic-net/sonic-swss "
-                                "cfgmgr/buffer_headroom_mellanox.lua (netcfg/physics/sonic_spectrum.py)"))
+            sec.rows.append(
+                Row(
+                    "pause quanta",
+                    "SONiC table",
+                    "sonic-net/sonic-swss "
+                    "cfgmgr/buffer_headroom_mellanox.lua (netcfg/physics/sonic_spectrum.py)",
+                )
+            )
         else:
             phys = cat.physics
             medium, medium_path = effective.link_medium(self.fabric, port.link)  # type: ignore[arg-type]

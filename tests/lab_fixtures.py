@@ -1,6 +1,7 @@
-"""Lab fixtures for every test package (lab, deploy): a lab started in-process per test, and NAPALM drivers that are closed in the test's
-own thread at teardown (a driver finalised later by the garbage collector may otherwise run
-its clean-up I/O on whatever thread happens to collect it, including the lab's)."""
+"""Lab fixtures for every test package (lab, deploy): a lab started in-process per test, and
+NAPALM drivers that are closed in the test's own thread at teardown (a driver finalised later
+by the garbage collector may otherwise run its clean-up I/O on whatever thread happens to
+collect it, including the lab's)."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ from netcfg.deadlock.analysis import analyse
 from netcfg.deadlock.check import check
 from netcfg.deadlock.graph import build
 from netcfg.routing.network import from_edges
-from netcfg.routing.setup import Rule, RoutingSetup
+from netcfg.routing.setup import RoutingSetup, Rule
 from netcfg.validate import validate
 
 HERE = Path(__file__).parent

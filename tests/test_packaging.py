@@ -3,8 +3,9 @@ community name), so it must list every package directory of the tree, no more.""
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from netcfg.intent.qos import Ecn
-from netcfg.physics import derive, ieee, sonic_spectrum
+from netcfg.physics import ieee, sonic_spectrum
 from netcfg.physics.ecn import junos_fill_levels, thresholds
 from netcfg.physics.sonic_spectrum import SpectrumAsic
 from netcfg.validate import validate
@@ -121,7 +121,10 @@ def test_spectrum_headroom_grows_with_cable(asic, speed, a, b, mtu, spp, shp):
 @PROPERTY
 @given(asic=st.sampled_from(ASICS), i=st.integers(0, 2), cable=cables, mtu=mtus, spp=spps)
 def test_spectrum_headroom_grows_with_speed(asic, i, cable, mtu, spp):
-    x, y = spectrum(asic, SPEEDS[i], cable, mtu, spp), spectrum(asic, SPEEDS[i + 1], cable, mtu, spp)
+    x, y = (
+        spectrum(asic, SPEEDS[i], cable, mtu, spp),
+        spectrum(asic, SPEEDS[i + 1], cable, mtu, spp),
+    )
     assert y.xoff >= x.xoff and y.size >= x.size
 
 
@@ -152,7 +155,10 @@ def test_generic_headroom_monotonic_and_in_cells(speed, a, b, mtu, mtu2, cell, s
     x, y = generic(speed, lo, mtu, cell, spp, shp), generic(speed, hi, mtu, cell, spp, shp)
     assert y.xoff >= x.xoff and y.size >= x.size
     m_lo, m_hi = sorted((mtu, mtu2))
-    assert generic(speed, lo, m_hi, cell, spp, shp).size >= generic(speed, lo, m_lo, cell, spp, shp).size
+    assert (
+        generic(speed, lo, m_hi, cell, spp, shp).size
+        >= generic(speed, lo, m_lo, cell, spp, shp).size
+    )
     faster = SPEEDS[min(SPEEDS.index(speed) + 1, 3)]
     assert generic(faster, lo, mtu, cell, spp, shp).xoff >= x.xoff
     for h in (x, y):
@@ -227,8 +233,14 @@ def test_explain_port_shows_formulas_and_sources(example):
     rows = {r.key: r for r in hr.rows}
     h = example.physics.ports[port]
     assert rows["size"].value == f"{h.size}B" and rows["size"].source.startswith("= ")
-    assert "fabric.yaml" in rows["traffic pattern mtu"].source or "default" in rows["traffic pattern mtu"].source
-    assert rows["cell"].source.startswith("catalog spectrum-4: ") and "asic_table.j2" in rows["cell"].source
+    assert (
+        "fabric.yaml" in rows["traffic pattern mtu"].source
+        or "default" in rows["traffic pattern mtu"].source
+    )
+    assert (
+        rows["cell"].source.startswith("catalog spectrum-4: ")
+        and "asic_table.j2" in rows["cell"].source
+    )
     ecn = {r.key: r for r in sections["ecn class roce (egress queue)"].rows}
     assert "fabric.yaml:31:" in ecn["min"].source
     budget = {r.key: r for r in explain(fabric, dev, None, example.physics)[-2].rows}

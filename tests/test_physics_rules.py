@@ -43,7 +43,9 @@ THREE_LOSSLESS = """    roce:
 MV_QOS = """
 qos:
   classes:
-    roce: {dscp: [26], traffic_class: 3, lossless: true, scheduling: {mode: ets, weight: 50}, ecn: {min: 10KB, max: 20KB}}
+    roce:
+      {dscp: [26], traffic_class: 3, lossless: true, scheduling: {mode: ets, weight: 50},
+       ecn: {min: 10KB, max: 20KB}}
     cnp: {dscp: [48], traffic_class: 6, scheduling: {mode: strict}}
     best-effort: {dscp: [0], traffic_class: 0, scheduling: {mode: ets, weight: 50}}
 """

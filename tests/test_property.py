@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import itertools
 import os
-import re
 import tempfile
 from collections import Counter
 from pathlib import Path

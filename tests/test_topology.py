@@ -761,3 +761,11 @@ def test_devices_yaml_unknown_device(tmp_path):
     v = run(tmp_path, rail(), {"devices": {"leaf-su9-r1": {}}})
     assert [f.rule for f in v.findings] == ["REF003"]
     assert v.findings[0].file.endswith("devices.yaml")
+
+
+def test_a_port_named_by_two_links_is_reported_by_its_name(tmp_path):
+    links = [{"ends": ["T0", "S0"], "ports": ["swp1", "swp1"]},
+             {"ends": ["T0", "S1"], "ports": ["swp1", "swp1"]}]
+    v = run(tmp_path, explicit({"T0": 1, "S0": 2, "S1": 2}, links))
+    assert [f.rule for f in v.findings] == ["TOP005"]
+    assert "port T0:swp1 is used by two links" in v.findings[0].message

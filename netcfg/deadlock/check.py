@@ -11,8 +11,9 @@ Finding rules (stable ids):
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from netcfg.deadlock import scenario as scen
 from netcfg.deadlock import sweep as sweeps
@@ -301,8 +302,8 @@ def _blame(fabric: Fabric, setup: RoutingSetup, cyc: Cycle) -> tuple | None:
                 if r.at == t["at"] and r.index is not None:
                     return base + ("rules", r.index)
     if "flood" in causes:
-        for i, h in enumerate(setup.dead_hosts):
-            return base + ("dead_hosts", i)
+        if setup.dead_hosts:
+            return base + ("dead_hosts", 0)
     if "bounce" in causes and li.is_set(base + ("failures",)):
         return base + ("failures",)
     for t in cyc.breaking_turns:

@@ -33,7 +33,7 @@ def _layout(fabric: Fabric) -> tuple[dict[str, tuple[float, float]], int, int]:
     width = max(400, 90 * max(len(r) for r in rows.values()))
     tiers = sorted(rows, reverse=True)
     height = 120 * len(tiers) + 40
-    pos = {}
+    pos: dict[str, tuple[float, float]] = {}
     for row, tier in enumerate(tiers):
         names = rows[tier]
         step = width / (len(names) + 1)

@@ -12,6 +12,7 @@ edges. Path models (k_bounce, all_simple_paths) enumerate simple paths per flow.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from netcfg.routing.forward import BOUNCE, ECMP, Forwarder
@@ -66,7 +67,7 @@ class Builder:
         self.trace = False
         self.traced: tuple[dict, dict, set] | None = None
         #: called with (source, destination, channels, tags) for every path a path model emits
-        self.path_hook = None
+        self.path_hook: Callable[[int, int, list[int], list[int]], None] | None = None
         tags = setup.tags_to_priorities
         prios: list[int] = []
         for p in tags:
@@ -126,10 +127,10 @@ class Builder:
         else:
             tier = 0 if traffic == "all_host_pairs" else 1
             ends = [i for i in range(net.n) if net.tier[i] == tier]
-            for d in ends:
-                out[d] = [s for s in ends if s != d]
-        for d in out:
-            out[d] = [s for s in out[d] if s not in self.dead]
+            for end in ends:
+                out[end] = [s for s in ends if s != end]
+        for dst in out:
+            out[dst] = [s for s in out[dst] if s not in self.dead]
         return {d: s for d, s in out.items() if s}
 
     def classes(self, demands: dict[int, list[int]]) -> list[tuple[int, list[int], list[int]]]:
@@ -190,7 +191,7 @@ class Builder:
         parents: dict[tuple[int, int, int], list] = {}
         delivered_states: set = set()
         stack: list[tuple[int, int, int]] = []
-        origin: dict[tuple[int, int, int], set[int]] = {}
+        origin: dict[tuple[int, int, int], set[int | None]] = {}
         track = self.trace or (seeds is None and len(sources) * net.n < 4_000_000)
 
         def push(state: tuple[int, int, int], parent, src: int | None) -> None:

@@ -20,8 +20,8 @@ from __future__ import annotations
 import copy
 import itertools
 import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
 
 from netcfg.deadlock import scenario
 from netcfg.deadlock.graph import Builder
@@ -63,7 +63,7 @@ class Sweep:
         confirmations skip them)."""
         first = self.first
         if first is not None and first.graph is not None and not first.graph.cause:
-            self.first = scenario.run(intact, setup, self.first.failed)
+            self.first = scenario.run(intact, setup, first.failed)
 
 
 def enumerates(setup: RoutingSetup) -> bool:

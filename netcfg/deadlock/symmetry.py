@@ -183,14 +183,14 @@ def derive(fabric: Fabric, net: Network, setup: RoutingSetup,
     if any(c is None for c in node_coords):
         return None
     sym = Symmetry(links)
+    domains: dict[tuple, set[Any]] = {}
     for tup in links:
         for coord in COORDS:
             value = tup[1 + COORDS.index(coord)]
             if value is not None:
-                key = (coord, sym._scope(coord, tup))
-                sym.domain.setdefault(key, set()).add(value)  # type: ignore[arg-type]
-    values = {key: sorted(vals) for key, vals in sym.domain.items()}  # type: ignore[arg-type]
-    sym.domain = {key: len(vals) for key, vals in values.items()}
+                domains.setdefault((coord, sym._scope(coord, tup)), set()).add(value)
+    values = {scope: sorted(vals) for scope, vals in domains.items()}
+    sym.domain = {scope: len(vals) for scope, vals in values.items()}
     checker = _Verifier(fabric, net, setup, base, links, node_coords, node_dev)
     for coord in COORDS:
         gens: list[dict[int, int]] = []
@@ -212,7 +212,8 @@ def _device_coords(fabric: Fabric) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     spines: dict[tuple, list] = {}
     cores: dict[int, list] = {}
-    per_pod = getattr(topo, "sus_per_pod", None) or getattr(topo, "scalable_units", 1)
+    per_pod: int = (getattr(topo, "sus_per_pod", None) or getattr(topo, "scalable_units", None)
+                    or 1)
     for dev in fabric.devices.values():
         su = None if dev.su is None else (dev.su - 1) % per_pod  # SU within its pod
         if dev.role == "host":

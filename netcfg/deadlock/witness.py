@@ -33,7 +33,7 @@ def witnesses(g: Graph, cycles: list[list[int]], intact: Network,
 
 def _cycle_witnesses(finder: _Finder, g: Graph, cycle: list[int],
                      failed: list[list[str]]) -> list[dict[str, Any]]:
-    out = []
+    out: list[dict[str, Any]] = []
     for i, u in enumerate(cycle):
         v = cycle[(i + 1) % len(cycle)]
         edge = f"{g.node_name(u)} -> {g.node_name(v)}"

@@ -180,9 +180,9 @@ def _check_values(value: Any, where: str, key: str = "") -> None:
     elif isinstance(value, list):
         for item in value:
             _check_values(item, where, key)
-    elif isinstance(value, str) and _CONTROL.search(value):
+    elif isinstance(value, str) and (bad := _CONTROL.search(value)):
         raise TargetError(f"{where}: {key or 'a key'} holds a control character "
-                          f"({_CONTROL.search(value).group()!r}); refused")
+                          f"({bad.group()!r}); refused")
 
 
 def _ports(endpoints: Any, where: str) -> dict[str, int]:

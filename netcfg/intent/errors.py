@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import ValidationError
@@ -52,7 +53,7 @@ def data_path(loc: tuple[Any, ...], data: Any) -> PathKey:
     return tuple(path)
 
 
-def _message(err: dict[str, Any]) -> str:
+def _message(err: Mapping[str, Any]) -> str:
     kind = err["type"]
     value = err.get("input")
     ctx = err.get("ctx") or {}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Discriminator, Field, Tag, WithJsonSchema
 from pydantic_core import PydanticCustomError
@@ -31,7 +31,9 @@ def _ipv4_network(value: Any) -> ipaddress.IPv4Network:
 
 def _ipv4_interface(value: Any) -> ipaddress.IPv4Interface:
     if not isinstance(value, str):
-        raise PydanticCustomError("address_type", "write the address as a string like '192.0.2.10/24'")
+        raise PydanticCustomError(
+            "address_type", "write the address as a string like '192.0.2.10/24'"
+        )
     try:
         return ipaddress.IPv4Interface(value if "/" in value else value + "/32")
     except ValueError as exc:
@@ -144,7 +146,7 @@ class Explicit(IntentModel):
 
 
 Topology = Annotated[
-    Union[Annotated[RailOptimized, Tag("rail_optimized")], Annotated[Explicit, Tag("explicit")]],
+    Annotated[RailOptimized, Tag("rail_optimized")] | Annotated[Explicit, Tag("explicit")],
     Discriminator(lambda v: v.get("kind") if isinstance(v, dict) else getattr(v, "kind", None)),
 ]
 
@@ -186,8 +188,8 @@ class IncrementOnChannel(IntentModel):
 
 
 PriorityRewrite = Annotated[
-    Union[Annotated[TagOnBounce, Tag("tag_on_bounce")],
-          Annotated[IncrementOnChannel, Tag("increment_on_channel")]],
+    Annotated[TagOnBounce, Tag("tag_on_bounce")]
+    | Annotated[IncrementOnChannel, Tag("increment_on_channel")],
     Discriminator(lambda v: v.get("kind") if isinstance(v, dict) else getattr(v, "kind", None)),
 ]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 _GLOB_CHARS = re.compile(r"[*?\[]")
@@ -32,7 +32,7 @@ def matching_keys(keys: Iterable[str], name: str) -> list[str]:
     return exact + globs
 
 
-def match_device(overrides: dict[str, object], name: str) -> list[str]:
+def match_device(overrides: Mapping[str, object], name: str) -> list[str]:
     if not overrides:
         return []
     return matching_keys(overrides.keys(), name)

@@ -175,7 +175,9 @@ class DcqcnReactionPoint(IntentModel):
 
     rpg_time_reset: int = Field(300, ge=1, description="us between rate-increase events")
     rpg_byte_reset: int = Field(32767, ge=1, description="byte counter for increase events")
-    rpg_threshold: int = Field(1, ge=1, le=31, description="increase events before fast recovery ends")
+    rpg_threshold: int = Field(
+        1, ge=1, le=31, description="increase events before fast recovery ends"
+    )
     rpg_max_rate: int = Field(0, ge=0, description="Mb/s, 0 = line rate")
     rpg_ai_rate: int = Field(5, ge=1, description="additive-increase step, Mb/s")
     rpg_hai_rate: int = Field(50, ge=1, description="hyper-increase step, Mb/s")
@@ -217,15 +219,19 @@ Tier = Literal["leaf", "spine", "core"]
 #: netcfg's per-tier ECMP seeds: a different seed per tier, so that consecutive tiers do not
 #: hash alike (polarize). Leaf and spine match SONiC's own (docker-orchagent switch.json.j2);
 #: SONiC gives a core the spine's seed, which validate reports on SONiC cores (CAP005).
-DEFAULT_SEEDS: dict[str, int] = {"leaf": 10, "spine": 25, "core": 40}
+DEFAULT_SEEDS: dict[Tier, int] = {"leaf": 10, "spine": 25, "core": 40}
 #: a hash seed is an unsigned 32-bit value (Linux net.ipv4.fib_multipath_hash_seed, which the
 #: Spectrum driver programs); a NOS may accept less
 HashSeed = Annotated[int, Field(ge=0, le=2**32 - 1)]
 
 
+DEFAULT_HASH_FIELDS: tuple[HashField, ...] = ("src_ip", "dst_ip", "ip_proto", "l4_src_port",
+                                              "l4_dst_port")
+
+
 class Ecmp(IntentModel):
     fields: list[HashField] = Field(
-        default_factory=lambda: ["src_ip", "dst_ip", "ip_proto", "l4_src_port", "l4_dst_port"],
+        default_factory=lambda: list(DEFAULT_HASH_FIELDS),
         min_length=1,
     )
     algorithm: Literal["default", "crc16", "crc32", "xor"] = "default"

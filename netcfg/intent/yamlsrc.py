@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import yaml
 
@@ -107,7 +107,7 @@ class _Builder:
         if isinstance(node, yaml.SequenceNode):
             self._depth(node, path)
             return [self.build(child, path + (i,)) for i, child in enumerate(node.value)]
-        return self._scalar(node)
+        return self._scalar(cast(yaml.ScalarNode, node))  # the only other kind of node
 
     def _depth(self, node: yaml.Node, path: PathKey) -> None:
         if len(path) >= MAX_DEPTH:

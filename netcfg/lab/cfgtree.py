@@ -32,7 +32,7 @@ class Node:
         wanted = line.lower().split()
         return next((c for c in self.children if c.tokens == wanted), None)
 
-    def walk(self, depth: int = 0):  # type: ignore[no-untyped-def]
+    def walk(self, depth: int = 0):
         for c in self.children:
             yield depth, c
             yield from c.walk(depth + 1)

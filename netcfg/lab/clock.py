@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+
 @dataclass(order=True)
 class Timer:
     """A callback due at a lab time; `cancel()` before it fires to disarm it."""

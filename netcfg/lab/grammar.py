@@ -168,9 +168,13 @@ class Grammar:
         for mode in self.modes.values():
             for cmd in mode.commands:
                 if cmd.enters and cmd.enters not in self.modes:
-                    raise ValueError(f"{mode.name}: {cmd.pattern!r} enters unknown mode {cmd.enters}")
+                    raise ValueError(
+                        f"{mode.name}: {cmd.pattern!r} enters unknown mode {cmd.enters}"
+                    )
 
-    def match(self, mode: str, tokens: list[str], partial: bool = False) -> tuple[Match | None, int]:
+    def match(
+        self, mode: str, tokens: list[str], partial: bool = False
+    ) -> tuple[Match | None, int]:
         """Match `tokens` in `mode`. Returns (match or None, index of the first bad token).
 
         partial: the tokens may stop before the pattern ends (for `no`/`default` forms).

@@ -33,4 +33,4 @@ def emulator_class(nos: str) -> type[Emulator]:
     if target is None:
         raise KeyError(f"no emulator for NOS {nos!r}; the lab serves: {', '.join(supported())}")
     module, _, name = target.partition(":")
-    return getattr(importlib.import_module(module), name)  # type: ignore[no-any-return]
+    return getattr(importlib.import_module(module), name)

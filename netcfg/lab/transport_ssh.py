@@ -97,7 +97,7 @@ class SshListener(Listener):
             return
         options: dict[str, Any] = {}
         if self.files is not None:
-            root = str(self.files)
+            root = str(self.files).encode()
             options["sftp_factory"] = lambda chan: asyncssh.SFTPServer(chan, chroot=root)
             options["allow_scp"] = True
         self._acceptor = await asyncssh.create_server(

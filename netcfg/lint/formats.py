@@ -10,9 +10,9 @@ import hashlib
 import json
 import os
 from collections import defaultdict
+from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path, PurePosixPath
-from typing import Callable
 from xml.etree import ElementTree as ET
 
 from netcfg.findings import Finding, Rule

@@ -8,9 +8,10 @@ deadlock check at the chosen depth, and the cross-device rules on the plans.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from netcfg.findings import Finding
 from netcfg.lint import consistency, waive

@@ -84,7 +84,9 @@ def _buffers(physics: Physics, c: _Collector) -> None:
                   f"{buf.min_shared_pool}% floor", kind=str(dev.platform), device=name)
     prios = qos.pfc_priorities()
     if len(prios) > 2:
-        path = ("qos", "pfc", "priorities") if qos.pfc.priorities is not None else ("qos", "classes")
+        path = (
+            ("qos", "pfc", "priorities") if qos.pfc.priorities is not None else ("qos", "classes")
+        )
         c.add("BUF003", path, f"{len(prios)} lossless priorities ({', '.join(map(str, prios))}): "
               "each reserves a full headroom on every port; two is the common maximum")
 

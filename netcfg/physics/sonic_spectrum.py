@@ -3,7 +3,8 @@
 Same inputs, same xon/xoff/size as SONiC's buffer manager (`sonic-net/sonic-swss`
 `cfgmgr/buffer_headroom_mellanox.lua`), including the 8-lane, shared-headroom-pool and
 Spectrum-4/5/6 terms. Arithmetic is IEEE double, like the Lua, and rounding is to 1 KiB.
-Worked examples: `shared/specs/headroom-sonic-spectrum.md`, checked in tests/test_headroom_spectrum.py.
+Worked examples: `shared/specs/headroom-sonic-spectrum.md`, checked in
+tests/test_headroom_spectrum.py.
 """
 
 from __future__ import annotations
@@ -88,7 +89,9 @@ def headroom(asic: SpectrumAsic, speed: int, cable_m: float, port_mtu: int = 910
     b = 100 * MIN_PACKET / ((p * MIN_PACKET + (100 - p) * lossless_mtu) / 100)
     step("small-packet bytes", b, f"100 · 64 / ((spp · 64 + (100 − spp) · M_l) / 100), "
          f"spp {p}, M_l {lossless_mtu}", "%")
-    occ = step("occupancy", (100 - b + b * w) / 100, f"(100 − {fmt(b)} + {fmt(b)} · {w}) / 100", "x")
+    occ = step(
+        "occupancy", (100 - b + b * w) / 100, f"(100 − {fmt(b)} + {fmt(b)} · {w}) / 100", "x"
+    )
     gearbox = 0.0
     if gearbox_delay:
         gearbox = step("gearbox", speed * gearbox_delay / (8 * 1024),

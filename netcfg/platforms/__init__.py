@@ -65,7 +65,9 @@ class Asic(Sourced):
     cell: int = Field(ge=1, description="buffer cell size in bytes")
     lossless_priorities_max: int = Field(ge=1, le=8)
     headroom_model: Literal["sonic_spectrum", "ieee_8021qbb"]
-    spectrum: SpectrumConstants | None = Field(None, description="for headroom_model sonic_spectrum")
+    spectrum: SpectrumConstants | None = Field(
+        None, description="for headroom_model sonic_spectrum"
+    )
 
     @model_validator(mode="after")
     def _model_has_constants(self) -> Asic:

@@ -1,8 +1,8 @@
 """Render DevicePlans through the vendor templates: one file per device (and host profile).
 
 Templates live in `templates/<nos>/` and hold syntax only; values come from the plan, in the
-NOS's units via its vendor's `view` (netcfg/vendors/<nos>/). StrictUndefined: a missing value fails the
-render instead of printing an empty string. Output is byte-identical for the same intent.
+NOS's units via its vendor's `view` (netcfg/vendors/<nos>/). StrictUndefined: a missing value
+fails the render instead of printing an empty string. Output is byte-identical for the same intent.
 """
 
 from __future__ import annotations

@@ -57,10 +57,10 @@ class QosFacts:
             for prio in sorted(got - want):
                 out.append(f"{name}: PFC priority {prio} on, not in the intent")
         for name in sorted(set(self.ecn) | set(other.ecn)):
-            want, got = self.ecn.get(name, {}), other.ecn.get(name, {})
-            for q in sorted(set(want) | set(got)):
-                if want.get(q) != got.get(q):
-                    out.append(f"{name}: queue {q} ECN {got.get(q)} instead of {want.get(q)}")
+            marks, seen = self.ecn.get(name, {}), other.ecn.get(name, {})
+            for q in sorted(set(marks) | set(seen)):
+                if marks.get(q) != seen.get(q):
+                    out.append(f"{name}: queue {q} ECN {seen.get(q)} instead of {marks.get(q)}")
         for name in sorted(set(self.watchdog) | set(other.watchdog)):
             if self.watchdog.get(name) != other.watchdog.get(name):
                 out.append(f"{name}: PFC watchdog {other.watchdog.get(name)} instead of "

@@ -317,11 +317,14 @@ class PlanBuilder:
             ecns = []
             for c in ecn_classes:
                 e: EcnSetting = phys.ecn(port, c.name)
-                key = (c.tc, e.min, e.max, e.probability)
-                prof = ecn_profiles.get(key)
+                ecn_key = (c.tc, e.min, e.max, e.probability)
+                prof = ecn_profiles.get(ecn_key)
                 if prof is None:
-                    name = _unique(f"ecn_{c.name}_{format_speed(port.speed)}", ecn_profiles.values())
-                    prof = ecn_profiles[key] = EcnProfile(name, c.tc, e.min, e.max, e.probability)
+                    name = _unique(
+                        f"ecn_{c.name}_{format_speed(port.speed)}", ecn_profiles.values()
+                    )
+                    prof = EcnProfile(name, c.tc, e.min, e.max, e.probability)
+                    ecn_profiles[ecn_key] = prof
                 ecns.append(prof)
             m = mode.get(port.speed)
             width = platform.lanes_per_cage // (m.per_cage if m else 1)

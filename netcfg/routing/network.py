@@ -7,8 +7,9 @@ hundreds of thousands of ports.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from netcfg.topology.fabric import Fabric

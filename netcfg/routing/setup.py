@@ -7,7 +7,7 @@ directly from the neutral case format of `shared/cases/deadlock-public.yaml` in 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, Union
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from netcfg.intent.model import Intent
@@ -23,7 +23,7 @@ class Rule:
     at: str
     dst: str
     in_from: str | None  # None = any ingress (and locally originated traffic)
-    out_to: Union[tuple[str, ...], Literal["all_except_ingress"]]
+    out_to: tuple[str, ...] | Literal["all_except_ingress"]
     #: position of the rule in the intent (routing.deadlock.rules[i]) for findings
     index: int | None = None
 
@@ -34,7 +34,7 @@ class RoutingSetup:
     max_bounces: int = 1
     k: int = 1
     max_hops: int = 6
-    traffic: Union[str, list[tuple[str, str]]] = "all_leaf_pairs"
+    traffic: str | list[tuple[str, str]] = "all_leaf_pairs"
     dead_hosts: list[str] = field(default_factory=list)
     rules: list[Rule] = field(default_factory=list)
     #: priority carried by tag i; without a rewrite this is [the RoCE priority]
@@ -81,7 +81,7 @@ def from_intent(intent: Intent, has_hosts: bool) -> RoutingSetup:
     roce = qos.classes.get(qos.roce_class)
     initial = roce.traffic_class if roce is not None and roce.lossless else min(pfc, default=3)
     model, _why = resolve_model(intent)
-    traffic: Union[str, list[tuple[str, str]]]
+    traffic: str | list[tuple[str, str]]
     if isinstance(dl.traffic, list):
         traffic = [(p[0], p[1]) for p in dl.traffic if len(p) == 2]
     elif dl.traffic == "auto":

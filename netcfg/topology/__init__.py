@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from netcfg.findings import IntentError
 from netcfg.intent.base import suggest
 from netcfg.intent.load import LoadedIntent
-from netcfg.intent.model import Explicit
+from netcfg.intent.model import Explicit, Settings
 from netcfg.intent.overrides import is_glob, matching_keys
+from netcfg.intent.yamlsrc import PathKey
 from netcfg.platforms import Catalog, load_catalog
 from netcfg.topology.addressing import assign_addresses, assign_asns
 from netcfg.topology.build import FabricBuilder
@@ -47,7 +47,8 @@ def _device_settings(b: FabricBuilder) -> None:
         dev.ecmp_seed = intent.ecmp.seed(dev.role)
         dev.origin["ecmp_seed"] = ("ecmp", "seeds", dev.role)
         dev.origin["mtu"] = ("fabric", "mtu")
-        layers = [(("overrides", "roles", dev.role), roles[dev.role])] if dev.role in roles else []
+        layers: list[tuple[PathKey, Settings]] = (
+            [(("overrides", "roles", dev.role), roles[dev.role])] if dev.role in roles else [])
         if devices:
             layers += [(("overrides", "devices", k), devices[k])
                        for k in reversed(matching_keys(devices, dev.name))]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from netcfg.findings import Finding, IntentError
@@ -17,6 +18,10 @@ from netcfg.topology.ports import CageAllocator
 
 class FabricBuilder:
     """Accumulates devices and links; collects located findings instead of stopping at one."""
+
+    def build(self) -> None:
+        """Add the topology's devices and links (each kind of topology has its builder)."""
+        raise NotImplementedError
 
     def __init__(self, loaded: LoadedIntent, catalog: Catalog):
         self.loaded = loaded
@@ -84,7 +89,9 @@ class FabricBuilder:
         return dev
 
     # ------------------------------------------------------------------ ports and links
-    def need_cages(self, dev: Device, groups: list[tuple[int, int, PathKey]], path: PathKey) -> bool:
+    def need_cages(
+        self, dev: Device, groups: Sequence[tuple[int, int, PathKey]], path: PathKey
+    ) -> bool:
         """Check that port groups [(count, speed, where the speed is set)] fit the switch.
 
         An unsupported speed is reported at its own key, too few cages at `path`.

@@ -26,7 +26,7 @@ def watchdog(fabric: Fabric, device: Device, port: Port | None = None) -> dict[s
     layers: list[tuple[PathKey, Any]] = []
     ov = intent.overrides
     if device.role in ov.roles:
-        layers.append((("overrides", "roles", device.role), ov.roles[device.role]))  # type: ignore[index]
+        layers.append((("overrides", "roles", device.role), ov.roles[device.role]))
     for key in reversed(matching_keys(ov.devices, device.name)) if ov.devices else []:
         layers.append((("overrides", "devices", key), ov.devices[key]))
     if port is not None and ov.ports:

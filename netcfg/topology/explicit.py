@@ -18,8 +18,11 @@ class ExplicitBuilder(FabricBuilder):
             if spec.tier == 0:
                 nic = spec.nic or "connectx-7"
                 if nic not in self.catalog.nics:
-                    self.error("REF002", f"unknown NIC '{nic}'{suggest(nic, tuple(self.catalog.nics))}",
-                               path + ("nic",))
+                    self.error(
+                        "REF002",
+                        f"unknown NIC '{nic}'{suggest(nic, tuple(self.catalog.nics))}",
+                        path + ("nic",),
+                    )
                     continue
                 self.add_device(name, role, 0, nic, path + ("nic",) if spec.nic else None)
                 continue
@@ -73,10 +76,10 @@ class ExplicitBuilder(FabricBuilder):
             ends = []
             for end_no, name in enumerate(link.ends):
                 dev = self.fabric.devices[name]
-                wanted = link.ports[end_no] if link.ports else None
-                port = self._port(dev, wanted, speed, cable)
-                if wanted is not None and wanted in used.setdefault(name, set()):
-                    self.error("TOP005", f"port {name}:{wanted} is used by two links",
+                want_port = link.ports[end_no] if link.ports else None
+                port = self._port(dev, want_port, speed, cable)
+                if want_port is not None and want_port in used.setdefault(name, set()):
+                    self.error("TOP005", f"port {name}:{want_port} is used by two links",
                                path + ("ports", end_no))
                 used.setdefault(name, set()).add(port.name)
                 port.description = link.description

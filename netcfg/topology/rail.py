@@ -177,7 +177,9 @@ class RailBuilder(FabricBuilder):
         return self.add_device(name, "host", 0, self.t.node.nic, TOPO + ("node", "nic"),
                                su=su, node=node, pod=pod)
 
-    def _spines(self, leaves: dict[tuple[int, int], list[Device]]) -> dict[tuple[int, int], list[Device]]:
+    def _spines(
+        self, leaves: dict[tuple[int, int], list[Device]]
+    ) -> dict[tuple[int, int], list[Device]]:
         t = self.t
         ls = t.leaf_spine
         per_spine = self.leaf_uplinks // t.spines
@@ -219,7 +221,9 @@ class RailBuilder(FabricBuilder):
             self.fail_if_errors()
         per_group = t.cores // t.spines
         for plane in range(1, t.planes + 1):
-            pods = [spines[(plane, pod)] for pod in range(1, self.pods + 1) if (plane, pod) in spines]
+            pods = [
+                spines[(plane, pod)] for pod in range(1, self.pods + 1) if (plane, pod) in spines
+            ]
             if not pods:
                 continue
             up = self.spine_uplinks(len(pods[0][0].ports))  # only down ports exist so far

@@ -15,6 +15,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from netcfg.topology import effective
@@ -159,13 +160,13 @@ class ModuleVendor(Vendor):
     """A vendor whose `view`, `read` and `expected` are the functions of one module of its
     package (`render`): the NOS's unit conversions and reader in one place."""
 
-    render: ClassVar[Any]
+    render: ClassVar[ModuleType]
 
     def view(self, plan: DevicePlan) -> dict[str, Any]:
         return dict(self.render.view(plan))
 
     def read(self, text: str, plan: DevicePlan) -> QosFacts:
-        return self.render.read(text)  # type: ignore[no-any-return]
+        return self.render.read(text)
 
     def expected(self, plan: DevicePlan) -> QosFacts:
-        return self.render.expected(plan)  # type: ignore[no-any-return]
+        return self.render.expected(plan)

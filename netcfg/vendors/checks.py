@@ -112,8 +112,8 @@ def check(fabric: Fabric, physics: object | None = None) -> list[Finding]:
                     f"servers ({serving[0].name} and {len(serving) - 1} more): their GPUs are "
                     "unreachable from other leaves", ("platforms", serving[0].role),
                     severity="warning", device=serving[0].name))
-        for path, why in sorted(caps.unrendered.items()):
-            out.append(li.finding("CAP010", f"{nos} config does not state {path} ({where}): "
+        for field_path, why in sorted(caps.unrendered.items()):
+            out.append(li.finding("CAP010", f"{nos} config does not state {field_path} ({where}): "
                                   f"{why}", ("platforms", devices[0].role), severity="info",
                                   device=first))
         out += _seed(li, fabric, nos, caps, devices, where)

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from lab_fixtures import Served, lab_process
 
 from .deploy_cases import BY_NOS, MULTIVENDOR, devices_file, specs

@@ -8,8 +8,8 @@ import pytest
 import yaml
 from napalm.base.exceptions import CommitConfirmException, CommitError, ConnectionException
 
-from netcfg.vendors.cumulus.driver import DEVICE_LOCAL_PATHS, CumulusDriver, with_device_local
 from netcfg.lab import DeviceSpec
+from netcfg.vendors.cumulus.driver import DEVICE_LOCAL_PATHS, CumulusDriver, with_device_local
 
 
 def test_found_by_platform_name():

@@ -11,6 +11,7 @@ from napalm.base import models
 from napalm.base.exceptions import CommitConfirmException, CommitError, ConnectionException
 from napalm.base.test.helpers import test_model as check_model
 
+from netcfg.lab import DeviceSpec
 from netcfg.vendors.sonic.driver import (
     SonicDriver,
     config_diff,
@@ -18,7 +19,6 @@ from netcfg.vendors.sonic.driver import (
     keep_device_local,
     merge_into,
 )
-from netcfg.lab import DeviceSpec
 
 
 @pytest.fixture

@@ -4,13 +4,16 @@ its old or its new config, never between, and a message naming the device."""
 
 from __future__ import annotations
 
+import json
+import socket
 import threading
 
 import pytest
 
-from .deploy_cases import BY_NOS, PASSWORD, fleet, lying, specs
 from netcfg.deploy.engine import Options, diff_device, push_device, restore_device
 from netcfg.deploy.runs import DeviceLock, Run
+
+from .deploy_cases import BY_NOS, PASSWORD, fleet, lying, specs
 
 OPTS = Options(timeout=20, revert_in=300)
 
@@ -160,8 +163,8 @@ def test_a_live_lock_skips_the_device_and_a_stale_one_is_cleaned(one, tmp_path):
     other.release()
     # a lock left by a process that no longer exists
     (run.state / "locks" / f"{target.name}.lock").write_text(
-        '{"run": "crashed", "pid": 999999999, "host": "%s", "time": 0}' % __import__(
-            "socket").gethostname())
+        json.dumps({"run": "crashed", "pid": 999999999, "host": socket.gethostname(),
+                    "time": 0}))
     assert _push(target, desired, run).status == "confirmed"
     assert "stale-lock-cleaned" in _events(run, target.name)
 

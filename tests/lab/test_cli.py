@@ -10,9 +10,10 @@ import click
 import napalm
 import pytest
 import yaml
-
 from lab_fixtures import ROOT, lab_process
+
 from netcfg.lab.cli import parse_fault
+
 
 def test_serves_inventory_and_writes_devices_file(tmp_path):
     out = tmp_path / "devices.yaml"

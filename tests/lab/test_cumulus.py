@@ -16,8 +16,8 @@ from napalm.base.exceptions import (
 )
 from napalm.base.test.helpers import test_model as check_model
 
-from netcfg.vendors.cumulus.driver import with_device_local
 from netcfg.lab import DeviceSpec
+from netcfg.vendors.cumulus.driver import with_device_local
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -143,7 +143,7 @@ def test_plain_napalm_finds_the_driver():
     assert napalm.get_network_driver("netcfg_cumulus") is CumulusDriver
 
 
-# --- faults ----------------------------------------------------------------------------------------
+# --- faults ---------------------------------------------------------------------------------------
 def test_auth_failure_does_not_leak_the_password(leaf, drivers):
     lab, dev = leaf
     dev.inject("auth_failure")
@@ -256,7 +256,7 @@ def test_replace_that_drops_the_login_user_is_refused(leaf, drivers):
         drv.commit_config()
 
 
-# --- every config netcfg renders for Cumulus ---------------------------------------------------------
+# --- every config netcfg renders for Cumulus ------------------------------------------------------
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory):
     from netcfg.render.engine import render_files, select

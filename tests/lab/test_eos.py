@@ -13,7 +13,8 @@ from napalm.base.exceptions import (
     SessionLockedException,
 )
 from napalm.base.test.helpers import test_model as check_model
-from pyeapi.eapilib import CommandError, ConnectionError as EapiConnectionError
+from pyeapi.eapilib import CommandError
+from pyeapi.eapilib import ConnectionError as EapiConnectionError
 
 from netcfg.lab import DeviceSpec
 

@@ -18,8 +18,8 @@ from napalm.base.exceptions import (
 )
 from netmiko import ConnectHandler
 
-from netcfg.vendors.sonic.driver import keep_device_local
 from netcfg.lab import DeviceSpec
+from netcfg.vendors.sonic.driver import keep_device_local
 
 REPO = Path(__file__).resolve().parents[2]
 SONIC_YANG = REPO.parent / "shared" / "sonic-yang" / "yang"
@@ -58,7 +58,7 @@ def shell(dev):
                           alt_key_file=kw["optional_args"]["known_hosts"])
 
 
-# --- the shell itself ---------------------------------------------------------------------------------
+# --- the shell itself -----------------------------------------------------------------------------
 def test_shell_commands_and_errors(leaf):
     lab, dev = leaf
     conn = shell(dev)
@@ -88,7 +88,7 @@ def test_shell_commands_and_errors(leaf):
         conn.disconnect()
 
 
-# --- NAPALM flows -------------------------------------------------------------------------------------
+# --- NAPALM flows ---------------------------------------------------------------------------------
 def test_replace_diff_commit_idempotent(leaf, drivers):
     lab, dev = leaf
     drv = drivers(DRIVER, dev)
@@ -249,7 +249,7 @@ def test_lenient_device_accepts_unknown_fields(make_lab, drivers):
     assert running(lab["leaf1"])["PORT"]["Ethernet0"]["vendor_knob"] == "1"
 
 
-# --- faults -------------------------------------------------------------------------------------------
+# --- faults ---------------------------------------------------------------------------------------
 def test_auth_failure_and_refused(leaf, drivers):
     lab, dev = leaf
     dev.inject("auth_failure", times=1)
@@ -350,7 +350,7 @@ def test_reboot_mid_commit(leaf, drivers):
     assert dev.running_config() == before
 
 
-# --- what netcfg renders --------------------------------------------------------------------------------
+# --- what netcfg renders --------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory) -> dict[str, dict]:
     out = tmp_path_factory.mktemp("sonic")

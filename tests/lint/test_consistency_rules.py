@@ -6,10 +6,19 @@ from __future__ import annotations
 
 import pytest
 
+from lint.cases import (
+    EXAMPLE,
+    EXPLICIT,
+    INVENTORIES,
+    LATERAL,
+    STORAGE_CLASSES,
+    edit,
+    position,
+    with_classes,
+    write,
+)
 from netcfg.lint.consistency import RULES
 from netcfg.lint.run import lint
-from lint.cases import (EXAMPLE, EXPLICIT, INVENTORIES, LATERAL, STORAGE_CLASSES, edit,
-                              position, with_classes, write)
 
 HOST_PORT = '"leaf-su1-r1:swp1s0"'  # faces gpu-su1-n1:eth0
 UPLINK = '"leaf-su1-r1:swp32s1"'  # faces spine4

@@ -4,7 +4,7 @@ devices running a NOS, and the round-trip / golden / StrictUndefined checks."""
 from __future__ import annotations
 
 import shutil
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import jinja2
@@ -41,7 +41,7 @@ def swapped(tmp: Path, inventory: str, platform: str) -> Path:
     return path
 
 
-@lru_cache(maxsize=None)
+@cache
 def _fabric(path: str):
     result = validate(path)
     assert result.ok, [f.text() for f in result.findings]

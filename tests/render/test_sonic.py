@@ -238,7 +238,7 @@ def test_shared_headroom_pool_is_the_ingress_xoff(shp_plans):
         shp = plan.qos.pools.headroom_pool
         assert shp > 0 and ingress["xoff"] == str(shp)
         lossless = {k.split("|")[0] for k in db["BUFFER_PG"]}
-        for key, entry in db["BUFFER_PG"].items():  # PGs reserve only xon
+        for entry in db["BUFFER_PG"].values():  # PGs reserve only xon
             prof = db["BUFFER_PROFILE"][entry["profile"]]
             assert prof["size"] == prof["xon"]
         pg_bytes = sum(int(db["BUFFER_PROFILE"][e["profile"]]["size"])

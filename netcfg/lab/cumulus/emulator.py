@@ -162,7 +162,7 @@ class CumulusEmulator(Emulator):
                 "optional_args": {"port": self.listeners["ssh"].port,
                                   "known_hosts": str(self.ctx.trust.known_hosts_path)}}
 
-    # --- revisions ---------------------------------------------------------------------------------
+    # --- revisions --------------------------------------------------------------------------------
     def _new_revision(self, tree: cfg.Tree, user: str) -> Revision:
         rev = Revision(self._next_rev, tree, user)
         self.revisions[rev.rev] = rev
@@ -194,7 +194,7 @@ class CumulusEmulator(Emulator):
         found = self._resolve(name, user)
         return found.tree if isinstance(found, Revision) else found
 
-    # --- configuration operations ------------------------------------------------------------------
+    # --- configuration operations -----------------------------------------------------------------
     def load_file(self, user: str, path: str, replace: bool) -> str:
         self.record("ssh", f"nv config {'replace' if replace else 'patch'} {path}")
         file = self._file(path)
@@ -354,7 +354,7 @@ class CumulusEmulator(Emulator):
         left = max(0, int(round(self.confirm[2].due - self.clock.time())))
         return f"Revision {self.confirm[0]}: {left} seconds left to confirm"
 
-    # --- show ---------------------------------------------------------------------------------------
+    # --- show -------------------------------------------------------------------------------------
     def revision_table(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for rev in self.revisions.values():
@@ -517,11 +517,11 @@ class NvueShell:
             return "saved"
         if sub == "delete":
             for a in rest:
-                rev = dev.revisions.get(int(a)) if a.isdigit() else None
-                if rev is None or rev.rev == dev.applied_rev or rev.state == "confirm":
+                gone = dev.revisions.get(int(a)) if a.isdigit() else None
+                if gone is None or gone.rev == dev.applied_rev or gone.state == "confirm":
                     raise NvError(f"Error: Revision '{a}' cannot be deleted")
-                del dev.revisions[rev.rev]
-                dev.pending = {u: r for u, r in dev.pending.items() if r != rev.rev}
+                del dev.revisions[gone.rev]
+                dev.pending = {u: r for u, r in dev.pending.items() if r != gone.rev}
             return ""
         raise NvError(f"Error: Invalid Command: config {sub}")
 

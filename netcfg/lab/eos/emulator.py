@@ -19,8 +19,8 @@ from aiohttp import web
 from netcfg.lab.cfgtree import ConfigError, ModalEditor, Node, parse_indented, render
 from netcfg.lab.clock import Timer
 from netcfg.lab.device import DeviceSpec, Dropped, Emulator, LabContext
-from netcfg.lab.eos.grammar import eos_grammar, section_key
 from netcfg.lab.eos import show
+from netcfg.lab.eos.grammar import eos_grammar, section_key
 from netcfg.lab.faults import FaultKind
 
 GRAMMAR = eos_grammar()
@@ -106,9 +106,14 @@ class EosEmulator(Emulator):
     def render(self, tree: Node) -> str:
         ordered = Node("", tree.mode, sorted(tree.children, key=lambda n: section_key(n.line)))
         lines = render(ordered, 3, bang=True)
-        head = ["! Command: show running-config",
-                f"! device: {self.hostname} ({self.spec.model or 'DCS-7060X6-64PE'}, EOS-{self.version})",
-                "!", "! boot system flash:/EOS.swi", "!"]
+        head = [
+            "! Command: show running-config",
+            f"! device: {self.hostname} "
+            f"({self.spec.model or 'DCS-7060X6-64PE'}, EOS-{self.version})",
+            "!",
+            "! boot system flash:/EOS.swi",
+            "!",
+        ]
         return "\n".join(head + lines + ["end"]) + "\n"
 
     def running_config(self) -> str:
@@ -177,7 +182,7 @@ class EosEmulator(Emulator):
                     "data": results + [{"errors": [e.message]}]}})
         return _rpc({"jsonrpc": "2.0", "id": rid, "result": results})
 
-    # --- session operations (called by the CLI) ----------------------------------------------------
+    # --- session operations (called by the CLI) ---------------------------------------------------
     def commit(self, session: Session, timer: int | None) -> None:
         confirming = session.state == "pendingCommitTimer"
         phase = "confirm" if confirming else "commit"

@@ -197,7 +197,9 @@ MODES: dict[str, list] = {
         "arp timeout = <num>",
         "storm-control <text>",
         "logging event link-status",
-    ] + _QOS_IF + _PFC_IF,
+    ]
+    + _QOS_IF
+    + _PFC_IF,
     "qos-profile": _QOS_IF + _PFC_IF,
     "txq": [
         "priority = strict",
@@ -218,7 +220,8 @@ MODES: dict[str, list] = {
         "ingress headroom = [bytes|cells] <num>",
         "ingress resume = [bytes|cells] <num>",
         "ingress reserved = [bytes|cells] <num>",
-        "ingress priority-group <0-7> reserved|threshold|headroom|resume = [bytes|cells] <fraction>",
+        "ingress priority-group <0-7> reserved|threshold|headroom|resume = [bytes|cells] "
+        "<fraction>",
         "egress unicast|multicast queue <0-7> threshold|reserved = [bytes|cells] <fraction>",
         "egress unicast|multicast queue <0-7> drop-precedence <0-2> drop-threshold = <fraction>",
     ],
@@ -257,8 +260,10 @@ MODES: dict[str, list] = {
         ("fields udp dst-port <1-65535>", "lb-udp"),
         "no fields <word>",
     ],
-    "lb-udp": ["match payload bits <word> pattern <hex> hash payload bytes <word>",
-               "payload bytes <word>"],
+    "lb-udp": [
+        "match payload bits <word> pattern <hex> hash payload bytes <word>",
+        "payload bytes <word>",
+    ],
     "prefix-list": ["seq <num> = permit|deny <prefix> [ge <0-128>] [le <0-128>]"],
     "route-map": ["match <text>", "set <text>", "description = <text>", "continue [<num>]"],
     "class-map": ["match ip access-group <word>", "match dscp <list>", "match cos <list>"],

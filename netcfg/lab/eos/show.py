@@ -37,7 +37,9 @@ def run(dev: EosEmulator, cli: Cli, words: list[str], fmt: str) -> Any:
             raise CliFailure(f"% Session {words[3]} does not exist")
         text = dev.session_diff(session) if args[3:4] == ["diffs"] else dev.render(session.config)
     elif args[:2] == ["configuration", "sessions"] and args[2:] in ([], ["detail"]):
-        data = _sessions(dev, detail=bool(args[2:]), new_shape=version_tuple(dev.version) >= (4, 32))
+        data = _sessions(
+            dev, detail=bool(args[2:]), new_shape=version_tuple(dev.version) >= (4, 32)
+        )
     elif args[:2] == ["lldp", "neighbors"]:
         data = {"lldpNeighbors": [], "tablesLastChangeTime": 0.0, "tablesAgeOuts": 0,
                 "tablesInserts": 0, "tablesDeletes": 0, "tablesDrops": 0}
@@ -90,7 +92,7 @@ def _interfaces(dev: EosEmulator) -> dict[str, Any]:
         toks = node.line.split()
         if toks[0].lower() == "interface" and len(toks) == 2 and toks[1] not in names:
             names.append(toks[1])
-    result = {}
+    result: dict[str, Any] = {}
     for i, name in enumerate(names):
         cfg = _iface_config(dev, name)
         down = "shutdown" in cfg

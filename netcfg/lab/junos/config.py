@@ -9,9 +9,18 @@ from typing import Any
 
 from lxml import etree
 
-from netcfg.lab.junos.schema import ANY, ENTRY, SCHEMA, WILDCARD, Anything, Flag, Leaf, Named, \
-    Presence, \
-    interface_name
+from netcfg.lab.junos.schema import (
+    ANY,
+    ENTRY,
+    SCHEMA,
+    WILDCARD,
+    Anything,
+    Flag,
+    Leaf,
+    Named,
+    Presence,
+    interface_name,
+)
 
 
 class JunosSyntaxError(Exception):
@@ -32,10 +41,12 @@ class JNode:
     value: str | None = None
     children: list[JNode] | None = None
     body: Any = None  # schema of the children
+    #: `replace:` or `delete:` in front of the statement in a `load merge` text
+    mark: str = field(default="", compare=False)
 
     def copy(self) -> JNode:
         kids = None if self.children is None else [c.copy() for c in self.children]
-        return JNode(self.name, self.value, kids, self.body)
+        return JNode(self.name, self.value, kids, self.body, self.mark)
 
     def get(self, name: str) -> JNode | None:
         return next((c for c in self.children or [] if c.name == name), None)
@@ -186,8 +197,7 @@ def _annotation(tokens: list[str]) -> tuple[str, list[str]]:
 def _attach(parent: JNode, node: JNode, mark: str) -> JNode:
     assert parent.children is not None
     if mark:
-        node.value = node.value if node.children is None else node.value
-        setattr(node, "mark", mark)
+        node.mark = mark
     existing = parent.get(node.name)
     if existing is not None and existing.children is not None and node.children is not None \
             and not mark:
@@ -211,7 +221,7 @@ def merge(base: JNode, update: JNode) -> JNode:
 def _merge_into(target: JNode, update: JNode) -> None:
     assert target.children is not None
     for c in update.children or []:
-        mark = getattr(c, "mark", "")
+        mark = c.mark
         existing = target.get(c.name)
         if mark == "delete":
             if existing is not None:
@@ -236,7 +246,7 @@ def apply_set(root: JNode, line: str) -> None:
     verb, tokens = tokens[0], tokens[1:]
     if verb not in ("set", "delete"):
         raise JunosSyntaxError([], verb, "unknown command")
-    node, path = root, []
+    node, path = root, list[str]()
     while tokens:
         kind, spec = _spec(node.body, tokens[0], path)
         if isinstance(spec, (Named, dict)) or kind == "wild" or \
@@ -313,7 +323,7 @@ def from_xml(element: etree._Element) -> JNode:
             elif name_el is not None or not (child.text or "").strip():
                 lines.append(f"{prefix}{head};")
             else:
-                lines.append(f"{prefix}{head} {_quote(child.text.strip())};")
+                lines.append(f"{prefix}{head} {_quote((child.text or '').strip())};")
             lines.extend("}" * (opened - 1))
 
     walk(element, SCHEMA)
@@ -332,7 +342,9 @@ def to_xml(root: JNode) -> etree._Element:
         elif isinstance(body, dict) and ENTRY in body and len(words) == 1 and \
                 words[0] not in body:
             # list entries repeat the list's element: <schedulers><name>s1</name>...
-            el = etree.SubElement(parent.getparent(), parent.tag)
+            grand = parent.getparent()
+            assert grand is not None, "a list entry below the root"
+            el = etree.SubElement(grand, parent.tag)
             etree.SubElement(el, "name").text = words[0]
         elif words[0] == "family" and len(words) == 2:
             el = etree.SubElement(etree.SubElement(parent, "family"), words[1])

@@ -135,7 +135,7 @@ class JunosEmulator(Emulator):
                 "password": self.spec.password, "timeout": 10,
                 "optional_args": {"port": self.listeners["netconf"].port}}
 
-    # --- NETCONF session ----------------------------------------------------------------------------
+    # --- NETCONF session --------------------------------------------------------------------------
     def _disconnected(self, conn: Any) -> None:
         sid = self._sessions.pop(conn, None)
         if sid is not None and self.lock_owner == sid:
@@ -183,7 +183,7 @@ class JunosEmulator(Emulator):
                 f'xmlns:junos="{JUNOS_NS}" message-id="{escape(mid)}">')
         return head + body + "</rpc-reply>", close
 
-    # --- operational RPCs ---------------------------------------------------------------------------
+    # --- operational RPCs -------------------------------------------------------------------------
     def rpc_get_system_uptime_information(self, op: etree._Element, sid: int) -> str:
         now, boot = self.clock.time(), self.boot_time
         last = self.history[0].time
@@ -238,7 +238,7 @@ class JunosEmulator(Emulator):
                 f"{int(self.uptime)}</interface-flapped></physical-interface>")
         return f"<interface-information>{''.join(parts)}</interface-information>"
 
-    # --- configuration RPCs ---------------------------------------------------------------------------
+    # --- configuration RPCs -----------------------------------------------------------------------
     def rpc_lock_configuration(self, op: etree._Element, sid: int) -> str:
         if self.lock_owner not in (None, sid):
             who = "operator terminal p0 (pid 4242)" if self.lock_owner == OTHER_USER \
@@ -285,8 +285,8 @@ class JunosEmulator(Emulator):
                 return f"<{wrapper}><ok/></{wrapper}>"
             if fmt == "text" or _child(op, "configuration-text") is not None:
                 update = parse_text(_child_text(op, "configuration-text"))
-            elif _child(op, "configuration") is not None:
-                update = from_xml(_child(op, "configuration"))
+            elif (element := _child(op, "configuration")) is not None:
+                update = from_xml(element)
             else:
                 raise RpcFailure("syntax error, expecting <configuration>", wrapper=wrapper)
         except JunosSyntaxError as e:
@@ -312,7 +312,7 @@ class JunosEmulator(Emulator):
         wanted = _child(op, "configuration")
         if wanted is not None and len(wanted):
             xml = _filter(xml, wanted)
-        xml.set("{%s}commit-seconds" % JUNOS_NS, str(int(self.history[0].time)))
+        xml.set(f"{{{JUNOS_NS}}}commit-seconds", str(int(self.history[0].time)))
         return etree.tostring(xml).decode()
 
     def rpc_commit_configuration(self, op: etree._Element, sid: int) -> str:
@@ -418,7 +418,7 @@ def default_config(hostname: str, username: str) -> str:
             f"            }}\n        }}\n    }}\n}}\n")
 
 
-_LAB_HASH = "$6$netcfglab$0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+_LAB_HASH = "$6$netcfglab$" + "0" * 88
 
 
 def _missing_mandatory(tree: JNode) -> str | None:

@@ -31,7 +31,7 @@ class Framing:
                 if header.strip() == b"":
                     continue
                 if not header.startswith(b"#"):
-                    raise asyncssh.ProtocolError(asyncssh.DISC_PROTOCOL_ERROR, "bad chunk header")
+                    raise asyncssh.ProtocolError("bad chunk header")
                 if header.strip() == b"##":
                     return b"".join(parts)
                 size = int(header.strip()[1:])

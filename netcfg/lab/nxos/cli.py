@@ -88,7 +88,7 @@ class Cli:
     def _exec_handler(self, low: list[str]) -> Any:
         head = low[0]
         if head == "terminal" or low[:2] == ["no", "terminal"]:
-            return lambda w, l: ""
+            return lambda w, line: ""
         if low[:2] == ["configure", "replace"]:
             return self._configure_replace
         if head == "checkpoint" or low[:2] == ["no", "checkpoint"]:
@@ -285,7 +285,7 @@ class Cli:
         raise CliError(INVALID, len(words) + 1)
 
     def _diff(self, words: list[str], low: list[str]) -> str:
-        trees = []
+        trees: list[Any] = []
         i = 0
         while i < len(low) and len(trees) < 2:
             if low[i] in ("running-config", "startup-config"):

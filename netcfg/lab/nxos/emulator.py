@@ -25,11 +25,11 @@ from netcfg.lab.device import DeviceSpec, Dropped, Emulator, LabContext
 from netcfg.lab.faults import Fault, FaultKind
 from netcfg.lab.nxos.cli import INVALID, Cli, CliError
 from netcfg.lab.nxos.config import (
+    body,
     checkpoint_text,
     ensure_interfaces,
     parse,
     show_running,
-    body,
 )
 
 DEFAULT_VERSION = "10.3(4a)"

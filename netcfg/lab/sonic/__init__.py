@@ -1,1 +1,2 @@
-"""SONiC emulator: an SSH shell with config_db state, `config replace`/`apply-patch`, checkpoints."""
+"""SONiC emulator: an SSH shell with config_db state, `config replace`/`apply-patch`,
+checkpoints."""

@@ -172,7 +172,7 @@ class SonicEmulator(Emulator):
                 "optional_args": {"port": self.listeners["ssh"].port,
                                   "known_hosts": str(self.ctx.trust.known_hosts_path)}}
 
-    # --- file system --------------------------------------------------------------------------------
+    # --- file system ------------------------------------------------------------------------------
     def path(self, name: str) -> Path:
         """Map a path on the switch to the lab's directory (relative = the user's home)."""
         base = Path("/") / "home" / self.spec.username
@@ -198,7 +198,7 @@ class SonicEmulator(Emulator):
         folder = self.path(CHECKPOINT_DIR)
         return sorted(p.name.removesuffix(".cp.json") for p in folder.glob("*.cp.json"))
 
-    # --- CONFIG_DB operations (called by the shell) ---------------------------------------------------
+    # --- CONFIG_DB operations (called by the shell) -----------------------------------------------
     def validate(self, target: dict) -> None:
         schema.validate(target)
         if self.yang is not None:

@@ -136,10 +136,15 @@ def diff(old: Any, new: Any, path: str = "") -> list[dict]:
     return [] if old == new else [{"op": "replace", "path": path, "value": new}]
 
 
-_ILLEGAL_REMOVALS = ("/PFC_WD/GLOBAL/POLL_INTERVAL", "/PFC_WD/GLOBAL", "/LOOPBACK_INTERFACE/Loopback0")
+_ILLEGAL_REMOVALS = (
+    "/PFC_WD/GLOBAL/POLL_INTERVAL",
+    "/PFC_WD/GLOBAL",
+    "/LOOPBACK_INTERFACE/Loopback0",
+)
 _VALIDATOR = "generic_config_updater.field_operation_validators."
-#: BUFFER_PROFILE fields GCU lets a patch change one by one (gcu_field_operation_validators.conf.json,
-#: Spectrum/Tomahawk ASICs on a recent image): field -> allowed operations
+#: BUFFER_PROFILE fields GCU lets a patch change one by one
+#: (gcu_field_operation_validators.conf.json, Spectrum/Tomahawk ASICs on a recent image):
+#: field -> allowed operations
 _PROFILE_FIELD_OPS = {"dynamic_th": {"replace"}, "xoff": {"replace"},
                       "packet_discard_action": {"add", "remove", "replace"}}
 

@@ -17,8 +17,10 @@ import ipaddress
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
-Check = Callable[[str, dict], "str | None"]  # (value, whole config) -> error or None
+#: (value, whole config) -> error or None; the value is a string, or a list for a leaf-list
+Check = Callable[[Any, dict], "str | None"]
 
 NAME = r"[a-zA-Z0-9]{1}([-a-zA-Z0-9_]{0,31})"  # map/profile names (sonic-*-map.yang)
 
@@ -29,7 +31,10 @@ class SchemaError(Exception):
 
 def enum(*values: str) -> Check:
     def check(v: str, db: dict) -> str | None:
-        return None if v in values else f'Invalid value "{v}" (expected one of {", ".join(values)}).'
+        return (
+            None if v in values else f'Invalid value "{v}" (expected one of {", ".join(values)}).'
+        )
+
     return check
 
 
@@ -50,7 +55,12 @@ def pattern(rx: str) -> Check:
     compiled = re.compile(rx)
 
     def check(v: str, db: dict) -> str | None:
-        return None if compiled.fullmatch(v) else f'Unsatisfied pattern - "{v}" does not conform to "{rx}".'
+        return (
+            None
+            if compiled.fullmatch(v)
+            else f'Unsatisfied pattern - "{v}" does not conform to "{rx}".'
+        )
+
     return check
 
 
@@ -316,7 +326,7 @@ def validate(db: dict) -> None:
 
 def _check_wred_thresholds(db: dict) -> None:
     """sonic-wred-profile `must`: each colour's max threshold >= its min threshold."""
-    for name, entry in db.get("WRED_PROFILE", {}).items():
+    for entry in db.get("WRED_PROFILE", {}).values():
         for colour in ("green", "yellow", "red"):
             lo, hi = entry.get(f"{colour}_min_threshold"), entry.get(f"{colour}_max_threshold")
             if lo is not None and hi is not None and int(hi) < int(lo):

@@ -31,13 +31,16 @@ class SonicShell:
         self._prompt = f"{device.spec.username}@{device.hostname}:~$ "
 
     def banner(self) -> str:
-        return ("Linux {0} 6.1.0-22-2-amd64 #1 SMP PREEMPT_DYNAMIC Debian 6.1.94-1 x86_64\n"
-                "You are on\n  ____   ___  _   _ _  ____\n / ___| / _ \\| \\ | (_)/ ___|\n"
-                " \\___ \\| | | |  \\| | | |\n  ___) | |_| | |\\  | | |___\n"
-                " |____/ \\___/|_| \\_|_|\\____|\n\n"
-                "-- Software for Open Networking in the Cloud --\n\n"
-                "Unauthorized access and/or use are prohibited.\n"
-                "All access and/or use are subject to monitoring.\n\n").format(self.dev.hostname)
+        return (
+            f"Linux {self.dev.hostname} 6.1.0-22-2-amd64 #1 SMP PREEMPT_DYNAMIC "
+            "Debian 6.1.94-1 x86_64\n"
+            "You are on\n  ____   ___  _   _ _  ____\n / ___| / _ \\| \\ | (_)/ ___|\n"
+            " \\___ \\| | | |  \\| | | |\n  ___) | |_| | |\\  | | |___\n"
+            " |____/ \\___/|_| \\_|_|\\____|\n\n"
+            "-- Software for Open Networking in the Cloud --\n\n"
+            "Unauthorized access and/or use are prohibited.\n"
+            "All access and/or use are subject to monitoring.\n\n"
+        )
 
     def prompt(self) -> str:
         return self._prompt
@@ -190,7 +193,7 @@ class SonicShell:
         raise CommandFailed(f'Unknown command verb {verb}.', 1)
 
 
-# --- show ------------------------------------------------------------------------------------------
+# --- show -----------------------------------------------------------------------------------------
 def run_show(dev: SonicEmulator, args: list[str]) -> str:
     from netcfg.lab.sonic.emulator import CommandFailed
 
@@ -252,7 +255,7 @@ def _interfaces_status(dev: SonicEmulator) -> str:
     return "\n".join(lines)
 
 
-# --- config ----------------------------------------------------------------------------------------
+# --- config ---------------------------------------------------------------------------------------
 def run_config(dev: SonicEmulator, args: list[str]) -> str:
     from netcfg.lab.sonic.emulator import CHECKPOINT_DIR, CommandFailed, _click_failure
 
@@ -312,7 +315,9 @@ def run_config(dev: SonicEmulator, args: list[str]) -> str:
         return "Checkpoint deleted successfully."
     if sub == "save" and not words:
         if not flags & {"-y", "--yes"}:
-            raise CommandFailed("Existing files will be overwritten, continue? [y/N]: \nAborted!", 1)
+            raise CommandFailed(
+                "Existing files will be overwritten, continue? [y/N]: \nAborted!", 1
+            )
         dev.save()
         return "Running command: /usr/local/bin/sonic-cfggen -d --print-data > " \
             "/etc/sonic/config_db.json"

@@ -41,7 +41,7 @@ class YangValidator:
         self.tables: dict[str, tuple[str, Any]] = {}
         for module in self.ctx:
             for top in module.children():
-                if top.nodetype() != libyang.SNode.CONTAINER:
+                if not isinstance(top, libyang.SContainer):
                     continue
                 for table in top.children():
                     if table.nodetype() == libyang.SNode.CONTAINER:
@@ -58,7 +58,7 @@ class YangValidator:
             return None
         return cls(Path(folder))
 
-    # --- translation config_db -> RFC 7951 ----------------------------------------------------------
+    # --- translation config_db -> RFC 7951 --------------------------------------------------------
     def _kind(self, typ: Any) -> str:
         base = typ.basename()
         if base == "leafref":

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from types import ModuleType
+from typing import ClassVar
+
 from netcfg.vendors.base import ModuleVendor
 from netcfg.vendors.cumulus import render
 from netcfg.vendors.cumulus.capabilities import CAPABILITIES
@@ -14,7 +17,7 @@ class Cumulus(ModuleVendor):
     extension = "yaml"
     capabilities = CAPABILITIES
     deploy = CumulusDeploy()
-    render = render
+    render: ClassVar[ModuleType] = render
 
 
 VENDOR = Cumulus()

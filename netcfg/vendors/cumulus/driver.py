@@ -14,7 +14,6 @@ import json
 import os
 import re
 import shlex
-import socket
 import uuid
 from typing import Any
 
@@ -142,23 +141,28 @@ class CumulusDriver(_NetworkDriver):
             raise CommandErrorException(f"{self.hostname}: {command}: not JSON: "
                                         f"{text[:200]}") from None
 
+    def _sftp(self) -> paramiko.SFTPClient:
+        """An SFTP channel on the session's own SSH transport."""
+        sftp = paramiko.SFTPClient.from_transport(self.device.remote_conn.get_transport())
+        if sftp is None:
+            raise paramiko.SSHException("the device opened no SFTP channel")
+        return sftp
+
     def _upload(self, content: str) -> str:
         """Put `content` in the login user's home by SFTP; returns the file name."""
         name = CANDIDATE_FILE.format(uuid.uuid4().hex[:8])
         try:
-            transport = self.device.remote_conn.get_transport()
-            with paramiko.SFTPClient.from_transport(transport) as sftp:
+            with self._sftp() as sftp:
                 with sftp.open(name, "w") as f:
                     f.write(content)
-        except (OSError, EOFError, paramiko.SSHException, socket.timeout) as e:
+        except (TimeoutError, OSError, EOFError, paramiko.SSHException) as e:
             raise ConnectionException(self._scrub(f"{self.hostname}: upload failed: {e}")) \
                 from None
         return name
 
     def _remove(self, name: str) -> None:
         try:
-            transport = self.device.remote_conn.get_transport()
-            with paramiko.SFTPClient.from_transport(transport) as sftp:
+            with self._sftp() as sftp:
                 sftp.remove(name)
         except (OSError, EOFError, paramiko.SSHException):
             pass  # a leftover file in the home directory does no harm

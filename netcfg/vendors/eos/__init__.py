@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from types import ModuleType
+from typing import ClassVar
+
 from netcfg.vendors.base import ModuleVendor
 from netcfg.vendors.eos import render
 from netcfg.vendors.eos.capabilities import CAPABILITIES
@@ -14,7 +17,7 @@ class Eos(ModuleVendor):
     extension = "cfg"
     capabilities = CAPABILITIES
     deploy = EosDeploy()
-    render = render
+    render: ClassVar[ModuleType] = render
 
 
 VENDOR = Eos()

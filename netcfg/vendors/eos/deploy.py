@@ -50,7 +50,7 @@ class EosDeploy(DeployAdapter):
 
     def revert_pending(self, driver: NetworkDriver) -> None:
         # NAPALM's EOS driver only aborts its own session; a lost connection's is another
-        for session in sorted(driver._get_pending_commits()):  # type: ignore[attr-defined]
+        for session in sorted(driver._get_pending_commits()):
             _run(driver, f"configure session {session} abort")
 
     def save(self, driver: NetworkDriver) -> None:
@@ -61,4 +61,4 @@ class EosDeploy(DeployAdapter):
 
 
 def _run(driver: NetworkDriver, command: str) -> Any:
-    return driver.device.run_commands([command])[0]  # type: ignore[attr-defined]
+    return driver.device.run_commands([command])[0]

@@ -99,12 +99,12 @@ def view(plan: DevicePlan) -> dict:
             "name": i.name, "description": i.description, "speed": speed(i),
             "mtu": ip_mtu(i.mtu), "address": i.address,
             "pfc": list(i.pfc_priorities), "watchdog": wd, "queues": queues})
-    wd = q.watchdog_default
-    watchdog = [f"default timeout {seconds(_timer_ms(wd.detection_ms))}",
-                f"default recovery-time {seconds(_timer_ms(wd.restoration_ms))}",
+    default = q.watchdog_default
+    watchdog = [f"default timeout {seconds(_timer_ms(default.detection_ms))}",
+                f"default recovery-time {seconds(_timer_ms(default.restoration_ms))}",
                 f"default polling-interval {seconds(q.watchdog_poll_ms)}"]
-    if wd.action in GLOBAL_ACTION:
-        watchdog.append(f"action {GLOBAL_ACTION[wd.action]}")
+    if default.action in GLOBAL_ACTION:
+        watchdog.append(f"action {GLOBAL_ACTION[default.action]}")
     mmu = None
     if xgs and q.headroom_profiles:
         # One switch-wide profile: the largest headroom any port needs covers every port.
@@ -117,11 +117,17 @@ def view(plan: DevicePlan) -> dict:
         raise ValueError(f"EOS cannot hash on {sorted(missing)}")
     hash_fields = " ".join(HASH_KEYWORDS[f] for f in HASH_KEYWORDS if f in plan.ecmp.fields)
     mgmt_vrf = "MGMT"
-    return {"txq": txq, "dscp_maps": dscp_maps, "tc_queues": [c.tc for c in
-                                                              sorted(q.classes, key=lambda c: c.tc)],
-            "interfaces": interfaces, "watchdog": watchdog, "mmu": mmu,
-            "hash_fields": hash_fields, "mgmt_vrf": mgmt_vrf,
-            "lldp": "lldp run" if plan.lldp else "no lldp run"}
+    return {
+        "txq": txq,
+        "dscp_maps": dscp_maps,
+        "tc_queues": [c.tc for c in sorted(q.classes, key=lambda c: c.tc)],
+        "interfaces": interfaces,
+        "watchdog": watchdog,
+        "mmu": mmu,
+        "hash_fields": hash_fields,
+        "mgmt_vrf": mgmt_vrf,
+        "lldp": "lldp run" if plan.lldp else "no lldp run",
+    }
 
 
 def expected(plan: DevicePlan) -> QosFacts:
@@ -178,8 +184,11 @@ def read(text: str) -> QosFacts:
         if m := re.fullmatch(r"qos map dscp ([\d ]+) to traffic-class (\d)( .*)?", line):
             for d in m.group(1).split():
                 f.dscp_to_tc[int(d)] = int(m.group(2))
-        elif m := re.fullmatch(r"priority-flow-control pause watchdog default (timeout|recovery-time)"
-                               r" ([\d.]+)", line):
+        elif m := re.fullmatch(
+            r"priority-flow-control pause watchdog default (timeout|recovery-time)"
+            r" ([\d.]+)",
+            line,
+        ):
             if m.group(1) == "timeout":
                 g_timeout = _ms(m.group(2))
             else:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from types import ModuleType
+from typing import Any, ClassVar
 
 from netcfg.findings import Finding
 from netcfg.intent.units import format_size
@@ -22,7 +23,7 @@ class Junos(ModuleVendor):
     extension = "conf"
     capabilities = CAPABILITIES
     deploy = JunosDeploy()
-    render = render
+    render: ClassVar[ModuleType] = render
 
     def read(self, text: str, plan: DevicePlan) -> QosFacts:
         # drop-profile fill levels are percents of the queue buffer, which the text omits

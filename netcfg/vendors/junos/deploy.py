@@ -39,7 +39,7 @@ class JunosDeploy(DeployAdapter):
     def prepare(self, driver: NetworkDriver, target: Target) -> None:
         # NAPALM's junos driver builds PyEZ's Device without `hostkey_verify` (PyEZ default:
         # off); the documented Device option is set here so known_hosts is enforced
-        driver.device._hostkey_verify = target.check_host_keys  # type: ignore[attr-defined]
+        driver.device._hostkey_verify = target.check_host_keys
 
     def clear_stale(self, driver: NetworkDriver, target: Target) -> list[str]:
         """Uncommitted changes in the shared candidate that nobody holds the lock for block
@@ -47,7 +47,7 @@ class JunosDeploy(DeployAdapter):
         devices it deploys to."""
         from jnpr.junos.exception import LockError
 
-        cu = driver.device.cu  # type: ignore[attr-defined]
+        cu = driver.device.cu
         try:
             cu.lock()
         except LockError as exc:

@@ -17,6 +17,7 @@ conversions live here:
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from netcfg.physics.ecn import junos_fill_levels
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
@@ -115,8 +116,8 @@ def view(plan: DevicePlan) -> dict:
     """Everything the template prints, in Junos spellings and units."""
     q = plan.qos
     by_tc = {c.tc: c for c in q.classes}
-    fcs = [{"name": c.name, "queue": c.tc, "lossless": c.tc in q.pfc_priorities}
-           for c in q.classes]
+    fcs: list[dict[str, Any]] = [
+        {"name": c.name, "queue": c.tc, "lossless": c.tc in q.pfc_priorities} for c in q.classes]
     nc_name, nc_queue = NETWORK_CONTROL
     keep_nc = nc_queue not in by_tc and all(c.name != nc_name for c in q.classes)
     if keep_nc:
@@ -150,8 +151,10 @@ def view(plan: DevicePlan) -> dict:
             lines = (["priority strict-high"] if c is None or c.mode == "strict"
                      else [f"transmit-rate percent {c.weight}"])
             if ecn is not None:
-                lines += [f"drop-profile-map loss-priority any protocol any drop-profile {ecn.name}",
-                          "explicit-congestion-notification"]
+                lines += [
+                    f"drop-profile-map loss-priority any protocol any drop-profile {ecn.name}",
+                    "explicit-congestion-notification",
+                ]
             schedulers[name] = lines
         return name
 
@@ -187,16 +190,26 @@ def view(plan: DevicePlan) -> dict:
     return {
         "host_name": quote(plan.hostname),
         "banner": f"{plan.hostname}: {plan.model}, {plan.role}".replace("*/", "* /"),
-        "mgmt_interface": MGMT_INTERFACE, "sub_ports": list(_sub_ports(plan).items()),
-        "interfaces": interfaces, "classifier": CLASSIFIER, "classifier_fcs": classifier,
-        "forwarding_classes": fcs, "pfc_code_points": pfc_dscps,
-        "pfc_priorities": [(pcp(p), p) for p in q.pfc_priorities], "cnps": cnps,
-        "drop_profiles": drop_profiles, "schedulers": sorted(schedulers.items()),
+        "mgmt_interface": MGMT_INTERFACE,
+        "sub_ports": list(_sub_ports(plan).items()),
+        "interfaces": interfaces,
+        "classifier": CLASSIFIER,
+        "classifier_fcs": classifier,
+        "forwarding_classes": fcs,
+        "pfc_code_points": pfc_dscps,
+        "pfc_priorities": [(pcp(p), p) for p in q.pfc_priorities],
+        "cnps": cnps,
+        "drop_profiles": drop_profiles,
+        "schedulers": sorted(schedulers.items()),
         "scheduler_maps": scheduler_maps,
         "bgp_groups": [(role.upper(), ns) for role, ns in sorted(roles.items())],
-        "export_policy": EXPORT_POLICY, "ecmp_policy": ECMP_POLICY,
-        "hash_keys": [k for k, fields in HASH_GROUPS.items() if set(fields) & set(plan.ecmp.fields)],
-        "dlb": dlb, "lldp": plan.lldp,
+        "export_policy": EXPORT_POLICY,
+        "ecmp_policy": ECMP_POLICY,
+        "hash_keys": [
+            k for k, fields in HASH_GROUPS.items() if set(fields) & set(plan.ecmp.fields)
+        ],
+        "dlb": dlb,
+        "lldp": plan.lldp,
     }
 
 

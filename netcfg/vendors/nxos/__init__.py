@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from types import ModuleType
+from typing import ClassVar
+
 from netcfg.vendors.base import ModuleVendor
 from netcfg.vendors.nxos import render
 from netcfg.vendors.nxos.capabilities import CAPABILITIES
@@ -14,7 +17,7 @@ class Nxos(ModuleVendor):
     extension = "cfg"
     capabilities = CAPABILITIES
     deploy = NxosDeploy()
-    render = render
+    render: ClassVar[ModuleType] = render
 
 
 VENDOR = Nxos()

@@ -68,14 +68,14 @@ class NxosDeploy(DeployAdapter):
 
     def commit(self, driver: NetworkDriver, seconds: int, message: str) -> None:
         # NAPALM's load_replace_candidate put the candidate on the switch (SCP to bootflash:)
-        path = f"{driver._dest_file_system}{driver.candidate_cfg}"  # type: ignore[attr-defined]
+        path = f"{driver._dest_file_system}{driver.candidate_cfg}"
         try:
             _show(driver, f"no checkpoint {CHECKPOINT}")
         except Exception:  # noqa: BLE001 - none yet: nothing to remove
             pass
         _show(driver, f"checkpoint {CHECKPOINT}")
         _show(driver, f"configure replace {path} commit-timeout {seconds}")
-        driver.loaded = False  # type: ignore[attr-defined]
+        driver.loaded = False
 
     def confirm(self, driver: NetworkDriver) -> None:
         _show(driver, "configure replace commit")
@@ -92,7 +92,7 @@ class NxosDeploy(DeployAdapter):
         return _pending(_show(driver, "show config-replace status"))
 
     def save(self, driver: NetworkDriver) -> None:
-        driver._copy_run_start()  # type: ignore[attr-defined]
+        driver._copy_run_start()
 
     def keep_device_local(self, running: str, candidate: str) -> str:
         return keep_line_blocks(running, candidate, DEVICE_LOCAL)
@@ -103,4 +103,4 @@ def _pending(status: str) -> bool:
 
 
 def _show(driver: NetworkDriver, command: str) -> str:
-    return str(driver.device.show(command, raw_text=True))  # type: ignore[attr-defined]
+    return str(driver.device.show(command, raw_text=True))

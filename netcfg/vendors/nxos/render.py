@@ -234,8 +234,11 @@ def read(text: str) -> QosFacts:
         marks = {}
         for cls, lines in queuing.get(out or "", {}).items():
             for line in lines:
-                if m := re.fullmatch(r"random-detect minimum-threshold (\d+) (\w+) maximum-threshold"
-                                     r" (\d+) (\w+) drop-probability (\d+).* ecn", line):
+                if m := re.fullmatch(
+                    r"random-detect minimum-threshold (\d+) (\w+) maximum-threshold"
+                    r" (\d+) (\w+) drop-probability (\d+).* ecn",
+                    line,
+                ):
                     marks[_qnum(cls)] = Ecn(int(m.group(1)) * _UNITS[m.group(2)],
                                             int(m.group(3)) * _UNITS[m.group(4)], int(m.group(5)))
         if marks:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from types import ModuleType
+from typing import ClassVar
+
 from netcfg.vendors.base import ModuleVendor
 from netcfg.vendors.sonic import render
 from netcfg.vendors.sonic.capabilities import CAPABILITIES
@@ -14,7 +17,7 @@ class Sonic(ModuleVendor):
     extension = "json"
     capabilities = CAPABILITIES
     deploy = SonicDeploy()
-    render = render
+    render: ClassVar[ModuleType] = render
 
 
 VENDOR = Sonic()

@@ -90,7 +90,8 @@ def _device(plan: DevicePlan) -> dict[str, Any]:
     out["LOOPBACK_INTERFACE"] = {"Loopback0": {}, f"Loopback0|{plan.loopback}": {}}
     if plan.management:
         out["MGMT_INTERFACE"] = {f"eth0|{plan.management}": {}}
-    ports, intf = {}, {}
+    ports: dict[str, dict[str, str]] = {}
+    intf: dict[str, dict[str, str]] = {}
     for i in plan.interfaces:
         ports[i.name] = {"lanes": lanes(i), "speed": str(i.speed), "mtu": port_mtu(i.mtu),
                          "description": i.description, "admin_status": "up"}
@@ -170,9 +171,9 @@ def _buffers(plan: DevicePlan) -> dict[str, Any]:
     profiles[EGRESS_LOSSLESS_PROFILE] = {"pool": EGRESS_LOSSLESS_POOL, "size": "0",
                                          "dynamic_th": "7"}
     pg, bq = {}, {}
-    for i in lossless:
+    for i, headroom in ((i, i.headroom) for i in lossless if i.headroom is not None):
         for p in i.pfc_priorities:
-            pg[f"{i.name}|{q.tc_to_pg(p)}"] = {"profile": profile_name(i.headroom.name)}
+            pg[f"{i.name}|{q.tc_to_pg(p)}"] = {"profile": profile_name(headroom.name)}
             bq[f"{i.name}|{p}"] = {"profile": EGRESS_LOSSLESS_PROFILE}
     return {
         "BUFFER_POOL": _pools(plan),
