@@ -1,7 +1,7 @@
 """Render DevicePlans through the vendor templates: one file per device (and host profile).
 
 Templates live in `templates/<nos>/` and hold syntax only; values come from the plan, in the
-NOS's units via its vendor's `view` (netcfg/vendors/<nos>/). StrictUndefined: a missing value
+NOS's units via its vendor's `build` (netcfg/vendors/<nos>/). StrictUndefined: a missing value
 fails the render instead of printing an empty string. Output is byte-identical for the same intent.
 """
 
@@ -17,7 +17,7 @@ from netcfg.physics import Physics
 from netcfg.render import host
 from netcfg.render.plan import DevicePlan, PlanBuilder
 from netcfg.topology.fabric import Device, Fabric
-from netcfg.vendors import vendor
+from netcfg.vendors import vendor, vendors
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -27,13 +27,19 @@ def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
+    for nos in vendors().values():
+        for name, func in nos.filters.items():
+            if not name.startswith(f"{nos.name}_"):
+                raise ValueError(f"{nos.name}: template filter {name} must start with "
+                                 f"{nos.name}_")
+            env.filters[name] = func
     return env
 
 
 def render_plan(plan: DevicePlan) -> str:
     nos = vendor(plan.nos)
     template = environment().get_template(nos.template)
-    return template.render(plan=plan, v=nos.view(plan))
+    return template.render(c=nos.build(plan))
 
 
 def file_name(plan: DevicePlan) -> str:

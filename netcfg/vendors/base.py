@@ -5,14 +5,15 @@ adding a NOS is one package plus its templates (docs/vendors.md).
 A vendor answers four questions:
   - what can the NOS express (`capabilities`, checked at validate time);
   - what else is wrong with a plan on this NOS (`check`);
-  - what does the config say (`view` -> template, `read` -> facts, `expected` -> facts);
+  - what does the config say (`build` -> typed config -> templates, `read` -> facts,
+    `expected` -> facts);
   - how is a config committed safely on it (`deploy`, a `DeployAdapter`).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -137,14 +138,17 @@ class Vendor(ABC):
     extension: ClassVar[str]
     capabilities: ClassVar[Capabilities]
     deploy: ClassVar[DeployAdapter]
+    #: Jinja filters the NOS's templates use for its own syntax (quoting), named `<nos>_...`
+    filters: ClassVar[Mapping[str, Callable[..., str]]] = {}
 
     def check(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
         """NOS-specific findings beyond the capability table (none by default)."""
         return []
 
     @abstractmethod
-    def view(self, plan: DevicePlan) -> dict[str, Any]:
-        """Values in the NOS's own units and spellings, for the device template."""
+    def build(self, plan: DevicePlan) -> Any:
+        """The plan as this NOS's configuration: a typed model of values in the NOS's own units
+        and spellings, no CLI text (the device template and its sections print it as `c`)."""
 
     @abstractmethod
     def read(self, text: str, plan: DevicePlan) -> QosFacts:
@@ -157,13 +161,13 @@ class Vendor(ABC):
 
 
 class ModuleVendor(Vendor):
-    """A vendor whose `view`, `read` and `expected` are the functions of one module of its
+    """A vendor whose `build`, `read` and `expected` are the functions of one module of its
     package (`render`): the NOS's unit conversions and reader in one place."""
 
     render: ClassVar[ModuleType]
 
-    def view(self, plan: DevicePlan) -> dict[str, Any]:
-        return dict(self.render.view(plan))
+    def build(self, plan: DevicePlan) -> Any:
+        return self.render.build(plan)
 
     def read(self, text: str, plan: DevicePlan) -> QosFacts:
         return self.render.read(text)

@@ -14,6 +14,17 @@ from typing import Any
 
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
 from netcfg.render.plan import DevicePlan
+from netcfg.vendors.cumulus.model import (
+    Bgp,
+    CumulusConfig,
+    EcnProfile,
+    EcnQueue,
+    Interface,
+    Neighbor,
+    PfcProfile,
+    PfcWatchdog,
+    Scheduler,
+)
 
 #: NVUE `link mtu` is the Linux interface MTU (IP packet); the L2 frame adds the Ethernet
 #: header (14) and FCS (4). Linux netdev convention; the Spectrum SDK limit is not documented.
@@ -51,51 +62,42 @@ def ecn_profile(names: tuple[str, ...]) -> str:
 # --------------------------------------------------------------------------- view
 
 
-def _qos(plan: DevicePlan) -> dict[str, Any]:
+def build(plan: DevicePlan) -> CumulusConfig:
+    """The plan as an NVUE configuration: values in NVUE's units and spellings."""
     q = plan.qos
-    pfc: dict[str, dict] = {}
-    ecn: dict[str, dict] = {}
-    for i in plan.interfaces:
-        if i.headroom is not None and i.pfc_priorities:
-            h = i.headroom
-            pfc[pfc_profile(h.name)] = {"priorities": list(i.pfc_priorities), "xoff": h.xoff,
-                                        "xon": h.xon, "port_buffer": h.size}
-        if i.ecn:
-            ecn[ecn_profile(tuple(e.name for e in i.ecn))] = {
-                e.queue: {"min": e.min, "max": e.max, "probability": e.probability}
-                for e in i.ecn}
-    poll = q.watchdog_poll_ms
-    return {
-        "dscp": {d: tc for d, tc in sorted(q.dscp_to_tc.items())},
-        # switch-priority = traffic class = queue (netcfg keeps them equal)
-        "queue_map": {c.tc: c.tc for c in q.classes},
-        "scheduler": [{"tc": c.tc, "mode": "strict" if c.mode == "strict" else "dwrr",
-                       "weight": c.weight} for c in q.classes],
-        "pfc": pfc, "ecn": ecn,
-        "watchdog": {"poll": poll,
-                     "robustness": robustness(q.watchdog_default.detection_ms, poll)},
-    }
-
-
-def view(plan: DevicePlan) -> dict[str, Any]:
+    pfc: dict[str, PfcProfile] = {}
+    ecn: dict[str, EcnProfile] = {}
     interfaces = []
     for i in plan.interfaces:
-        interfaces.append({
-            "name": i.name, "description": i.description, "speed": i.speed_text,
-            "mtu": link_mtu(i.mtu), "address": i.address,
-            "pfc": pfc_profile(i.headroom.name) if i.headroom and i.pfc_priorities else None,
-            "ecn": ecn_profile(tuple(e.name for e in i.ecn)) if i.ecn else None,
-            "watchdog": i.watchdog is not None and i.watchdog.enabled,
-        })
-    return {
-        "interfaces": interfaces,
-        "hash": {name: ("enabled" if f in plan.ecmp.fields else "disabled")
-                 for f, name in HASH_FIELDS.items()},
-        "neighbors": [{"address": n.address, "remote_as": n.remote_as}
-                      for n in plan.bgp.neighbors],
-        "qos": _qos(plan),
-        "mapping": MAPPING,
-    }
+        pfc_name = ecn_name = None
+        if i.headroom is not None and i.pfc_priorities:
+            h, pfc_name = i.headroom, pfc_profile(i.headroom.name)
+            pfc[pfc_name] = PfcProfile(pfc_name, tuple(i.pfc_priorities), h.xoff, h.xon, h.size)
+        if i.ecn:
+            ecn_name = ecn_profile(tuple(e.name for e in i.ecn))
+            ecn[ecn_name] = EcnProfile(ecn_name, tuple(
+                EcnQueue(e.queue, e.min, e.max, e.probability) for e in i.ecn))
+        interfaces.append(Interface(i.name, i.description, i.speed_text, link_mtu(i.mtu),
+                                    i.address, pfc_name, ecn_name,
+                                    i.watchdog is not None and i.watchdog.enabled))
+    poll = q.watchdog_poll_ms
+    b = plan.bgp
+    return CumulusConfig(
+        hostname=plan.hostname,
+        ecmp_hash=tuple((name, f in plan.ecmp.fields) for f, name in HASH_FIELDS.items()),
+        hash_seed=plan.ecmp.seed, loopback=plan.loopback, management_address=plan.management,
+        interfaces=tuple(interfaces),
+        bgp=Bgp(b.asn, b.router_id, b.multipath_relax, b.maximum_paths, tuple(b.networks),
+                tuple(Neighbor(n.address, n.remote_as) for n in b.neighbors)),
+        qos_profile=MAPPING,
+        dscp_to_switch_priority=tuple(sorted(q.dscp_to_tc.items())),
+        # switch-priority = traffic class = queue (netcfg keeps them equal)
+        switch_priority_to_traffic_class=tuple((c.tc, c.tc) for c in q.classes),
+        schedulers=tuple(Scheduler(c.tc, "strict" if c.mode == "strict" else "dwrr",
+                                   None if c.mode == "strict" else c.weight)
+                         for c in q.classes),
+        pfc_profiles=tuple(pfc.values()), ecn_profiles=tuple(ecn.values()),
+        pfc_watchdog=PfcWatchdog(poll, robustness(q.watchdog_default.detection_ms, poll)))
 
 
 # --------------------------------------------------------------------------- reading

@@ -12,6 +12,17 @@ import re
 
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
 from netcfg.render.plan import DevicePlan, Interface, Watchdog
+from netcfg.vendors.eos.model import (
+    Bgp,
+    EcnMark,
+    EosConfig,
+    Neighbor,
+    PortWatchdog,
+    QueueProfile,
+    TxQueue,
+)
+from netcfg.vendors.eos.model import Interface as EosInterface
+from netcfg.vendors.eos.model import Watchdog as EosWatchdog
 
 #: netcfg hash field -> `ip load-sharing trident fields ip` keyword
 HASH_KEYWORDS = {"src_ip": "source-ip", "dst_ip": "destination-ip", "ip_proto": "protocol",
@@ -22,6 +33,8 @@ IP_MTU_MAX = 9214
 #: watchdog timeout/recovery take 2 decimals of a second [AVD schema]: 10 ms steps
 TIMER_STEP_MS = 10
 PROFILE = "NETCFG-LOSSLESS"
+#: the VRF eAPI and Management1 live in
+MGMT_VRF = "MGMT"
 #: EOS watchdog actions: global line (drop|no-drop), port line (drop|notify-only)
 GLOBAL_ACTION = {"drop": "drop", "forward": "no-drop"}
 PORT_ACTION = {"drop": "drop", "alert": "notify-only"}
@@ -60,74 +73,61 @@ def speed(iface: Interface) -> str:
     return f"{iface.speed // 1000}g-{iface.lanes}"
 
 
-def _watchdog_lines(w: Watchdog, default: Watchdog) -> list[str]:
-    lines = ["priority-flow-control pause watchdog"]
-    if w.action in PORT_ACTION:
-        lines.append(f"priority-flow-control pause watchdog port action {PORT_ACTION[w.action]}")
-    elif w.action != default.action:
+def _port_watchdog(w: Watchdog, default: Watchdog) -> PortWatchdog:
+    """The port's watchdog: its action where EOS has a port form, its timers where they differ
+    from the switch's (after EOS's 10 ms rounding)."""
+    if w.action not in PORT_ACTION and w.action != default.action:
         raise ValueError(f"EOS cannot set watchdog action {w.action!r} on one port only")
-    if (_timer_ms(w.detection_ms), _timer_ms(w.restoration_ms)) != (
-            _timer_ms(default.detection_ms), _timer_ms(default.restoration_ms)):
-        lines.append("priority-flow-control pause watchdog port timer timeout "
-                     f"{seconds(_timer_ms(w.detection_ms))} polling-interval auto "
-                     f"recovery-time {seconds(_timer_ms(w.restoration_ms))}")
-    return lines
+    timers = (_timer_ms(w.detection_ms), _timer_ms(w.restoration_ms))
+    same = timers == (_timer_ms(default.detection_ms), _timer_ms(default.restoration_ms))
+    return PortWatchdog(PORT_ACTION.get(w.action),
+                        None if same else seconds(timers[0]),
+                        None if same else seconds(timers[1]))
 
 
-def view(plan: DevicePlan) -> dict:
-    """Everything the template prints, in EOS spellings and units."""
+def build(plan: DevicePlan) -> EosConfig:
+    """The plan as an EOS configuration: values in EOS's units and spellings."""
     q = plan.qos
-    family = _asic_family(plan.platform)
-    xgs = family in ("trident", "tomahawk")
-    txq = "uc-tx-queue" if xgs else "tx-queue"
+    xgs = _asic_family(plan.platform) in ("trident", "tomahawk")
     by_tc: dict[int, list[int]] = {}
     for d in sorted(q.dscp_to_tc):
         by_tc.setdefault(q.dscp_to_tc[d], []).append(d)
-    dscp_maps = [(tc, " ".join(map(str, ds))) for tc, ds in sorted(by_tc.items())]
-    sched = []
-    for c in sorted(q.classes, key=lambda c: c.tc):
-        sched.append((c.tc, ["priority strict"] if c.mode == "strict"
-                      else ["no priority", f"bandwidth percent {c.weight}"]))
+    classes = sorted(q.classes, key=lambda c: c.tc)
     interfaces = []
     for i in plan.interfaces:
-        ecn = {e.queue: (f"random-detect ecn minimum-threshold {e.min} bytes maximum-threshold "
-                         f"{e.max} bytes max-mark-probability {e.probability}") for e in i.ecn}
-        queues = [(tc, lines + ([ecn[tc]] if tc in ecn else [])) for tc, lines in sched]
-        wd = (_watchdog_lines(i.watchdog, q.watchdog_default)
-              if i.watchdog is not None and i.watchdog.enabled else [])
-        interfaces.append({
-            "name": i.name, "description": i.description, "speed": speed(i),
-            "mtu": ip_mtu(i.mtu), "address": i.address,
-            "pfc": list(i.pfc_priorities), "watchdog": wd, "queues": queues})
+        marks = {e.queue: EcnMark(e.min, e.max, e.probability) for e in i.ecn}
+        queues = tuple(TxQueue(c.tc, c.mode == "strict",
+                               None if c.mode == "strict" else c.weight, marks.get(c.tc))
+                       for c in classes)
+        wd = (_port_watchdog(i.watchdog, q.watchdog_default)
+              if i.watchdog is not None and i.watchdog.enabled else None)
+        interfaces.append(EosInterface(i.name, i.description, speed(i), ip_mtu(i.mtu), i.address,
+                                    tuple(i.pfc_priorities), wd, queues))
     default = q.watchdog_default
-    watchdog = [f"default timeout {seconds(_timer_ms(default.detection_ms))}",
-                f"default recovery-time {seconds(_timer_ms(default.restoration_ms))}",
-                f"default polling-interval {seconds(q.watchdog_poll_ms)}"]
-    if default.action in GLOBAL_ACTION:
-        watchdog.append(f"action {GLOBAL_ACTION[default.action]}")
-    mmu = None
+    watchdog = EosWatchdog(seconds(_timer_ms(default.detection_ms)),
+                        seconds(_timer_ms(default.restoration_ms)),
+                        seconds(q.watchdog_poll_ms), GLOBAL_ACTION.get(default.action))
+    profile = None
     if xgs and q.headroom_profiles:
         # One switch-wide profile: the largest headroom any port needs covers every port.
         worst = max(q.headroom_profiles, key=lambda h: (h.xoff, h.xon, h.name))
-        mmu = {"name": PROFILE, "lines": [f"ingress threshold {alpha(q.dynamic_th)}",
-                                          f"ingress headroom {worst.xoff}",
-                                          f"ingress resume {worst.xon}"]}
+        profile = QueueProfile(PROFILE, alpha(q.dynamic_th), worst.xoff, worst.xon)
     missing = set(plan.ecmp.fields) - set(HASH_KEYWORDS)
     if missing:
         raise ValueError(f"EOS cannot hash on {sorted(missing)}")
-    hash_fields = " ".join(HASH_KEYWORDS[f] for f in HASH_KEYWORDS if f in plan.ecmp.fields)
-    mgmt_vrf = "MGMT"
-    return {
-        "txq": txq,
-        "dscp_maps": dscp_maps,
-        "tc_queues": [c.tc for c in sorted(q.classes, key=lambda c: c.tc)],
-        "interfaces": interfaces,
-        "watchdog": watchdog,
-        "mmu": mmu,
-        "hash_fields": hash_fields,
-        "mgmt_vrf": mgmt_vrf,
-        "lldp": "lldp run" if plan.lldp else "no lldp run",
-    }
+    b = plan.bgp
+    bgp = Bgp(b.asn, b.router_id, b.maximum_paths, b.multipath_relax,
+              tuple(Neighbor(n.address, n.remote_as, n.description) for n in b.neighbors),
+              tuple(b.networks))
+    return EosConfig(
+        hostname=plan.hostname, model=plan.model, role=plan.role, management_vrf=MGMT_VRF,
+        management_address=plan.management, loopback=plan.loopback, queue_profile=profile,
+        interfaces=tuple(interfaces), lldp=plan.lldp,
+        tx_queue="uc-tx-queue" if xgs else "tx-queue",
+        dscp_to_tc=tuple((tc, tuple(ds)) for tc, ds in sorted(by_tc.items())),
+        traffic_classes=tuple(c.tc for c in classes), watchdog=watchdog,
+        hash_fields=tuple(HASH_KEYWORDS[f] for f in HASH_KEYWORDS if f in plan.ecmp.fields),
+        bgp=bgp)
 
 
 def expected(plan: DevicePlan) -> QosFacts:

@@ -24,6 +24,7 @@ class Junos(ModuleVendor):
     capabilities = CAPABILITIES
     deploy = JunosDeploy()
     render: ClassVar[ModuleType] = render
+    filters = {"junos_string": render.quote}
 
     def read(self, text: str, plan: DevicePlan) -> QosFacts:
         # drop-profile fill levels are percents of the queue buffer, which the text omits

@@ -17,12 +17,27 @@ conversions live here:
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from netcfg.physics.ecn import junos_fill_levels
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
 from netcfg.render.plan import DevicePlan, EcnProfile, Watchdog
 from netcfg.vendors.junos.capabilities import CAPABILITIES
+from netcfg.vendors.junos.model import (
+    BgpGroup,
+    Channelized,
+    ClassifierEntry,
+    CongestionProfile,
+    DropProfile,
+    DynamicLoadBalancing,
+    FlowControlQueue,
+    ForwardingClass,
+    Interface,
+    JunosConfig,
+    Neighbor,
+    PfcWatchdog,
+    Scheduler,
+    SchedulerMap,
+)
 from netcfg.vendors.junos.syntax import statements
 
 #: the management port of Junos OS Evolved (QFX5220/5230/5240, PTX) [M: not in the notes;
@@ -112,50 +127,43 @@ def _watchdog_key(w: Watchdog | None, poll: int) -> tuple[int, int] | None:
     return detection_polls(w.detection_ms, poll), w.restoration_ms
 
 
-def view(plan: DevicePlan) -> dict:
-    """Everything the template prints, in Junos spellings and units."""
+def build(plan: DevicePlan) -> JunosConfig:
+    """The plan as a Junos configuration: values in Junos's units and spellings."""
     q = plan.qos
     by_tc = {c.tc: c for c in q.classes}
-    fcs: list[dict[str, Any]] = [
-        {"name": c.name, "queue": c.tc, "lossless": c.tc in q.pfc_priorities} for c in q.classes]
+    fcs = [ForwardingClass(c.name, c.tc, c.tc in q.pfc_priorities) for c in q.classes]
     nc_name, nc_queue = NETWORK_CONTROL
-    keep_nc = nc_queue not in by_tc and all(c.name != nc_name for c in q.classes)
-    if keep_nc:
-        fcs.append({"name": nc_name, "queue": nc_queue, "lossless": False})
+    if nc_queue not in by_tc and all(c.name != nc_name for c in q.classes):
+        fcs.append(ForwardingClass(nc_name, nc_queue, False))
     code_points: dict[int, list[str]] = {}
     for d in sorted(q.dscp_to_tc):
         code_points.setdefault(q.dscp_to_tc[d], []).append(code_point(d))
-    classifier = [(by_tc[tc].name, " ".join(cps)) for tc, cps in sorted(code_points.items())]
-    pfc_dscps = [code_point(d) for d in sorted(q.dscp_to_tc) if q.dscp_to_tc[d] in q.pfc_priorities]
+    classifier = tuple(ClassifierEntry(by_tc[tc].name, tuple(cps))
+                       for tc, cps in sorted(code_points.items()))
+    pfc_dscps = tuple(code_point(d) for d in sorted(q.dscp_to_tc)
+                      if q.dscp_to_tc[d] in q.pfc_priorities)
     # one congestion-notification profile per distinct watchdog (None = lossless, no watchdog)
     poll = q.watchdog_poll_ms
     wd_keys = [_watchdog_key(i.watchdog, poll) for i in plan.interfaces if i.pfc_priorities]
     wd_order = sorted(set(wd_keys), key=lambda k: (-wd_keys.count(k), k is None, k or (0, 0)))
     cnp_names = {k: CNP_NAME if n == 0 else f"{CNP_NAME}-{n + 1}" for n, k in enumerate(wd_order)}
-    cnps = [{"name": cnp_names[k], "watchdog": None if k is None else
-             [f"poll-interval {poll}", f"detection {k[0]}", f"recovery {k[1]}"]}
-            for k in wd_order]
+    cnps = tuple(CongestionProfile(cnp_names[k], None if k is None else
+                                   PfcWatchdog(poll, k[0], k[1])) for k in wd_order)
     # drop profiles per ECN profile; schedulers per class (and ECN profile); one scheduler map
     # per distinct set of ECN profiles on a port
     drop_profiles = []
     for e in sorted({e for i in plan.interfaces for e in i.ecn}, key=lambda e: e.name):
         lo, hi = fill_levels(e, q.queue_limit)
-        drop_profiles.append({"name": e.name, "fill": f"{lo} {hi}",
-                              "probability": f"0 {e.probability}"})
-    schedulers: dict[str, list[str]] = {}
+        drop_profiles.append(DropProfile(e.name, lo, hi, e.probability))
+    schedulers: dict[str, Scheduler] = {}
 
     def scheduler(tc: int, ecn: EcnProfile | None) -> str:
         c = by_tc.get(tc)
         name = f"S-{c.name if c is not None else nc_name}" + (f"-{ecn.name}" if ecn else "")
         if name not in schedulers:
-            lines = (["priority strict-high"] if c is None or c.mode == "strict"
-                     else [f"transmit-rate percent {c.weight}"])
-            if ecn is not None:
-                lines += [
-                    f"drop-profile-map loss-priority any protocol any drop-profile {ecn.name}",
-                    "explicit-congestion-notification",
-                ]
-            schedulers[name] = lines
+            strict = c is None or c.mode == "strict"
+            schedulers[name] = Scheduler(name, strict, None if c is None or strict else c.weight,
+                                         ecn.name if ecn is not None else None)
         return name
 
     ecn_sets = [tuple(sorted(i.ecn, key=lambda e: e.queue)) for i in plan.interfaces]
@@ -165,52 +173,44 @@ def view(plan: DevicePlan) -> dict:
     scheduler_maps = []
     for k in set_order:
         marks = {e.queue: e for e in k}
-        scheduler_maps.append({"name": map_names[k], "entries": [
-            (fc["name"], scheduler(fc["queue"], marks.get(fc["queue"]))) for fc in fcs]})
-    interfaces = []
-    for i, ecn_set in zip(plan.interfaces, ecn_sets):
-        interfaces.append({
-            "name": i.name, "description": quote(i.description), "mtu": media_mtu(i.mtu),
-            "address": i.address, "scheduler_map": map_names[ecn_set],
-            "cnp": cnp_names[_watchdog_key(i.watchdog, poll)] if i.pfc_priorities else None})
+        scheduler_maps.append(SchedulerMap(map_names[k], tuple(
+            (fc.name, scheduler(fc.queue, marks.get(fc.queue))) for fc in fcs)))
+    interfaces = tuple(
+        Interface(i.name, i.description, media_mtu(i.mtu), i.address, map_names[ecn_set],
+                  cnp_names[_watchdog_key(i.watchdog, poll)] if i.pfc_priorities else None)
+        for i, ecn_set in zip(plan.interfaces, ecn_sets))
     missing = set(plan.ecmp.fields) - CAPABILITIES.hash_fields
     if missing:
         raise ValueError(f"Junos cannot hash on {sorted(missing)}")
     if plan.ecmp.mode not in CAPABILITIES.ecmp_modes:
         raise ValueError(f"Junos has no {plan.ecmp.mode} ECMP mode")
-    dlb = {"static": None, "per_packet": {"mode": "per-packet", "lines": []},
-           "flowlet": {"mode": "flowlet", "lines": [
-               f"inactivity-interval {round(plan.ecmp.flowlet_inactivity_us)}"]}}[plan.ecmp.mode]
-    roles: dict[str, list] = {}
+    dlb = {"static": None,
+           "per_packet": DynamicLoadBalancing("per-packet", None),
+           "flowlet": DynamicLoadBalancing("flowlet", round(plan.ecmp.flowlet_inactivity_us)),
+           }[plan.ecmp.mode]
+    roles: dict[str, list[Neighbor]] = {}
     peer_role = {i.name: i.peer_role for i in plan.interfaces}
     for n in plan.bgp.neighbors:
         roles.setdefault(peer_role.get(n.interface, "peer"), []).append(
-            {"address": n.address, "peer_as": n.remote_as,
-             "description": quote(n.description)})
-    return {
-        "host_name": quote(plan.hostname),
-        "banner": f"{plan.hostname}: {plan.model}, {plan.role}".replace("*/", "* /"),
-        "mgmt_interface": MGMT_INTERFACE,
-        "sub_ports": list(_sub_ports(plan).items()),
-        "interfaces": interfaces,
-        "classifier": CLASSIFIER,
-        "classifier_fcs": classifier,
-        "forwarding_classes": fcs,
-        "pfc_code_points": pfc_dscps,
-        "pfc_priorities": [(pcp(p), p) for p in q.pfc_priorities],
-        "cnps": cnps,
-        "drop_profiles": drop_profiles,
-        "schedulers": sorted(schedulers.items()),
-        "scheduler_maps": scheduler_maps,
-        "bgp_groups": [(role.upper(), ns) for role, ns in sorted(roles.items())],
-        "export_policy": EXPORT_POLICY,
-        "ecmp_policy": ECMP_POLICY,
-        "hash_keys": [
-            k for k, fields in HASH_GROUPS.items() if set(fields) & set(plan.ecmp.fields)
-        ],
-        "dlb": dlb,
-        "lldp": plan.lldp,
-    }
+            Neighbor(n.address, n.remote_as, n.description))
+    return JunosConfig(
+        hostname=plan.hostname,
+        banner=f"{plan.hostname}: {plan.model}, {plan.role}".replace("*/", "* /"),
+        channelized=tuple(Channelized(port, count, speed)
+                          for port, (count, speed) in _sub_ports(plan).items()),
+        interfaces=interfaces, loopback=plan.loopback, management_interface=MGMT_INTERFACE,
+        management_address=plan.management, router_id=plan.bgp.router_id, asn=plan.bgp.asn,
+        ecmp_policy=ECMP_POLICY, export_policy=EXPORT_POLICY,
+        bgp_groups=tuple(BgpGroup(role.upper(), tuple(ns)) for role, ns in sorted(roles.items())),
+        multipath_multiple_as=plan.bgp.multipath_relax, originated=tuple(plan.bgp.networks),
+        lldp=plan.lldp, classifier=CLASSIFIER, classifier_entries=classifier,
+        forwarding_classes=tuple(fcs), pfc_code_points=pfc_dscps,
+        flow_control_queues=tuple(FlowControlQueue(pcp(p), p) for p in q.pfc_priorities),
+        congestion_profiles=cnps, drop_profiles=tuple(drop_profiles),
+        schedulers=tuple(v for _, v in sorted(schedulers.items())),
+        scheduler_maps=tuple(scheduler_maps), dynamic_load_balancing=dlb,
+        hash_keys=tuple(k for k, fields in HASH_GROUPS.items()
+                        if set(fields) & set(plan.ecmp.fields)))
 
 
 def expected(plan: DevicePlan) -> QosFacts:

@@ -13,6 +13,20 @@ import re
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
 from netcfg.render.plan import DevicePlan
 from netcfg.vendors.nxos.capabilities import CAPABILITIES
+from netcfg.vendors.nxos.model import (
+    Bgp,
+    ClassMap,
+    EcnMark,
+    Interface,
+    LoadSharing,
+    Neighbor,
+    NetworkQos,
+    NoDropClass,
+    NxosConfig,
+    OutputQueue,
+    QueuingPolicy,
+    Watchdog,
+)
 
 #: interface-multiplier range (DME pfcwdInterfaceMultiplier 0-40; 0 = use the global one)
 INTERFACE_MULTIPLIER_MAX = 40
@@ -39,28 +53,22 @@ def multiplier(ms: int, poll_ms: int) -> int:
     return max(1, round(ms / poll_ms))
 
 
-def _queuing(plan: DevicePlan, ecn: tuple) -> list[tuple[str, list[str]]]:
+def _queuing(plan: DevicePlan, ecn: tuple) -> tuple[OutputQueue, ...]:
     by_tc = {c.tc: c for c in plan.qos.classes}
-    marks = {e.queue: e for e in ecn}
+    marks = {e.queue: EcnMark(e.min, e.max, e.probability) for e in ecn}
     out = []
     for tc in range(8):
         c = by_tc.get(tc)
         # an unused q7 keeps the system default (strict): it carries control traffic [M]
         strict = c.mode == "strict" if c is not None else tc == CONTROL_QUEUE
-        lines = (["priority level 1"] if strict else
-                 [f"bandwidth remaining percent {c.weight if c is not None else 0}"])
-        if tc in marks:
-            e = marks[tc]
-            lines.append(f"random-detect minimum-threshold {e.min} bytes maximum-threshold "
-                         f"{e.max} bytes drop-probability {e.probability} weight 0 ecn")
-        out.append((qname(tc, "out"), lines))
-    return out
+        weight = c.weight if c is not None and c.weight is not None else 0
+        out.append(OutputQueue(qname(tc, "out"), strict, weight, marks.get(tc)))
+    return tuple(out)
 
 
-def view(plan: DevicePlan) -> dict:
+def build(plan: DevicePlan) -> NxosConfig:
+    """The plan as an NX-OS configuration: values in NX-OS's units and spellings."""
     q = plan.qos
-    classes = [(c.name.upper(), ",".join(map(str, c.dscp)), c.tc)
-               for c in q.classes if c.dscp]
     poll = q.watchdog_poll_ms
     wd = q.watchdog_default
     shut = multiplier(wd.detection_ms, poll)
@@ -87,34 +95,35 @@ def view(plan: DevicePlan) -> dict:
     names = {k: QUEUING if n == 0 else f"{QUEUING}-{n + 1}" for n, k in enumerate(distinct)}
     if not distinct:
         distinct, names = [()], {(): QUEUING}
-    policies = [(names[k], _queuing(plan, k)) for k in distinct]
     l2 = max([plan.mtu] + [i.mtu for i in plan.interfaces])
-    interfaces = [{"name": i.name, "description": i.description, "speed": i.speed,
-                   "mtu": ip_mtu(i.mtu), "address": i.address, "pfc": bool(i.pfc_priorities),
-                   "watchdog": i.watchdog is not None and i.watchdog.enabled,
-                   "watchdog_multiplier": port_shut[i.name],
-                   "queuing": None if names[i.ecn] == QUEUING else names[i.ecn]}
-                  for i in plan.interfaces]
+    interfaces = tuple(
+        Interface(i.name, i.description, i.speed, ip_mtu(i.mtu), i.address,
+                  bool(i.pfc_priorities), i.watchdog is not None and i.watchdog.enabled,
+                  port_shut[i.name], None if names[i.ecn] == QUEUING else names[i.ecn])
+        for i in plan.interfaces)
     missing = set(plan.ecmp.fields) - CAPABILITIES.hash_fields
     if missing:
         raise ValueError(f"NX-OS cannot hash on {sorted(missing)}")
     f = set(plan.ecmp.fields)
-    addr = _pair(f, "src_ip", "dst_ip")
-    port = _pair(f, "l4_src_port", "l4_dst_port")
-    hashing = "ip load-sharing" + (f" address {addr}" if addr else "") + (
-        f" port {port}" if port else "") + f" universal-id {plan.ecmp.seed}"
-    return {
-        "classes": classes, "default_tc": q.default_tc, "classify": CLASSIFY,
-        "netqos": NETQOS, "nq_mtu": min(l2, MTU_MAX),
-        "lossless": [(qname(tc, "nq"), tc) for tc in q.pfc_priorities],
-        "nq_default": qname(0, "nq"), "queuing": QUEUING, "policies": policies,
-        "interfaces": interfaces, "jumbomtu": MTU_MAX,
-        "watchdog": [f"priority-flow-control watch-dog interval {poll}",
-                     f"priority-flow-control watch-dog shutdown-multiplier {shut}",
-                     f"priority-flow-control auto-restore multiplier "
-                     f"{multiplier(wd.restoration_ms, poll)}"],
-        "hashing": hashing,
-    }
+    b = plan.bgp
+    return NxosConfig(
+        hostname=plan.hostname, model=plan.model, role=plan.role, lldp=plan.lldp,
+        jumbomtu=MTU_MAX,
+        load_sharing=LoadSharing(_pair(f, "src_ip", "dst_ip"),
+                                 _pair(f, "l4_src_port", "l4_dst_port"), plan.ecmp.seed),
+        watchdog=Watchdog(poll, shut, multiplier(wd.restoration_ms, poll)),
+        class_maps=tuple(ClassMap(c.name.upper(), tuple(c.dscp), c.tc)
+                         for c in q.classes if c.dscp),
+        classify_policy=CLASSIFY, default_qos_group=q.default_tc,
+        queuing_policies=tuple(QueuingPolicy(names[k], _queuing(plan, k)) for k in distinct),
+        system_queuing=QUEUING,
+        network_qos=NetworkQos(NETQOS, min(l2, MTU_MAX),
+                               tuple(NoDropClass(qname(tc, "nq"), tc)
+                                     for tc in q.pfc_priorities), qname(0, "nq")),
+        interfaces=interfaces, loopback=plan.loopback, management_address=plan.management,
+        bgp=Bgp(b.asn, b.router_id, b.maximum_paths, b.multipath_relax,
+                tuple(Neighbor(n.address, n.remote_as, n.description) for n in b.neighbors),
+                tuple(b.networks)))
 
 
 def _pair(fields: set[str], a: str, b: str) -> str:

@@ -1,7 +1,7 @@
 """SONiC: a DevicePlan as CONFIG_DB (config_db.json), and config_db back into QoS facts.
 
-All SONiC spellings and unit conversions live here, so the template only serialises the dict
-`view()` builds (sorted keys: the same plan always gives the same bytes). Every config_db value
+All SONiC spellings and unit conversions live here, so the template only serialises the tables
+`build()` returns (sorted keys: the same plan always gives the same bytes). Every config_db value
 is a string (leaf-lists are JSON lists), thresholds are bytes, timers ms, as SONiC stores them.
 
 Buffer model "traditional": netcfg writes the lossless PG profiles itself, with the numbers the
@@ -79,7 +79,7 @@ def _prios(prios: tuple[int, ...]) -> str:
     return ",".join(str(p) for p in prios)
 
 
-# --------------------------------------------------------------------------- view
+# --------------------------------------------------------------------------- CONFIG_DB
 
 
 def _device(plan: DevicePlan) -> dict[str, Any]:
@@ -194,8 +194,14 @@ def config_db(plan: DevicePlan) -> dict[str, Any]:
     return {**_device(plan), **_qos(plan), **_buffers(plan), **_hash(plan)}
 
 
-def view(plan: DevicePlan) -> dict[str, Any]:
-    return {"config_db": config_db(plan)}
+#: CONFIG_DB as SONiC stores it: table -> key -> field -> value (strings, leaf-lists as
+#: lists); SONiC's own schema (sonic-yang) types it, and tests validate it with libyang
+ConfigDb = dict[str, dict[str, Any]]
+
+
+def build(plan: DevicePlan) -> ConfigDb:
+    """The plan as CONFIG_DB tables."""
+    return config_db(plan)
 
 
 # --------------------------------------------------------------------------- reading

@@ -1,0 +1,92 @@
+"""An NVIDIA Cumulus Linux (NVUE) configuration as values: what `build(plan)` returns and the
+section templates in templates/cumulus/ print as the NVUE startup document. Values are in
+NVUE's units and spellings (link MTU, `400G`, hash-field names); free text is raw (the
+templates quote it as JSON strings, valid YAML double-quoted scalars)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Interface:
+    name: str
+    description: str
+    speed: str  # 400G
+    mtu: int  # link MTU
+    address: str | None
+    pfc_profile: str | None
+    ecn_profile: str | None
+    watchdog: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Neighbor:
+    address: str
+    remote_as: int
+
+
+@dataclass(frozen=True, slots=True)
+class Bgp:
+    asn: int
+    router_id: str
+    aspath_ignore: bool
+    ebgp_multipaths: int
+    networks: tuple[str, ...]
+    neighbors: tuple[Neighbor, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Scheduler:
+    traffic_class: int
+    mode: str  # strict | dwrr
+    bw_percent: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class PfcProfile:
+    name: str
+    switch_priorities: tuple[int, ...]
+    xoff: int  # bytes
+    xon: int
+    port_buffer: int
+
+
+@dataclass(frozen=True, slots=True)
+class EcnQueue:
+    traffic_class: int
+    min_threshold: int  # bytes
+    max_threshold: int
+    probability: int
+
+
+@dataclass(frozen=True, slots=True)
+class EcnProfile:
+    name: str
+    queues: tuple[EcnQueue, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PfcWatchdog:
+    polling_interval_ms: int
+    robustness: int
+
+
+@dataclass(frozen=True, slots=True)
+class CumulusConfig:
+    hostname: str
+    #: NVUE ecmp-hash field -> hashed
+    ecmp_hash: tuple[tuple[str, bool], ...]
+    hash_seed: int
+    loopback: str
+    management_address: str | None
+    interfaces: tuple[Interface, ...]
+    bgp: Bgp
+    #: the QoS mapping, egress-queue-mapping and egress-scheduler profile name
+    qos_profile: str
+    dscp_to_switch_priority: tuple[tuple[int, int], ...]
+    switch_priority_to_traffic_class: tuple[tuple[int, int], ...]
+    schedulers: tuple[Scheduler, ...]
+    pfc_profiles: tuple[PfcProfile, ...]
+    ecn_profiles: tuple[EcnProfile, ...]
+    pfc_watchdog: PfcWatchdog

@@ -1,0 +1,106 @@
+"""An Arista EOS configuration as values (the pyavd `eos_cli_config_gen` idea): what
+`build(plan)` returns and the section templates in templates/eos/ print. Values are in EOS's
+units and spellings (seconds as EOS writes them, `400g-8`, hash-field keywords); the CLI
+syntax lives only in the templates."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class EcnMark:
+    """`random-detect ecn` on a transmit queue, thresholds in bytes."""
+
+    min_bytes: int
+    max_bytes: int
+    probability: int
+
+
+@dataclass(frozen=True, slots=True)
+class TxQueue:
+    """A unicast transmit queue: strict priority, or ETS with a bandwidth percent."""
+
+    number: int
+    strict: bool
+    bandwidth_percent: int | None
+    ecn: EcnMark | None
+
+
+@dataclass(frozen=True, slots=True)
+class PortWatchdog:
+    """The PFC watchdog of one port: on, its own action and timers where they differ."""
+
+    action: str | None  # drop | notify-only
+    timeout: str | None  # seconds
+    recovery: str | None  # seconds
+
+
+@dataclass(frozen=True, slots=True)
+class Interface:
+    name: str
+    description: str
+    speed: str  # rate and lanes: 400g-8
+    ip_mtu: int
+    address: str | None
+    pfc_priorities: tuple[int, ...]
+    watchdog: PortWatchdog | None
+    queues: tuple[TxQueue, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Watchdog:
+    """Switch-wide PFC watchdog defaults."""
+
+    timeout: str  # seconds
+    recovery: str  # seconds
+    polling: str  # seconds
+    action: str | None  # drop | no-drop
+
+
+@dataclass(frozen=True, slots=True)
+class QueueProfile:
+    """`platform trident mmu queue profile`: one ingress profile for the whole switch."""
+
+    name: str
+    threshold: str  # alpha: 1/128 .. 8
+    headroom: int  # bytes
+    resume: int  # bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Neighbor:
+    address: str
+    remote_as: int
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class Bgp:
+    asn: int
+    router_id: str
+    maximum_paths: int
+    multipath_relax: bool
+    neighbors: tuple[Neighbor, ...]
+    networks: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EosConfig:
+    hostname: str
+    model: str
+    role: str
+    management_vrf: str
+    management_address: str | None
+    loopback: str
+    queue_profile: QueueProfile | None
+    interfaces: tuple[Interface, ...]
+    lldp: bool
+    #: `uc-tx-queue` on XGS (Trident/Tomahawk), `tx-queue` elsewhere
+    tx_queue: str
+    #: traffic class -> the DSCP values EOS collapses into one map line
+    dscp_to_tc: tuple[tuple[int, tuple[int, ...]], ...]
+    traffic_classes: tuple[int, ...]
+    watchdog: Watchdog
+    hash_fields: tuple[str, ...]
+    bgp: Bgp

@@ -1,0 +1,134 @@
+"""A Junos OS Evolved configuration as values: what `build(plan)` returns and the section
+templates in templates/junos/ print. Strings are raw (the templates quote them with the
+`junos_string` filter); numbers are in Junos's units (media MTU, fill-level percents, PFC
+code points as 3-bit strings)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Channelized:
+    """A cage split into sub-ports (`et-0/0/N:M`)."""
+
+    port: str
+    sub_ports: int
+    speed: str  # 400g
+
+
+@dataclass(frozen=True, slots=True)
+class Interface:
+    name: str
+    description: str
+    media_mtu: int
+    address: str | None
+    scheduler_map: str
+    #: congestion-notification profile of a lossless port
+    cnp: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Neighbor:
+    address: str
+    peer_as: int
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class BgpGroup:
+    """eBGP sessions to one peer role."""
+
+    name: str
+    neighbors: tuple[Neighbor, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ForwardingClass:
+    name: str
+    queue: int
+    lossless: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ClassifierEntry:
+    forwarding_class: str
+    code_points: tuple[str, ...]  # 6-bit DSCP strings
+
+
+@dataclass(frozen=True, slots=True)
+class PfcWatchdog:
+    poll_interval_ms: int
+    detection_polls: int
+    recovery_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class CongestionProfile:
+    name: str
+    watchdog: PfcWatchdog | None
+
+
+@dataclass(frozen=True, slots=True)
+class FlowControlQueue:
+    code_point: str  # 3-bit IEEE 802.1p
+    queue: int
+
+
+@dataclass(frozen=True, slots=True)
+class DropProfile:
+    name: str
+    fill_min: int  # percent of the queue buffer
+    fill_max: int
+    probability: int  # percent at fill_max
+
+
+@dataclass(frozen=True, slots=True)
+class Scheduler:
+    name: str
+    strict: bool
+    transmit_percent: int | None
+    drop_profile: str | None  # with ECN marking
+
+
+@dataclass(frozen=True, slots=True)
+class SchedulerMap:
+    name: str
+    entries: tuple[tuple[str, str], ...]  # (forwarding class, scheduler)
+
+
+@dataclass(frozen=True, slots=True)
+class DynamicLoadBalancing:
+    mode: str  # flowlet | per-packet
+    inactivity_us: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class JunosConfig:
+    hostname: str
+    #: the header comment (model and role), safe inside /* */
+    banner: str
+    channelized: tuple[Channelized, ...]
+    interfaces: tuple[Interface, ...]
+    loopback: str
+    management_interface: str
+    management_address: str | None
+    router_id: str
+    asn: int
+    ecmp_policy: str
+    export_policy: str
+    bgp_groups: tuple[BgpGroup, ...]
+    multipath_multiple_as: bool
+    originated: tuple[str, ...]
+    lldp: bool
+    classifier: str
+    classifier_entries: tuple[ClassifierEntry, ...]
+    forwarding_classes: tuple[ForwardingClass, ...]
+    pfc_code_points: tuple[str, ...]
+    flow_control_queues: tuple[FlowControlQueue, ...]
+    congestion_profiles: tuple[CongestionProfile, ...]
+    drop_profiles: tuple[DropProfile, ...]
+    schedulers: tuple[Scheduler, ...]
+    scheduler_maps: tuple[SchedulerMap, ...]
+    dynamic_load_balancing: DynamicLoadBalancing | None
+    hash_keys: tuple[str, ...]

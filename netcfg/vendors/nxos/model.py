@@ -1,0 +1,127 @@
+"""A Cisco NX-OS configuration as values: what `build(plan)` returns and the section templates
+in templates/nxos/ print. Values are in NX-OS's units and spellings (IP MTU, system class
+names, watchdog multipliers of the poll interval); the CLI syntax lives only in the
+templates."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class LoadSharing:
+    """`ip load-sharing`: which address and port halves are hashed, and the seed."""
+
+    address: str  # source-destination | source | destination | "" (not hashed)
+    port: str
+    universal_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Watchdog:
+    """The switch's PFC watchdog: poll interval (ms) and multiples of it."""
+
+    interval_ms: int
+    shutdown_multiplier: int
+    restore_multiplier: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClassMap:
+    """A `class-map type qos` matching DSCP values, and the qos-group it sets."""
+
+    name: str
+    dscp: tuple[int, ...]
+    qos_group: int
+
+
+@dataclass(frozen=True, slots=True)
+class EcnMark:
+    min_bytes: int
+    max_bytes: int
+    probability: int
+
+
+@dataclass(frozen=True, slots=True)
+class OutputQueue:
+    """A system egress queue class: strict priority, or a share of the remaining bandwidth."""
+
+    name: str
+    strict: bool
+    bandwidth_remaining: int
+    ecn: EcnMark | None
+
+
+@dataclass(frozen=True, slots=True)
+class QueuingPolicy:
+    name: str
+    queues: tuple[OutputQueue, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NoDropClass:
+    """A network-qos class paused on its CoS."""
+
+    name: str
+    cos: int
+
+
+@dataclass(frozen=True, slots=True)
+class NetworkQos:
+    name: str
+    mtu: int
+    no_drop: tuple[NoDropClass, ...]
+    default_class: str
+
+
+@dataclass(frozen=True, slots=True)
+class Interface:
+    name: str
+    description: str
+    speed: int  # Mb/s
+    ip_mtu: int
+    address: str | None
+    pfc: bool
+    watchdog: bool
+    #: detection in polls where the port's differs from the switch's
+    watchdog_multiplier: int | None
+    #: the port's own egress policy where its ECN differs from the system one
+    queuing: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Neighbor:
+    address: str
+    remote_as: int
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class Bgp:
+    asn: int
+    router_id: str
+    maximum_paths: int
+    multipath_relax: bool
+    neighbors: tuple[Neighbor, ...]
+    networks: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NxosConfig:
+    hostname: str
+    model: str
+    role: str
+    lldp: bool
+    jumbomtu: int
+    load_sharing: LoadSharing
+    watchdog: Watchdog
+    class_maps: tuple[ClassMap, ...]
+    classify_policy: str
+    default_qos_group: int
+    queuing_policies: tuple[QueuingPolicy, ...]
+    system_queuing: str
+    network_qos: NetworkQos
+    interfaces: tuple[Interface, ...]
+    loopback: str
+    management_address: str | None
+    bgp: Bgp
