@@ -11,20 +11,14 @@ module holds the mechanism for line-oriented (indented) configs.
 
 from __future__ import annotations
 
+from netcfg.vendors.lineconfig import parse
+
 
 def line_blocks(text: str, prefixes: tuple[str, ...]) -> list[list[str]]:
-    """Top-level blocks (a line and its indented children) whose first line starts with one
-    of `prefixes`."""
-    blocks: list[list[str]] = []
-    current: list[str] | None = None
-    for line in text.splitlines():
-        if line[:1] not in (" ", "\t"):
-            current = [line] if line.startswith(prefixes) else None
-            if current is not None:
-                blocks.append(current)
-        elif current is not None:
-            current.append(line)
-    return blocks
+    """Top-level blocks (a line and its indented children, as written) whose first line starts
+    with one of `prefixes`."""
+    return [s.lines for s in parse(text)
+            if s.text.startswith(prefixes) and not s.lines[0][:1].isspace()]
 
 
 def _key(block: list[str]) -> tuple[str, ...]:

@@ -9,6 +9,7 @@ ECN thresholds with an explicit unit (we always write bytes, so nothing is round
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
 from netcfg.render.plan import DevicePlan, Interface, Watchdog
@@ -23,6 +24,7 @@ from netcfg.vendors.eos.model import (
 )
 from netcfg.vendors.eos.model import Interface as EosInterface
 from netcfg.vendors.eos.model import Watchdog as EosWatchdog
+from netcfg.vendors.lineconfig import Statement, parse
 
 #: netcfg hash field -> `ip load-sharing trident fields ip` keyword
 HASH_KEYWORDS = {"src_ip": "source-ip", "dst_ip": "destination-ip", "ip_proto": "protocol",
@@ -159,29 +161,47 @@ def _ms(text: str) -> int:
     return int(round(float(text) * 1000))
 
 
+def _interface(block: Statement) -> dict[str, Any]:
+    """What an `interface` block states about PFC, its watchdog, ECN per queue and MTU."""
+    i: dict[str, Any] = {"pfc_on": False, "prios": set(), "ecn": {}, "wd": False,
+                         "action": None, "timer": None, "mtu": 1500}
+    for child in block.children:
+        line = child.text
+        if m := re.fullmatch(r"(?:uc-)?tx-queue (\d)", line):
+            for queue_line in child.walk():
+                if e := _ECN.fullmatch(queue_line.text):
+                    i["ecn"][int(m.group(1))] = Ecn(int(e.group(1)) * _UNITS[e.group(2)],
+                                                    int(e.group(3)) * _UNITS[e.group(4)],
+                                                    int(e.group(5) or 100))
+        elif line in ("priority-flow-control on", "priority-flow-control mode on"):
+            i["pfc_on"] = True
+        elif m := re.fullmatch(r"priority-flow-control priority (\d) no-drop", line):
+            i["prios"].add(int(m.group(1)))
+        elif line == "priority-flow-control pause watchdog":
+            i["wd"] = True
+        elif m := re.fullmatch(r"priority-flow-control pause watchdog port action (\S+)", line):
+            i["action"] = {"drop": "drop", "notify-only": "alert"}.get(m.group(1), m.group(1))
+        elif m := re.fullmatch(r"priority-flow-control pause watchdog port timer timeout "
+                               r"([\d.]+) polling-interval \S+ recovery-time ([\d.]+).*", line):
+            i["timer"] = (_ms(m.group(1)), _ms(m.group(2)))
+        elif m := re.fullmatch(r"mtu (\d+)", line):
+            i["mtu"] = int(m.group(1))
+    return i
+
+
 def read(text: str) -> QosFacts:
-    """QoS facts of an EOS config (rendered or `show running-config`): order-free, indentation-
-    free, tolerant of collapsed `qos map` lines and hidden defaults."""
+    """QoS facts of an EOS config (rendered or `show running-config`, indented as EOS prints
+    it): order-free, tolerant of collapsed `qos map` lines and hidden defaults."""
     f = QosFacts(dscp_to_tc=dict(DEFAULT_DSCP_TC))
     g_timeout = g_recovery = None
     g_action = "errdisable"  # EOS default on a stuck queue [AVD schema]
     hash_fields: tuple[str, ...] = DEFAULT_HASH
     ifaces: dict[str, dict] = {}
-    cur: dict | None = None
-    queue: int | None = None
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith("!"):
-            continue
-        indented = raw[:1].isspace()
-        if not indented:
-            cur, queue = None, None
-        if line.startswith("interface ") and not indented:
-            cur = ifaces.setdefault(line.split()[1], {"pfc_on": False, "prios": set(), "ecn": {},
-                                                      "wd": False, "action": None, "timer": None,
-                                                      "mtu": 1500})
-            continue
-        if m := re.fullmatch(r"qos map dscp ([\d ]+) to traffic-class (\d)( .*)?", line):
+    for block in parse(text):
+        line = block.text
+        if line.startswith("interface "):
+            ifaces[line.split()[1]] = _interface(block)
+        elif m := re.fullmatch(r"qos map dscp ([\d ]+) to traffic-class (\d)( .*)?", line):
             for d in m.group(1).split():
                 f.dscp_to_tc[int(d)] = int(m.group(2))
         elif m := re.fullmatch(
@@ -197,27 +217,6 @@ def read(text: str) -> QosFacts:
             g_action = {"drop": "drop", "no-drop": "forward"}.get(m.group(1), m.group(1))
         elif m := re.fullmatch(r"ip load-sharing \w+ fields ip (.*)", line):
             hash_fields = tuple(sorted(_FIELD_OF[w] for w in m.group(1).split() if w in _FIELD_OF))
-        elif cur is not None:
-            if m := re.fullmatch(r"(?:uc-)?tx-queue (\d)", line):
-                queue = int(m.group(1))
-            elif m := _ECN.fullmatch(line):
-                if queue is not None:
-                    cur["ecn"][queue] = Ecn(int(m.group(1)) * _UNITS[m.group(2)],
-                                            int(m.group(3)) * _UNITS[m.group(4)],
-                                            int(m.group(5) or 100))
-            elif line in ("priority-flow-control on", "priority-flow-control mode on"):
-                cur["pfc_on"] = True
-            elif m := re.fullmatch(r"priority-flow-control priority (\d) no-drop", line):
-                cur["prios"].add(int(m.group(1)))
-            elif line == "priority-flow-control pause watchdog":
-                cur["wd"] = True
-            elif m := re.fullmatch(r"priority-flow-control pause watchdog port action (\S+)", line):
-                cur["action"] = {"drop": "drop", "notify-only": "alert"}.get(m.group(1), m.group(1))
-            elif m := re.fullmatch(r"priority-flow-control pause watchdog port timer timeout "
-                                   r"([\d.]+) polling-interval \S+ recovery-time ([\d.]+).*", line):
-                cur["timer"] = (_ms(m.group(1)), _ms(m.group(2)))
-            elif m := re.fullmatch(r"mtu (\d+)", line):
-                cur["mtu"] = int(m.group(1))
     lossless: set[int] = set()
     for name in sorted(ifaces):
         i = ifaces[name]

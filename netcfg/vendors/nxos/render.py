@@ -12,6 +12,7 @@ import re
 
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
 from netcfg.render.plan import DevicePlan
+from netcfg.vendors.lineconfig import parse
 from netcfg.vendors.nxos.capabilities import CAPABILITIES
 from netcfg.vendors.nxos.model import (
     Bgp,
@@ -154,17 +155,8 @@ _UNITS = {"bytes": 1, "kbytes": 1000, "mbytes": 1000 ** 2}  # kilo = 1000 [M]
 
 
 def _blocks(text: str) -> list[tuple[str, list[str]]]:
-    """Top-level lines with their (stripped) indented children, in order."""
-    out: list[tuple[str, list[str]]] = []
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith("!"):
-            continue
-        if raw[:1].isspace() and out:
-            out[-1][1].append(line)
-        else:
-            out.append((line, []))
-    return out
+    """Top-level lines with every (stripped) line below them, in order."""
+    return [(s.text, [c.text for c in s.walk()]) for s in parse(text)]
 
 
 def _qnum(name: str) -> int:
