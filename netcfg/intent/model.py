@@ -52,6 +52,38 @@ Address = Annotated[
 ]
 
 
+#: Intent fields that do not configure a switch, and what reads them instead; every other
+#: field changes some DevicePlan or host NIC profile (tests/test_intent_coverage.py)
+NOT_FOR_SWITCH_CONFIGS: dict[tuple[str, str], str] = {
+    ("FabricMeta", "name"): "names the intent in messages",
+    ("FabricMeta", "description"): "a note for people",
+    ("NodeSpec", "gpus"): "inventory: the switches see the NICs (rails), not the GPUs",
+    ("RailOptimized", "kind"): "selects the topology model",
+    ("RailOptimized", "cross_rail"): "one value: traffic between rails crosses the spines",
+    ("QosClass", "description"): "a note for people",
+    ("Settings", "description"): "a note for people, shown by netcfg explain",
+    ("Dcqcn", "design_note"): "a note for people",
+    ("Buffer", "min_shared_pool"): "a validate threshold (BUF002)",
+    ("Routing", "protocol"): "one value: eBGP",
+    ("Deadlock", "model"): "the deadlock proof (netcfg deadlock, lint, the render gate)",
+    ("Deadlock", "max_bounces"): "the deadlock proof",
+    ("Deadlock", "k"): "the deadlock proof",
+    ("Deadlock", "max_hops"): "the deadlock proof",
+    ("Deadlock", "traffic"): "the deadlock proof",
+    ("Deadlock", "failures"): "the deadlock proof",
+    ("Deadlock", "dead_hosts"): "the deadlock proof",
+    ("Deadlock", "rules"): "the deadlock proof",
+    ("Deadlock", "priority_rewrite"): "the deadlock proof",
+    ("Credential", "username"): "deploy: how netcfg logs in",
+    ("Credential", "username_env"): "deploy: how netcfg logs in",
+    ("Credential", "password_env"): "deploy: how netcfg logs in",
+    ("Credential", "file"): "deploy: how netcfg logs in",
+    ("DeviceEntry", "credentials"): "deploy: how netcfg logs in",
+    ("Management", "port"): "deploy: the port netcfg connects to",
+    ("Intent", "waivers"): "lint",
+}
+
+
 class FabricMeta(IntentModel):
     name: Name
     description: Text | None = None
@@ -106,7 +138,10 @@ class RailOptimized(IntentModel):
     host_leaf: LinkClass
     leaf_spine: LinkClass
     spine_core: LinkClass | None = None
-    cross_rail: Literal["fabric", "pxn_preferred", "rail_only"] = "fabric"
+    # the one design netcfg models: traffic between rails crosses the spines (PXN and rail-only
+    # designs would change the deadlock traffic and the twin's expected reachability)
+    cross_rail: Literal["fabric"] = Field(
+        "fabric", description="cross-rail traffic goes through the spines")
     naming: Naming = Field(default_factory=Naming)
 
 
