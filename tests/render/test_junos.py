@@ -84,7 +84,6 @@ def test_units():
     assert junos.code_point(26) == "011010" and junos.code_point(48) == "110000"
     assert junos.pcp(3) == "011"
     assert junos.media_mtu(9216) == 9216 and junos.media_mtu(9300) == 9216
-    assert junos.detection_polls(200, 100) == 2 and junos.detection_polls(30, 100) == 1
     assert junos.fill_bytes(8, 20_000_000) == 1_600_000
     assert junos.quote('a "b"\\c\n d') == '"a \\"b\\"\\\\c d"'
 

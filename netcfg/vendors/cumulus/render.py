@@ -9,7 +9,6 @@ mode, so the numbers are the ones netcfg proved; one PFC profile per distinct he
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
@@ -25,6 +24,7 @@ from netcfg.vendors.cumulus.model import (
     PfcWatchdog,
     Scheduler,
 )
+from netcfg.vendors.units import whole_polls
 
 #: NVUE `link mtu` is the Linux interface MTU (IP packet); the L2 frame adds the Ethernet
 #: header (14) and FCS (4). Linux netdev convention; the Spectrum SDK limit is not documented.
@@ -48,7 +48,7 @@ def link_mtu(l2_mtu: int) -> int:
 
 def robustness(detection_ms: int, poll_ms: int) -> int:
     """Polls before mitigation: detection ≈ polling-interval × robustness, never shorter."""
-    return max(1, min(WATCHDOG_ROBUSTNESS_MAX, math.ceil(detection_ms / poll_ms)))
+    return min(WATCHDOG_ROBUSTNESS_MAX, whole_polls(detection_ms, poll_ms))
 
 
 def pfc_profile(name: str) -> str:

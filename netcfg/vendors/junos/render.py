@@ -39,6 +39,7 @@ from netcfg.vendors.junos.model import (
     SchedulerMap,
 )
 from netcfg.vendors.junos.syntax import statements
+from netcfg.vendors.units import whole_polls
 
 #: the management port of Junos OS Evolved (QFX5220/5230/5240, PTX) [M: not in the notes;
 #: classic Junos QFX uses em0, MX/EX fxp0]
@@ -92,10 +93,6 @@ def fill_levels(e: EcnProfile, queue_buffer: int) -> tuple[int, int]:
     return levels
 
 
-def detection_polls(ms: int, poll_ms: int) -> int:
-    return max(1, round(ms / poll_ms))
-
-
 def quote(text: str) -> str:
     """A Junos string: always double-quoted, backslash and quote escaped, one line."""
     text = " ".join(text.split())
@@ -124,7 +121,7 @@ def _watchdog_key(w: Watchdog | None, poll: int) -> tuple[int, int] | None:
         return None
     if w.action not in CAPABILITIES.watchdog_actions:
         raise ValueError(f"Junos PFC watchdog cannot {w.action}")
-    return detection_polls(w.detection_ms, poll), w.restoration_ms
+    return whole_polls(w.detection_ms, poll), w.restoration_ms
 
 
 def build(plan: DevicePlan) -> JunosConfig:
@@ -225,7 +222,7 @@ def expected(plan: DevicePlan) -> QosFacts:
             lo, hi = fill_levels(ecn_of[(name, queue)], qb)
             marks[queue] = Ecn(fill_bytes(lo, qb), fill_bytes(hi, qb), e.probability)
     f.mtu = {n: media_mtu(m) for n, m in f.mtu.items()}
-    f.watchdog = {n: WatchdogFacts(detection_polls(w.detection_ms, poll) * poll,
+    f.watchdog = {n: WatchdogFacts(whole_polls(w.detection_ms, poll) * poll,
                                    w.restoration_ms, w.action) for n, w in f.watchdog.items()}
     f.pfc_ports = {n: tuple(sorted(ps)) for n, ps in f.pfc_ports.items()}
     f.lossless_priorities = tuple(sorted(f.lossless_priorities))

@@ -28,6 +28,7 @@ from netcfg.vendors.nxos.model import (
     QueuingPolicy,
     Watchdog,
 )
+from netcfg.vendors.units import whole_polls
 
 #: interface-multiplier range (DME pfcwdInterfaceMultiplier 0-40; 0 = use the global one)
 INTERFACE_MULTIPLIER_MAX = 40
@@ -51,7 +52,8 @@ def qname(tc: int, kind: str) -> str:
 
 
 def multiplier(ms: int, poll_ms: int) -> int:
-    return max(1, round(ms / poll_ms))
+    """A watchdog time as a multiple of the poll interval."""
+    return whole_polls(ms, poll_ms)
 
 
 def _queuing(plan: DevicePlan, ecn: tuple) -> tuple[OutputQueue, ...]:
