@@ -164,6 +164,8 @@ class DevicePlan:
 
 #: what every rendered switch config classifies by
 TRUST = "dscp"
+#: headroom profiles are named `<prefix>_<speed>_<cable>` (SONiC's own pg_lossless_* form)
+HEADROOM_PREFIX = "pg_lossless"
 
 #: Plan fields that state a fact another field also states, in the form some NOS wants: a
 #: NOS renders one of the two (tests/test_coverage.py follows the chain until one changes the
@@ -310,7 +312,7 @@ class PlanBuilder:
                 key = (h.xon, h.xoff, h.size)
                 hr = hr_profiles.get(key)
                 if hr is None:
-                    name = _unique(f"pg_lossless_{format_speed(port.speed)}_"
+                    name = _unique(f"{HEADROOM_PREFIX}_{format_speed(port.speed)}_"
                                    f"{format_length(port.cable)}", hr_profiles.values())
                     hr = hr_profiles[key] = HeadroomProfile(name, h.xon, h.xoff, h.size, dyn,
                                                             h.model)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
-from netcfg.render.plan import DevicePlan
+from netcfg.render.plan import HEADROOM_PREFIX, DevicePlan
 from netcfg.vendors.cumulus.model import (
     Bgp,
     CumulusConfig,
@@ -52,7 +52,7 @@ def robustness(detection_ms: int, poll_ms: int) -> int:
 
 
 def pfc_profile(name: str) -> str:
-    return name.replace("pg_lossless", "pfc", 1)
+    return name.replace(HEADROOM_PREFIX, "pfc", 1)
 
 
 def ecn_profile(names: tuple[str, ...]) -> str:
