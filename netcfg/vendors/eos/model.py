@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from netcfg.vendors.common import Bgp
+
 
 @dataclass(frozen=True, slots=True)
 class EcnMark:
@@ -66,23 +68,6 @@ class QueueProfile:
     threshold: str  # alpha: 1/128 .. 8
     headroom: int  # bytes
     resume: int  # bytes
-
-
-@dataclass(frozen=True, slots=True)
-class Neighbor:
-    address: str
-    remote_as: int
-    description: str
-
-
-@dataclass(frozen=True, slots=True)
-class Bgp:
-    asn: int
-    router_id: str
-    maximum_paths: int
-    multipath_relax: bool
-    neighbors: tuple[Neighbor, ...]
-    networks: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,6 @@ from netcfg.vendors.eos.model import (
     Bgp,
     EcnMark,
     EosConfig,
-    Neighbor,
     PortWatchdog,
     QueueProfile,
     TxQueue,
@@ -117,10 +116,7 @@ def build(plan: DevicePlan) -> EosConfig:
     missing = set(plan.ecmp.fields) - set(HASH_KEYWORDS)
     if missing:
         raise ValueError(f"EOS cannot hash on {sorted(missing)}")
-    b = plan.bgp
-    bgp = Bgp(b.asn, b.router_id, b.maximum_paths, b.multipath_relax,
-              tuple(Neighbor(n.address, n.remote_as, n.description) for n in b.neighbors),
-              tuple(b.networks))
+    bgp = Bgp.of(plan.bgp)
     return EosConfig(
         hostname=plan.hostname, model=plan.model, role=plan.role, management_vrf=MGMT_VRF,
         management_address=plan.management, loopback=plan.loopback, queue_profile=profile,

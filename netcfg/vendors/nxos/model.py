@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from netcfg.vendors.common import Bgp
+
 
 @dataclass(frozen=True, slots=True)
 class LoadSharing:
@@ -87,23 +89,6 @@ class Interface:
     watchdog_multiplier: int | None
     #: the port's own egress policy where its ECN differs from the system one
     queuing: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class Neighbor:
-    address: str
-    remote_as: int
-    description: str
-
-
-@dataclass(frozen=True, slots=True)
-class Bgp:
-    asn: int
-    router_id: str
-    maximum_paths: int
-    multipath_relax: bool
-    neighbors: tuple[Neighbor, ...]
-    networks: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)

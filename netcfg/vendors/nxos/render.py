@@ -20,7 +20,6 @@ from netcfg.vendors.nxos.model import (
     EcnMark,
     Interface,
     LoadSharing,
-    Neighbor,
     NetworkQos,
     NoDropClass,
     NxosConfig,
@@ -108,7 +107,6 @@ def build(plan: DevicePlan) -> NxosConfig:
     if missing:
         raise ValueError(f"NX-OS cannot hash on {sorted(missing)}")
     f = set(plan.ecmp.fields)
-    b = plan.bgp
     return NxosConfig(
         hostname=plan.hostname, model=plan.model, role=plan.role, lldp=plan.lldp,
         jumbomtu=MTU_MAX,
@@ -124,9 +122,7 @@ def build(plan: DevicePlan) -> NxosConfig:
                                tuple(NoDropClass(qname(tc, "nq"), tc)
                                      for tc in q.pfc_priorities), qname(0, "nq")),
         interfaces=interfaces, loopback=plan.loopback, management_address=plan.management,
-        bgp=Bgp(b.asn, b.router_id, b.maximum_paths, b.multipath_relax,
-                tuple(Neighbor(n.address, n.remote_as, n.description) for n in b.neighbors),
-                tuple(b.networks)))
+        bgp=Bgp.of(plan.bgp))
 
 
 def _pair(fields: set[str], a: str, b: str) -> str:

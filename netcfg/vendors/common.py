@@ -1,0 +1,31 @@
+"""Config values several NOS models share: eBGP as EOS and NX-OS write it (a router with
+numbered neighbours, each with a description, and the prefixes it originates)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from netcfg.render import plan
+
+
+@dataclass(frozen=True, slots=True)
+class Neighbor:
+    address: str
+    remote_as: int
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class Bgp:
+    asn: int
+    router_id: str
+    maximum_paths: int
+    multipath_relax: bool
+    neighbors: tuple[Neighbor, ...]
+    networks: tuple[str, ...]
+
+    @classmethod
+    def of(cls, b: plan.Bgp) -> Bgp:
+        return cls(b.asn, b.router_id, b.maximum_paths, b.multipath_relax,
+                   tuple(Neighbor(n.address, n.remote_as, n.description) for n in b.neighbors),
+                   tuple(b.networks))
