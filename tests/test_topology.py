@@ -769,3 +769,14 @@ def test_a_port_named_by_two_links_is_reported_by_its_name(tmp_path):
     v = run(tmp_path, explicit({"T0": 1, "S0": 2, "S1": 2}, links))
     assert [f.rule for f in v.findings] == ["TOP005"]
     assert "port T0:swp1 is used by two links" in v.findings[0].message
+
+
+def test_override_patterns_that_match_nothing_are_reported(tmp_path):
+    ov = {"devices": {"leaf-su9-*": {"mtu": 9000}, "leaf-su1-*": {"mtu": 9100}},
+          "ports": {"spine*:Ethernet99/*": {"mtu": 9000}}}
+    v = run(tmp_path, rail(extra={"overrides": ov}))
+    assert v.ok  # a warning: the fabric is still valid
+    got = sorted((f.rule, f.severity, f.path) for f in v.findings if f.rule == "REF005")
+    assert got == [("REF005", "warning", "overrides.devices.leaf-su9-*"),
+                   ("REF005", "warning", "overrides.ports.spine*:Ethernet99/*")]
+    assert "matches nothing" in next(f.message for f in v.findings if f.rule == "REF005")

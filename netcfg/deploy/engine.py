@@ -352,17 +352,35 @@ def push_fleet(targets: list[Target], desired: dict[str, Desired], run: Run, opt
     results: list[Result] = []
     failures = 0
     aborted = False
-    for group in batches(targets, opts.canary, opts.batch_size):
-        if stop.is_set():
-            break
+    rest = list(targets)
+    canary = min(opts.canary, len(rest))
+
+    def push(group: list[Target]) -> bool:
+        """Push one group; False when the run must stop."""
+        nonlocal failures, aborted
         got = pool(group, lambda t: push_device(t, desired[t.name], run, opts, stop),
                    opts.workers, progress, stop)
-        results += got
+        results.extend(got)
         failures += sum(1 for r in got if r.status in FAILED)
         if failures > opts.max_failures:
             aborted = True
             run.record("-", "stop", reason=f"{failures} device(s) failed, more than "
                        f"--max-failures {opts.max_failures}")
+        return not aborted and not stop.is_set()
+
+    # The canary must really be pushed: a canary device another run holds (skipped) proves
+    # nothing, so the next device in order takes its place before any batch starts.
+    while canary and rest and not stop.is_set():
+        group, rest = rest[:canary], rest[canary:]
+        if not push(group):
+            rest = []
+            break
+        skipped = [r.device for r in results[-len(group):] if r.status == "skipped"]
+        if skipped and rest:
+            run.record("-", "canary-replaced", skipped=skipped)
+        canary = len(skipped)
+    for group in batches(rest, 0, opts.batch_size):
+        if stop.is_set() or not push(group):
             break
     if aborted or stop.is_set():
         results = _undo_confirmed(targets, results, run, opts, progress)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from netcfg.findings import Finding
 from netcfg.intent.base import suggest
 from netcfg.intent.load import LoadedIntent
+from netcfg.intent.overrides import is_glob, matching_keys
 from netcfg.platforms import Catalog, load_catalog
 
 
@@ -169,4 +170,22 @@ def check_fabric(fabric) -> list[Finding]:  # noqa: ANN001 - Fabric import would
         if isinstance(rule.out_to, list):
             for j, nh in enumerate(rule.out_to):
                 ref(nh, base + ("rules", i, "out_to", j))
+    return out + _idle_globs(fabric)
+
+
+def _idle_globs(fabric) -> list[Finding]:  # noqa: ANN001 - Fabric import would cycle
+    """Override globs that match nothing: most likely a typo (`leaf-su9-*` in a two-SU
+    fabric), whose settings then silently apply nowhere."""
+    li: LoadedIntent = fabric.loaded
+    ov = li.intent.overrides
+    switches = [d.name for d in fabric.switches()]
+    ports = [p.id for d in fabric.devices.values() for p in d.ports]
+    out = []
+    for section, keys, names in (("devices", ov.devices, switches),
+                                 ("ports", ov.ports, ports)):
+        for key in keys:
+            if is_glob(key) and not any(matching_keys([key], n) for n in names):
+                out.append(li.finding("REF005", f"overrides.{section} pattern '{key}' matches "
+                                      "nothing: its settings apply nowhere",
+                                      ("overrides", section, key), key=True, severity="warning"))
     return out

@@ -49,6 +49,8 @@ SCHEMA_RULES: tuple[Rule, ...] = (
          "overrides and deadlock scenarios must name things that exist", "docs/intent.md"),
     Rule("REF004", "error", "undefined credentials referenced",
          "a device would have no way to log in", "docs/intent.md"),
+    Rule("REF005", "warning", "override pattern that matches no device or port",
+         "a typo in a glob silently applies its settings nowhere", "docs/intent.md"),
     Rule("QOS001", "error", "DSCP value in two classes",
          "a code point is classified into exactly one traffic class", "P2"),
     Rule("QOS002", "error", "lossless class without PFC, or PFC on a priority no lossless "

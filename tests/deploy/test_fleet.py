@@ -73,3 +73,34 @@ def test_one_failure_in_a_batch_stops_and_rolls_back_the_run(fleet_intent, make_
 def _content(config: str) -> list[str]:
     return [line.rstrip() for line in config.splitlines()
             if line.strip() and not line.lstrip().startswith(("!", "#", "## Last"))]
+
+
+def test_a_canary_held_by_another_run_is_replaced_before_any_batch(make_lab, tmp_path):
+    """The canary proves the change on one device before the batches; one that another run
+    holds is skipped, so the next device becomes the canary and is confirmed alone first."""
+    from netcfg.deploy.runs import DeviceLock
+
+    from .deploy_cases import fleet, specs
+
+    names = ["leaf-su1-r1", "leaf-su1-r2", "leaf-su1-r3", "leaf-su1-r4"]
+    lab = make_lab(*specs(names))
+    lab.advance(30)
+    f = fleet(lab, names, tmp_path)
+    order = [t.name for t in f.targets]
+    run = Run(tmp_path / "state")
+    held = DeviceLock(run.state, order[0], "other-run").acquire()
+    opts = Options(timeout=30, canary=1, batch_size=2, max_failures=0, workers=2)
+    results, aborted = push_fleet(f.targets, f.desired, run, opts, threading.Event())
+    held.release()
+
+    assert not aborted
+    assert {r.device: r.status for r in results} == {
+        order[0]: "skipped", order[1]: "confirmed", order[2]: "confirmed",
+        order[3]: "confirmed"}
+    events = run.events()
+    replaced = next(i for i, e in enumerate(events) if e.event == "canary-replaced")
+    assert events[replaced].detail["skipped"] == [order[0]]
+    canary_done = next(i for i, e in enumerate(events)
+                       if e.device == order[1] and e.event == "confirmed")
+    first_batch = min(i for i, e in enumerate(events) if e.device in order[2:])
+    assert canary_done < first_batch
