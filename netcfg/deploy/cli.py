@@ -36,7 +36,8 @@ def _selection(f: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--configs", type=click.Path(file_okay=False),
                      help="deploy the files `netcfg render` wrote here instead of rendering now"),
         click.option("--state", type=click.Path(file_okay=False),
-                     help="run directories and locks [default: PATH/.netcfg]"),
+                     help="run directories and locks [default: $XDG_STATE_HOME/netcfg/"
+                          "<inventory>-<hash>, outside the inventory]"),
         click.option("--workers", type=click.IntRange(1, 256), default=16, show_default=True),
         click.option("--timeout", type=click.IntRange(1, 3600), default=60, show_default=True,
                      help="seconds per device operation"),
@@ -57,6 +58,7 @@ class _Setup:
 
     def __init__(self, path: str, kw: dict[str, Any], deadlock_gate: bool = False) -> None:
         from netcfg.deploy.desired import DesiredError, desired_configs
+        from netcfg.deploy.runs import default_state
         from netcfg.deploy.targets import (
             TargetError,
             from_devices_file,
@@ -80,7 +82,7 @@ class _Setup:
                 _fail("the fabric can deadlock; no device was touched (see `netcfg deadlock`; "
                       "--no-deadlock-check pushes anyway)")
         base = Path(path) if Path(path).is_dir() else Path(path).parent
-        self.state = Path(kw["state"]) if kw["state"] else base / ".netcfg"
+        self.state = Path(kw["state"]) if kw["state"] else default_state(Path(path))
         try:
             shard = parse_shard(kw["shard"]) if kw["shard"] else None
             chosen = select(fabric, kw["devices"], kw["roles"], kw["limit"], shard)

@@ -1,11 +1,13 @@
 """A deploy run on disk: journal, backups of running configs, and per-device locks.
 
-Layout under the state directory (default `PATH/.netcfg`, mode 0700):
+Layout under the state directory (default outside the inventory, `default_state`; every
+directory netcfg creates there is 0700, and the state directory ignores itself in git):
 
     runs/<run-id>/journal.jsonl      one JSON event per line, fsync'd before the step it records
     runs/<run-id>/backup/<device>    the running config saved before any commit (0600)
     runs/<run-id>/candidate/<device> what was loaded (0600)
     locks/<device>.lock              held while a run touches the device
+    .gitignore                       `*`: backups hold password hashes, never commit them
 
 The journal is the answer to "what state did the run leave each device in", also after a
 crash or Ctrl-C; nothing in it is a credential (`redact` is applied to every detail).
@@ -14,6 +16,7 @@ crash or Ctrl-C; nothing in it is a credential (`redact` is applied to every det
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import os
 import secrets as _random
@@ -31,8 +34,24 @@ class LockHeld(Exception):
     """Another live run holds the device."""
 
 
+def default_state(inventory: Path) -> Path:
+    """Where runs of an inventory live unless `--state` says otherwise: outside it (backups
+    hold device password hashes and must not land in the inventory's repository), under
+    `$XDG_STATE_HOME/netcfg/` (default `~/.local/state/netcfg/`), one directory per inventory
+    path."""
+    base = inventory if inventory.is_dir() else inventory.parent
+    root = Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state")
+    digest = hashlib.sha256(str(base.resolve()).encode()).hexdigest()[:12]
+    return root / "netcfg" / f"{base.resolve().name}-{digest}"
+
+
 def _private_dir(path: Path) -> Path:
-    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    """`path`, with every directory created on the way 0700 (directories that exist are the
+    user's and keep their mode, except `path` itself)."""
+    missing = [p for p in (path, *path.parents) if not p.exists()]
+    for p in reversed(missing):
+        p.mkdir(mode=0o700, exist_ok=True)
+        os.chmod(p, 0o700)
     os.chmod(path, 0o700)
     return path
 
@@ -64,6 +83,9 @@ class Run:
 
     def __init__(self, state: Path, run_id: str | None = None, command: str = "push") -> None:
         self.state = _private_dir(state)
+        ignore = self.state / ".gitignore"
+        if not ignore.exists():
+            _write_private(ignore, "# netcfg run state: backups hold device password hashes\n*\n")
         self.id = run_id or new_run_id()
         self.dir = _private_dir(self.state / "runs" / self.id)
         self._lock = threading.Lock()
