@@ -1,11 +1,21 @@
 """Config values several NOS models share: eBGP as EOS and NX-OS write it (a router with
-numbered neighbours, each with a description, and the prefixes it originates)."""
+numbered neighbours, each with a description, and the prefixes it originates), and ECN
+marking on a queue with byte thresholds."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from netcfg.render import plan
+
+
+@dataclass(frozen=True, slots=True)
+class EcnMark:
+    """ECN marking on an egress queue: thresholds in bytes, probability in percent."""
+
+    min_bytes: int
+    max_bytes: int
+    probability: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,16 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from netcfg.vendors.common import Bgp
-
-
-@dataclass(frozen=True, slots=True)
-class EcnMark:
-    """`random-detect ecn` on a transmit queue, thresholds in bytes."""
-
-    min_bytes: int
-    max_bytes: int
-    probability: int
+from netcfg.vendors.common import Bgp, EcnMark
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from netcfg.vendors.common import Bgp
+from netcfg.vendors.common import Bgp, EcnMark
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,13 +35,6 @@ class ClassMap:
     name: str
     dscp: tuple[int, ...]
     qos_group: int
-
-
-@dataclass(frozen=True, slots=True)
-class EcnMark:
-    min_bytes: int
-    max_bytes: int
-    probability: int
 
 
 @dataclass(frozen=True, slots=True)
