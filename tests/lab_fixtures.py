@@ -84,12 +84,16 @@ class Served:
 
 
 @contextmanager
-def lab_process(inventory: Path, out: Path, *options: str) -> Iterator[Served]:
+def lab_process(inventory: Path, out: Path, *options: str, default_out: bool = False,
+                env: dict[str, str] | None = None) -> Iterator[Served]:
     """`netcfg lab INVENTORY --out OUT OPTIONS` in its own process, as a user runs it; yields
-    once the devices file exists, stops the lab with Ctrl-C (SIGINT) on exit."""
-    proc = subprocess.Popen([sys.executable, "-m", "netcfg", "lab", str(inventory),
-                             "--out", str(out), *options],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    once the devices file exists, stops the lab with Ctrl-C (SIGINT) on exit. `default_out`:
+    no `--out`, and OUT is where the lab is expected to write by default."""
+    where = [] if default_out else ["--out", str(out)]
+    proc = subprocess.Popen([sys.executable, "-m", "netcfg", "lab", str(inventory), *where,
+                             *options],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            env=env)
     served = Served(out)
     try:
         deadline = time.monotonic() + 60

@@ -45,7 +45,7 @@ def default_state(inventory: Path) -> Path:
     return root / "netcfg" / f"{base.resolve().name}-{digest}"
 
 
-def _private_dir(path: Path) -> Path:
+def private_dir(path: Path) -> Path:
     """`path`, with every directory created on the way 0700 (directories that exist are the
     user's and keep their mode, except `path` itself)."""
     missing = [p for p in (path, *path.parents) if not p.exists()]
@@ -82,12 +82,12 @@ class Run:
     """One diff/push/rollback invocation's directory and journal (thread-safe appends)."""
 
     def __init__(self, state: Path, run_id: str | None = None, command: str = "push") -> None:
-        self.state = _private_dir(state)
+        self.state = private_dir(state)
         ignore = self.state / ".gitignore"
         if not ignore.exists():
             _write_private(ignore, "# netcfg run state: backups hold device password hashes\n*\n")
         self.id = run_id or new_run_id()
-        self.dir = _private_dir(self.state / "runs" / self.id)
+        self.dir = private_dir(self.state / "runs" / self.id)
         self._lock = threading.Lock()
         self._journal = self.dir / "journal.jsonl"
         if not self._journal.exists():
@@ -135,7 +135,7 @@ class Run:
         return out
 
     def save(self, kind: str, device: str, text: str) -> Path:
-        path = _private_dir(self.dir / kind) / device
+        path = private_dir(self.dir / kind) / device
         _write_private(path, text)
         return path
 
@@ -168,7 +168,7 @@ class DeviceLock:
     """
 
     def __init__(self, state: Path, device: str, run_id: str, shared: bool = False) -> None:
-        self.path = _private_dir(state / "locks") / f"{device}.lock"
+        self.path = private_dir(state / "locks") / f"{device}.lock"
         self.device, self.run_id, self.shared = device, run_id, shared
         #: the record of a holder that died with the lock (then taken over), else None
         self.stale: dict[str, Any] | None = None

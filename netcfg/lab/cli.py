@@ -23,7 +23,8 @@ from netcfg.lab.faults import Fault, FaultKind
 @click.command("lab")
 @click.argument("path", type=click.Path())
 @click.option("--out", type=click.Path(dir_okay=False),
-              help="devices file to write [default: PATH/lab-devices.yaml]")
+              help="devices file to write [default: lab-devices.yaml in the inventory's state "
+                   "directory, outside the inventory]")
 @click.option("--device", "patterns", multiple=True, metavar="GLOB",
               help="serve only matching devices (repeatable)")
 @click.option("--limit", type=int, help="serve at most N devices")
@@ -71,7 +72,12 @@ def lab(path: str, out: str | None, patterns: tuple[str, ...], limit: int | None
     if not specs:
         click.echo("netcfg: no device to serve", err=True)
         sys.exit(1)
-    target = Path(out) if out else _inventory_dir(path) / "lab-devices.yaml"
+    if out:
+        target = Path(out)
+    else:  # beside the runs, out of the inventory's repository: the file holds lab passwords
+        from netcfg.deploy.runs import default_state, private_dir
+
+        target = private_dir(default_state(Path(path))) / "lab-devices.yaml"
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
@@ -121,11 +127,6 @@ def parse_fault(text: str) -> tuple[str, Fault]:
         return glob, Fault(fault_kind, phase=phase, times=int(times) if times else None)
     except ValueError as exc:
         raise click.BadParameter(f"{text!r}: {exc}", param_hint="--fault") from None
-
-
-def _inventory_dir(path: str) -> Path:
-    p = Path(path)
-    return p.parent if p.is_file() else p
 
 
 def _write(target: Path, inventory: dict[str, Any], yaml: Any) -> None:

@@ -64,3 +64,23 @@ def test_fault_option(text, glob, kind, phase, times):
 def test_bad_fault_option_names_what_is_allowed(text, says):
     with pytest.raises(click.BadParameter, match=re.escape(says)):
         parse_fault(text)
+
+
+def test_the_devices_file_stays_out_of_the_inventory_by_default(tmp_path, monkeypatch):
+    """It holds the lab's passwords: by default it goes to the inventory's state directory
+    (outside the inventory, like deploy runs), 0600 in a 0700 directory, and is gone after."""
+    import os
+
+    from netcfg.deploy.runs import default_state
+
+    inventory = ROOT / "inventories" / "multivendor"
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
+    out = default_state(inventory) / "lab-devices.yaml"
+    with lab_process(inventory, out, "--device", "core1", default_out=True,
+                     env=dict(os.environ)) as served:
+        assert oct(out.stat().st_mode & 0o777) == "0o600"
+        assert oct(out.parent.stat().st_mode & 0o777) == "0o700"
+        assert not (inventory / "lab-devices.yaml").exists()
+    assert served.returncode == 0, served.stderr
+    assert f"devices file: {out}" in served.stdout
+    assert not out.exists()
