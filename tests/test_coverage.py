@@ -124,13 +124,20 @@ def other_value(name: str, value: Any, caps: Capabilities) -> Any:
     return None
 
 
+#: identities: changed by handing each holder another holder's value (rotating them), so the
+#: plan stays consistent (every traffic class in dscp_to_tc still exists, every name is one
+#: the NOS accepts) and only who-is-who changes
+ROTATED = ("name", "tc", "interface")
+
+
 def outcome(plan: DevicePlan, path: str, caps: Capabilities, text: str) -> str:
-    """'changed', 'refused' (the renderer raised), 'same', or 'n/a' (no other value)."""
+    """'changed', 'refused' (the renderer raised ValueError: a value the NOS cannot express,
+    which validate reports), 'same', or 'n/a' (no other value)."""
     mutated = copy.deepcopy(plan)
     if path in MEANINGFUL_WHEN:
         cond, wanted = MEANINGFUL_WHEN[path]
         objs, name = holders(mutated, cond)
-        if wanted not in getattr(caps, "ecmp_modes", ()):
+        if wanted not in caps.ecmp_modes:
             return "n/a"
         for o in objs:
             object.__setattr__(o, name, wanted)
@@ -138,14 +145,20 @@ def outcome(plan: DevicePlan, path: str, caps: Capabilities, text: str) -> str:
     objs, name = holders(mutated, path)
     if not objs:
         return "n/a"
-    for o in objs:
-        new = other_value(name, getattr(o, name), caps)
-        if new is None or new == getattr(o, name):
+    values = [getattr(o, name) for o in objs]
+    if name in ROTATED:
+        if len(set(values)) < 2:
             return "n/a"
+        new_values = values[1:] + values[:1]
+    else:
+        new_values = [other_value(name, v, caps) for v in values]
+        if any(new is None or new == v for new, v in zip(new_values, values)):
+            return "n/a"
+    for o, new in zip(objs, new_values):
         object.__setattr__(o, name, new)
     try:
         return "changed" if render_plan(mutated) != text else "same"
-    except (ValueError, KeyError):
+    except ValueError:
         return "refused"
 
 
