@@ -58,10 +58,6 @@ def check(physics: Physics) -> list[Finding]:
     return c.findings()
 
 
-def _platform_path(fabric: Fabric, dev: Any) -> PathKey:
-    return dev.origin.get("platform") or ("platforms", dev.role)
-
-
 def _buffers(physics: Physics, c: _Collector) -> None:
     fabric = physics.fabric
     qos = fabric.loaded.intent.qos
@@ -72,7 +68,7 @@ def _buffers(physics: Physics, c: _Collector) -> None:
             top = ", ".join(f"{p.name} {format_size(h.size * b.pgs)}"
                             for p, h in b.costliest(COSTLIEST))
             pool = f" + shared headroom pool {format_size(b.shp_pool)}" if b.shp_pool else ""
-            c.add("BUF001", _platform_path(fabric, dev),
+            c.add("BUF001", dev.platform_path,
                   f"PFC headroom {format_size(b.reserved)}{pool} exceeds the "
                   f"{format_size(b.buffer)} buffer of {dev.platform}; costliest ports: {top}. "
                   "Shorten cables, use fewer lossless priorities or a shared headroom pool "

@@ -194,6 +194,10 @@ SAME_FACT_AS: dict[str, str] = {
     "qos.dynamic_th": "qos.headroom_profiles[].dynamic_th",
     "qos.headroom_profiles[].dynamic_th": "qos.dynamic_th",
     "interfaces[].headroom.dynamic_th": "qos.dynamic_th",
+    # a port's headroom is one of the switch's profiles (the same object)
+    "interfaces[].headroom.xon": "qos.headroom_profiles[].xon",
+    "interfaces[].headroom.xoff": "qos.headroom_profiles[].xoff",
+    "interfaces[].headroom.size": "qos.headroom_profiles[].size",
     # the switch computes the queue limit itself from the dynamic threshold
     "qos.queue_limit": "qos.dynamic_th",
     "qos.pools.reserved": "qos.pools.total",

@@ -71,6 +71,11 @@ class Device:
         return self.tier > 0
 
     @property
+    def platform_path(self) -> tuple:
+        """The intent line that chose this device's platform (an override, else its role's)."""
+        return self.origin.get("platform") or ("platforms", self.role)
+
+    @property
     def loopback_ip(self) -> str | None:
         return None if self.loopback is None else ipv4(self.loopback)
 

@@ -47,6 +47,12 @@ _WATCHDOG_PLAN_FIELD = {"enabled": "enabled", "detection": "detection_ms",
                         "restoration": "restoration_ms", "action": "action"}
 
 
+def _one_headroom(caps: Capabilities) -> bool:
+    """The NOS sets one headroom for the whole switch (CAP004). Where it sets none at all,
+    the headroom is in its `unrendered` list and CAP010 says so instead."""
+    return not caps.per_port_headroom and "qos.headroom_profiles[].xoff" not in caps.unrendered
+
+
 def reported_fields(caps: Capabilities) -> dict[str, str]:
     """DevicePlan field -> the rule that reports it where the NOS does not render it: the
     capability rules above, and CAP010 for the vendor's `unrendered` list."""
@@ -57,7 +63,7 @@ def reported_fields(caps: Capabilities) -> dict[str, str]:
         out["ecmp.resilient"] = "CAP008"
     if not caps.announces_server_subnets:
         out["bgp.networks"] = "CAP009"
-    if not caps.per_port_headroom:
+    if _one_headroom(caps):
         for f in ("xon", "xoff", "size"):
             out[f"interfaces[].headroom.{f}"] = "CAP004"
     for f in set(WATCHDOG_FIELDS) - caps.watchdog_per_port:
@@ -110,18 +116,16 @@ def check(fabric: Fabric, physics: object | None = None) -> list[Finding]:
                 out.append(li.finding(
                     "CAP009", f"{nos} as rendered does not announce the subnets of ports facing "
                     f"servers ({serving[0].name} and {len(serving) - 1} more): their GPUs are "
-                    "unreachable from other leaves", ("platforms", serving[0].role),
+                    "unreachable from other leaves", serving[0].platform_path,
                     severity="warning", device=serving[0].name))
         for field_path, why in sorted(caps.unrendered.items()):
             out.append(li.finding("CAP010", f"{nos} config does not state {field_path} ({where}): "
-                                  f"{why}", ("platforms", devices[0].role), severity="info",
+                                  f"{why}", devices[0].platform_path, severity="info",
                                   device=first))
         out += _seed(li, fabric, nos, caps, devices, where)
         out += _port_watchdog(li, fabric, nos, caps.watchdog_per_port, devices)
         out += vendor(nos).check(fabric, devices, physics)
-        # CAP004 is about one switch-wide headroom; where none is rendered, CAP010 says so
-        renders_headroom = "qos.headroom_profiles[].xoff" not in caps.unrendered
-        if not caps.per_port_headroom and renders_headroom and physics is not None:
+        if _one_headroom(caps) and physics is not None:
             ports = getattr(physics, "ports", {})
             for dev in devices:
                 sizes = {ports[p].size for p in dev.ports if p in ports}
@@ -129,7 +133,7 @@ def check(fabric: Fabric, physics: object | None = None) -> list[Finding]:
                     out.append(li.finding(
                         "CAP004", f"{dev.name} needs {len(sizes)} different PFC headroom sizes "
                         f"but {nos} sets one for all ports: the largest ({max(sizes)} B) is used",
-                        ("platforms", dev.role), severity="warning", device=dev.name))
+                        dev.platform_path, severity="warning", device=dev.name))
                     break
     return out
 
