@@ -80,6 +80,7 @@ class DropProfile:
     name: str
     fill_min: int  # percent of the queue buffer
     fill_max: int
+    probability_at_min: int  # percent: marking starts at fill_min from this
     probability: int  # percent at fill_max
 
 

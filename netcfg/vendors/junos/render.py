@@ -151,7 +151,8 @@ def build(plan: DevicePlan) -> JunosConfig:
     drop_profiles = []
     for e in sorted({e for i in plan.interfaces for e in i.ecn}, key=lambda e: e.name):
         lo, hi = fill_levels(e, q.queue_limit)
-        drop_profiles.append(DropProfile(e.name, lo, hi, e.probability))
+        # the DCQCN marking ramp: nothing below Kmin, rising linearly to Pmax at Kmax
+        drop_profiles.append(DropProfile(e.name, lo, hi, 0, e.probability))
     schedulers: dict[str, Scheduler] = {}
 
     def scheduler(tc: int, ecn: EcnProfile | None) -> str:

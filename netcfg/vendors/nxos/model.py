@@ -42,9 +42,12 @@ class OutputQueue:
     """A system egress queue class: strict priority, or a share of the remaining bandwidth."""
 
     name: str
-    strict: bool
+    #: `priority level N` for a strict queue, None for a DWRR one
+    priority_level: int | None
     bandwidth_remaining: int
     ecn: EcnMark | None
+    #: WRED averaging weight of the ECN marking (0: the instantaneous queue depth)
+    ecn_weight: int
 
 
 @dataclass(frozen=True, slots=True)

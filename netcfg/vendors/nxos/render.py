@@ -34,6 +34,12 @@ INTERFACE_MULTIPLIER_MAX = 40
 
 ETH_HEADER = 14
 CONTROL_QUEUE = 7
+#: strict queues take priority level 1 (DME range 1-8) [V Cisco roce_enable.py, per the
+#: project's NX-OS notes]
+STRICT_LEVEL = 1
+#: ECN marks on the instantaneous queue depth (`weight` 0-15), as DCQCN's congestion point
+#: expects: an averaged depth marks late on microbursts [V roce_enable.py, Azure configs]
+WRED_WEIGHT = 0
 MTU_MAX = 9216  # interface and network-qos class [V Cisco 118994, DME 576-9216]
 CLASSIFY, NETQOS, QUEUING = "NETCFG-CLASSIFY", "NETCFG-NQ", "NETCFG-OUT"
 
@@ -64,7 +70,8 @@ def _queuing(plan: DevicePlan, ecn: tuple) -> tuple[OutputQueue, ...]:
         # an unused q7 keeps the system default (strict): it carries control traffic [M]
         strict = c.mode == "strict" if c is not None else tc == CONTROL_QUEUE
         weight = c.weight if c is not None and c.weight is not None else 0
-        out.append(OutputQueue(qname(tc, "out"), strict, weight, marks.get(tc)))
+        out.append(OutputQueue(qname(tc, "out"), STRICT_LEVEL if strict else None, weight,
+                               marks.get(tc), WRED_WEIGHT))
     return tuple(out)
 
 
