@@ -187,3 +187,13 @@ def test_a_fabric_that_can_deadlock_is_not_pushed(tmp_path):
     code, stdout, stderr = run("push", str(RING), "--state", str(tmp_path / "state"))
     assert code == 1 and "can deadlock; no device was touched" in stderr
     assert not (tmp_path / "state").exists()  # no run was even journaled
+
+
+def test_push_without_the_deadlock_check_says_so(tmp_path):
+    """The gate is skipped and said to be; the push then stops at the next missing piece
+    (this case has no credentials), before any connection."""
+    code, stdout, stderr = run("push", str(RING), "--state", str(tmp_path / "state"),
+                               "--no-deadlock-check")
+    assert "warning: deadlock check skipped (--no-deadlock-check)" in stderr
+    assert "can deadlock" not in stderr and "DLK001" not in stderr
+    assert code == 1 and "no credentials" in stderr

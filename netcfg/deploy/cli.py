@@ -56,7 +56,10 @@ def _selection(f: Callable[..., Any]) -> Callable[..., Any]:
 class _Setup:
     """Everything a deploy command needs, or a clean exit with the reason."""
 
-    def __init__(self, path: str, kw: dict[str, Any], deadlock_gate: bool = False) -> None:
+    def __init__(self, path: str, kw: dict[str, Any],
+                 skip_deadlock: bool | None = None) -> None:
+        """`skip_deadlock`: None runs no deadlock gate (diff, rollback); False runs it (push);
+        True skips it and says so (push --no-deadlock-check)."""
         from netcfg.deploy.desired import DesiredError, desired_configs
         from netcfg.deploy.runs import default_state
         from netcfg.deploy.targets import (
@@ -75,10 +78,10 @@ class _Setup:
                 click.echo(f"{f.severity}: {f.text()}", err=True)
             _fail("intent is invalid; no device was touched")
         fabric = result.fabric
-        if deadlock_gate:
+        if skip_deadlock is not None:
             from netcfg.deadlock import gate
 
-            if not gate.passes(fabric, False, lambda line: click.echo(line, err=True)):
+            if not gate.passes(fabric, skip_deadlock, lambda line: click.echo(line, err=True)):
                 _fail("the fabric can deadlock; no device was touched (see `netcfg deadlock`; "
                       "--no-deadlock-check pushes anyway)")
         base = Path(path) if Path(path).is_dir() else Path(path).parent
@@ -212,13 +215,10 @@ def diff(path: str, fmt: str, **kw: Any) -> None:
 def push(path: str, fmt: str, revert_in: int, canary: int, batch_size: int,
          max_failures: int, dry_run: bool, no_deadlock: bool, **kw: Any) -> None:
     """Diff, commit with a revert timer, post-check and confirm, canary first then batches."""
-    from netcfg.deadlock import gate
     from netcfg.deploy.engine import Options, push_fleet
     from netcfg.deploy.runs import Run
 
-    setup = _Setup(path, kw, deadlock_gate=not no_deadlock)
-    if no_deadlock:
-        click.echo(f"warning: {gate.SKIPPED}", err=True)
+    setup = _Setup(path, kw, skip_deadlock=no_deadlock)
     opts = Options(timeout=kw["timeout"], revert_in=revert_in, dry_run=dry_run,
                    workers=kw["workers"], canary=canary, batch_size=batch_size,
                    max_failures=max_failures)
