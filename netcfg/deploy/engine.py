@@ -336,12 +336,9 @@ def pool(items: Iterable[Target], fn: Callable[[Target], Result], workers: int,
 FAILED = ("failed", "unreachable", "reverted")
 
 
-def batches(targets: list[Target], canary: int, size: int) -> list[list[Target]]:
-    """Canary device(s) alone first, then fixed-size batches, in the given order."""
-    head, rest = targets[:canary], targets[canary:]
-    out = [head] if head else []
-    out += [rest[i:i + size] for i in range(0, len(rest), max(1, size))]
-    return out
+def batches(targets: list[Target], size: int) -> list[list[Target]]:
+    """Fixed-size batches, in the given order (the canary goes before them, in push_fleet)."""
+    return [targets[i:i + size] for i in range(0, len(targets), max(1, size))]
 
 
 def push_fleet(targets: list[Target], desired: dict[str, Desired], run: Run, opts: Options,
@@ -379,7 +376,7 @@ def push_fleet(targets: list[Target], desired: dict[str, Desired], run: Run, opt
         if skipped and rest:
             run.record("-", "canary-replaced", skipped=skipped)
         canary = len(skipped)
-    for group in batches(rest, 0, opts.batch_size):
+    for group in batches(rest, opts.batch_size):
         if stop.is_set() or not push(group):
             break
     if aborted or stop.is_set():
