@@ -17,8 +17,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "inventories" / "example"
+MULTIVENDOR = ROOT / "inventories" / "multivendor"
 NICS = 32 * 8
-
+NEIGH = Path("/proc/sys/net/ipv4/neigh/default")
 
 
 def _can_run() -> str | None:
@@ -77,6 +78,25 @@ def test_every_nic_reaches_every_other_on_the_example():
     assert report["pairs"] == NICS * (NICS - 1) and report["unreachable"] == []
     assert report["ecmp"] == []
     assert _state(prefix) == (set(), set(), set())  # nothing left behind
+
+
+def test_every_nic_reaches_every_other_on_the_multivendor_fabric():
+    """Three tiers, 2 pods x 16 servers x 8 NICs = 256 NICs; 16 leaves + 2 x 4 spines + 8
+    cores = 32 switches. Its 256 NIC cables and 16 x 16 + 8 x 16 fabric cables need 1,280
+    neighbour entries, more than Linux's default limit of 1,024 for all namespaces together:
+    the twin raises the limit while it runs and puts it back after."""
+    prefix = _prefix("m")
+    limits = {p.name: p.read_text() for p in NEIGH.glob("gc_thresh*")}
+    proc = subprocess.run([sys.executable, "-m", "netcfg", "twin", str(MULTIVENDOR),
+                           "--format", "json"], capture_output=True, text=True, timeout=600,
+                          env=_env(prefix))
+    assert proc.returncode == 0, proc.stdout[:3000] + proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["ok"] and report["switches"] == 32 and report["nics"] == 256
+    assert report["pairs"] == 256 * 255 and report["unreachable"] == []
+    assert report["ecmp"] == []
+    assert _state(prefix) == (set(), set(), set())
+    assert {p.name: p.read_text() for p in NEIGH.glob("gc_thresh*")} == limits
 
 
 def test_the_loopback_only_design_is_caught(monkeypatch):

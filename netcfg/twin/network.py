@@ -21,6 +21,7 @@ from pathlib import Path
 
 FRR_BIN = Path("/usr/lib/frr")
 FRR_RUN = Path("/var/run/frr")
+NEIGH_SYSCTL = Path("/proc/sys/net")
 DAEMONS = ("zebra", "bgpd")
 
 
@@ -64,6 +65,8 @@ class Twin:
     namespaces: list[str] = field(default_factory=list)
     routers: list[Router] = field(default_factory=list)
     _lock: int | None = None
+    #: neighbour-table limits as they were before this twin raised them (restored by close)
+    _neighbour_limits: dict[Path, str] = field(default_factory=dict)
 
     def __enter__(self) -> Twin:
         return self
@@ -80,6 +83,7 @@ class Twin:
 
     def wire(self, links: list[tuple[str, str, str, str]]) -> None:
         """Veth pairs: (namespace A, interface A, namespace B, interface B)."""
+        self._fit_neighbour_table(2 * len(links))
         _ip_batch([f"link add {ia} netns {na} type veth peer name {ib} netns {nb}"
                    for na, ia, nb, ib in links])
 
@@ -106,6 +110,30 @@ class Twin:
                 raise TwinError(f"{router.name}: {daemon} did not start: "
                                 f"{(proc.stderr or proc.stdout).strip()[:300]}")
 
+    def _fit_neighbour_table(self, entries: int) -> None:
+        """Make room for one ARP/ND entry per veth end, in every namespace together.
+
+        Linux keeps one neighbour table for all network namespaces, and its limits exist only
+        in the initial one (net.ipv4.neigh.default.gc_thresh1..3; 128/512/1024 by default).
+        A twin with 1,000 cables needs 2,000 entries: beyond gc_thresh3 the kernel refuses new
+        ones ("neighbor table overflow" in the kernel log), a leaf never resolves a NIC, and
+        pairs across pods look unreachable. So the limits are raised to fit (never lowered)
+        while the twin lives; below gc_thresh1 nothing is garbage-collected."""
+        low = entries + 256
+        for family in ("ipv4", "ipv6"):
+            for name, value in (("gc_thresh1", low), ("gc_thresh2", 2 * low),
+                                ("gc_thresh3", 4 * low)):
+                path = NEIGH_SYSCTL / family / "neigh/default" / name
+                try:
+                    old = path.read_text().strip()
+                    if int(old) >= value:
+                        continue
+                    self._neighbour_limits.setdefault(path, old)
+                    path.write_text(str(value))
+                except (OSError, ValueError) as exc:
+                    raise TwinError(f"cannot raise the kernel's neighbour-table limit {path}: "
+                                    f"{exc}") from None
+
     # ------------------------------------------------------------------ looking inside
     def vtysh(self, router: Router, command: str) -> str:
         proc = subprocess.run(["vtysh", "--vty_socket", str(router.rundir), "-c", command],
@@ -125,6 +153,12 @@ class Twin:
             for router in self.routers:
                 shutil.rmtree(router.rundir, ignore_errors=True)
             self.routers, self.namespaces = [], []
+            for path, value in self._neighbour_limits.items():
+                try:
+                    path.write_text(value)
+                except OSError:
+                    pass
+            self._neighbour_limits = {}
             if self._lock is not None:
                 os.close(self._lock)  # releases the flock
                 self._lock = None
@@ -132,8 +166,8 @@ class Twin:
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-#: one twin per machine at a time: two twins probing at once were seen to lose each other's
-#: echo traffic (docs/twin.md), so a second twin waits for the first
+#: one twin per machine at a time: twins share the kernel's one neighbour table and its
+#: limits, which each raises while it runs and puts back when it closes; a second twin waits
 LOCK = Path("/run/lock/netcfg-twin.lock")
 
 
