@@ -113,6 +113,8 @@ def other_value(name: str, value: Any, caps: Capabilities) -> Any:
         return f"{iface.ip + 2}/{iface.network.prefixlen}"
     if name == "networks":
         return [*value, "10.250.0.0/31"]
+    if name == "server_blocks":
+        return [*value, "10.250.0.0/30"]
     if name == "fields":
         return tuple(f for f in value if not f.startswith("l4_"))
     if name == "dscp":

@@ -399,6 +399,24 @@ def test_addressing_from_custom_prefixes(tmp_path):
     assert up.ip == "172.17.0.1/31" and up.peer.ip == "172.17.0.0/31"
 
 
+def test_server_links_are_numbered_leaf_by_leaf_in_aligned_blocks(tmp_path):
+    """6 servers x 2 NICs: each of the 2 rail leaves has 6 server /31s (12 addresses). Leaf 1
+    takes 172.18.0.0-11 (blocks /29 + /30); leaf 2 starts on the next multiple of 4 links (the
+    largest power of two not above 6), link 8 = address 16: 172.18.0.16-27 (/29 + /30)."""
+    f = build(tmp_path, rail(nodes_per_su=6, extra={"addressing": {
+        "host_links": "172.18.0.0/24"}}))
+    leaves = sorted(f.by_role("leaf"), key=lambda d: d.index)
+    assert [str(n) for n in leaves[0].server_subnets()] == [
+        f"172.18.0.{a}/31" for a in range(0, 12, 2)]
+    assert [str(n) for n in leaves[1].server_subnets()] == [
+        f"172.18.0.{a}/31" for a in range(16, 28, 2)]
+    assert [str(b) for b in leaves[0].server_blocks()] == ["172.18.0.0/29", "172.18.0.8/30"]
+    assert [str(b) for b in leaves[1].server_blocks()] == ["172.18.0.16/29", "172.18.0.24/30"]
+    # the NIC end of each /31 is the odd address, and NIC n of server k sits on leaf n
+    server = f.devices[leaves[1].ports[0].peer.device.name]
+    assert [p.ip for p in server.ports if p.ip] == ["172.18.0.1/31", "172.18.0.17/31"]
+
+
 def test_prefix_too_small_reported(tmp_path):
     v = run(tmp_path, rail(extra={"addressing": {"fabric_links": "10.1.0.0/29"}}))
     assert not v.ok

@@ -53,7 +53,7 @@ def _state(prefix: str) -> tuple[set[str], set[str], set[int]]:
         except OSError:
             continue
         name, rest = stat.split("(", 1)[1].rsplit(")", 1)
-        if name in ("zebra", "bgpd") and rest.split()[0] != "Z" \
+        if name in ("zebra", "bgpd", "staticd") and rest.split()[0] != "Z" \
                 and any(a.decode(errors="replace").startswith(prefix) for a in argv):
             daemons.add(int(proc.name))
     return spaces, runs, daemons
@@ -77,6 +77,11 @@ def test_every_nic_reaches_every_other_on_the_example():
     assert report["ok"] and report["switches"] == 12 and report["nics"] == NICS
     assert report["pairs"] == NICS * (NICS - 1) and report["unreachable"] == []
     assert report["ecmp"] == []
+    # two leaf-spine cables failed in turn; the 8 NICs of a server under the cut leaf still
+    # reach all 255 others each time
+    assert [(f["tier"], f["pairs"], f["unreachable"]) for f in report["failures"]] == [
+        ("leaf-spine", 8 * 255, 0)] * 2
+    assert all(f["reconverged_s"] is not None for f in report["failures"])
     assert _state(prefix) == (set(), set(), set())  # nothing left behind
 
 
@@ -95,6 +100,8 @@ def test_every_nic_reaches_every_other_on_the_multivendor_fabric():
     assert report["ok"] and report["switches"] == 32 and report["nics"] == 256
     assert report["pairs"] == 256 * 255 and report["unreachable"] == []
     assert report["ecmp"] == []
+    assert [(f["tier"], f["pairs"], f["unreachable"]) for f in report["failures"]] == [
+        ("leaf-spine", 8 * 255, 0)] * 2 + [("spine-core", 8 * 255, 0)] * 2
     assert _state(prefix) == (set(), set(), set())
     assert {p.name: p.read_text() for p in NEIGH.glob("gc_thresh*")} == limits
 
@@ -111,11 +118,43 @@ def test_the_loopback_only_design_is_caught(monkeypatch):
     result = validate(EXAMPLE / "fabric.yaml")
     builder = PlanBuilder(result.fabric, result.physics)
     plans = with_loopback_only([builder.plan(d) for d in select(result.fabric)])
-    report = run(result.fabric, plans, timeout=120, sources=8)
+    report = run(result.fabric, plans, timeout=120, sources=8, failures=0)
     assert not report.ok
     assert report.pairs == 8 * (NICS - 1)
     assert report.converged_s is not None  # sessions up; nothing more to wait for
     assert len(report.unreachable) == 8 * (NICS - 1) - 8 * 31
+
+
+def test_a_junos_core_that_rejects_transit_cuts_the_pods_apart(monkeypatch):
+    """The review's Junos finding, run: the cores' export policy gets a term rejecting every
+    route before the transit term, in the rendered text the twin reads back. Pod 1's spines
+    then never learn pod 2's servers: from the 8 NICs of the first server (pod 1), the 128
+    NICs of pod 2 (16 servers x 8) stay unreachable, 8 x 128 = 1,024 of 8 x 255 pairs."""
+    from netcfg.render.engine import render_plan, select
+    from netcfg.render.plan import PlanBuilder
+    from netcfg.twin import run as twin_run
+    from netcfg.validate import validate
+    from netcfg.vendors import vendor
+
+    def broken_read_back(plan):
+        text = render_plan(plan)
+        if plan.nos == "junos":
+            text = text.replace("        term transit {", "        term early {\n"
+                                "            then reject;\n        }\n        term transit {")
+        return vendor(plan.nos).read_routing(text)
+
+    monkeypatch.setenv("NETCFG_TWIN_PREFIX", _prefix("j"))
+    monkeypatch.setattr(twin_run, "read_back", broken_read_back)
+    result = validate(MULTIVENDOR / "fabric.yaml")
+    builder = PlanBuilder(result.fabric, result.physics)
+    plans = [builder.plan(d) for d in select(result.fabric)]
+    report = twin_run.run(result.fabric, plans, timeout=15, sources=8, failures=0)
+    assert not report.ok and report.converged_s is None
+    assert report.pairs == 8 * 255 and len(report.unreachable) == 8 * 128
+    assert all(dst.startswith("gpu-su2-") for _, dst in report.unreachable)
+    assert set(report.differences) == {f"core{i}" for i in range(1, 9)}
+    assert report.differences["core1"] == [
+        "BGP-learned routes are not passed on to other neighbours"]
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])

@@ -7,7 +7,6 @@ timers, L2 frame MTU; each vendor converts in one place (`netcfg/vendors/`).
 
 from __future__ import annotations
 
-import ipaddress
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -101,6 +100,14 @@ class Bgp:
     #: prefixes this switch originates: its loopback /32, then the subnet of every port facing
     #: a server (each exactly, so that every NOS finds it in its routing table to announce)
     networks: list[str]
+    #: the same server subnets as the fewest CIDR blocks holding exactly them (Device.
+    #: server_blocks): what a NOS that cannot announce connected subnets originates instead,
+    #: as a discard route it announces (SONiC); a block of one subnet stays that subnet
+    server_blocks: list[str]
+
+    def merged_blocks(self) -> list[str]:
+        """Server blocks that merge several subnets (a block of one subnet is that subnet)."""
+        return [b for b in self.server_blocks if b not in self.networks]
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +190,9 @@ SAME_FACT_AS: dict[str, str] = {
     "qos.classes[].dscp": "qos.dscp_to_tc",
     "qos.dscp_to_tc": "qos.classes[].dscp",
     "qos.default_tc": "qos.dscp_to_tc",
+    # a NOS announces the server subnets one by one or as blocks; both hold the same addresses
+    "bgp.server_blocks": "bgp.networks",
+    "bgp.networks": "bgp.server_blocks",
     "qos.watchdog_default.enabled": "interfaces[].watchdog.enabled",
     "qos.watchdog_default.detection_ms": "interfaces[].watchdog.detection_ms",
     "qos.watchdog_default.restoration_ms": "interfaces[].watchdog.restoration_ms",
@@ -304,7 +314,6 @@ class PlanBuilder:
         interfaces: list[Interface] = []
         neighbors: list[Neighbor] = []
         mode = {m.speed: m for m in platform.modes}
-        server_subnets: list[ipaddress.IPv4Network] = []
         for port in dev.ports:
             peer = port.peer
             if peer is None:
@@ -344,8 +353,6 @@ class PlanBuilder:
             if peer.device.is_switch and peer.address is not None and peer.device.asn is not None:
                 neighbors.append(Neighbor(ipv4(peer.address), peer.device.asn,
                                           peer.device.name, port.name, peer.name))
-            elif not peer.device.is_switch and port.ip is not None:
-                server_subnets.append(ipaddress.IPv4Interface(port.ip).network)
         wd = intent.qos.pfc.watchdog
         pools = self._pools(platform.asic, budget, interfaces, len(pfc))
         qos = Qos(
@@ -364,7 +371,8 @@ class PlanBuilder:
         bgp = Bgp(asn=dev.asn or 0, router_id=dev.loopback_ip or "0.0.0.0",
                   maximum_paths=effective.max_paths(fabric, dev), multipath_relax=True,
                   neighbors=neighbors,
-                  networks=[loopback] + [str(n) for n in sorted(set(server_subnets))])
+                  networks=[loopback] + [str(n) for n in dev.server_subnets()],
+                  server_blocks=[str(n) for n in dev.server_blocks()])
         return DevicePlan(
             hostname=dev.name, role=dev.role, nos=platform.nos, platform=dev.platform or "",
             model=f"{platform.vendor} {platform.model}",

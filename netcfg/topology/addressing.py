@@ -3,6 +3,11 @@
 Order is build order (leaves, then spines, then cores; links in cabling order), so the same
 intent always gives the same addresses. On every /31 the higher-tier end takes the even
 address, the lower-tier end (leaf toward spine, host toward leaf) the odd one.
+
+Server links are numbered leaf by leaf, each leaf's run starting on a boundary of its own size
+(the largest power of two not above it), so a leaf's server subnets form whole CIDR blocks it
+can announce as one route (a leaf of 16 servers owns a /27): SONiC can announce them no other
+way (Device.server_blocks), and every routing table shrinks to one route per leaf.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from __future__ import annotations
 import ipaddress
 
 from netcfg.topology.build import FabricBuilder
+from netcfg.topology.fabric import Device, Link
 
 
 def assign_addresses(b: FabricBuilder) -> None:
@@ -21,18 +27,19 @@ def assign_addresses(b: FabricBuilder) -> None:
     host_links = [lk for lk in fabric.links if lk.a.device.tier == 0 or lk.b.device.tier == 0]
     for links, prefix, key in ((fabric_links, addr.fabric_links, "fabric_links"),
                                (host_links, addr.host_links, "host_links")):
-        need = 2 * len(links)
+        slots = _slots(links) if key == "host_links" else list(range(len(links)))
+        need = 2 * (max(slots) + 1) if slots else 0
         if need > prefix.num_addresses:
             b.error("TOP003", f"{prefix} has {prefix.num_addresses:,} addresses; {len(links):,} "
                     f"point-to-point /31 links need {need:,} (use a shorter prefix)",
                     ("addressing", key))
             continue
         base = int(prefix.network_address)
-        for i, link in enumerate(links):
+        for slot, link in sorted(zip(slots, links, strict=True), key=lambda x: x[0]):
             upper, lower = (link.a, link.b) if link.a.device.tier >= link.b.device.tier else (
                 link.b, link.a)
-            upper.address = base + 2 * i
-            lower.address = base + 2 * i + 1
+            upper.address = base + 2 * slot
+            lower.address = base + 2 * slot + 1
     if addr.management is not None:
         hosts = max(addr.management.num_addresses - 2, 0)
         if len(switches) > hosts:
@@ -98,3 +105,22 @@ def assign_asns(b: FabricBuilder) -> None:
             b.error("TOP003", f"ASN {dev.asn} of {role} {dev.name} is also used by a {owner}; "
                     f"move routing.asn.{role}_base", ("routing", "asn", f"{role}_base"))
             return
+
+
+def _slots(host_links: list[Link]) -> list[int]:
+    """The /31 number of each server link: leaf by leaf in build order, cabling order within a
+    leaf, each leaf's run aligned to the largest power of two not above its length."""
+    by_leaf: dict[Device, list[int]] = {}
+    for i, link in enumerate(host_links):
+        leaf = link.a.device if link.a.device.tier > 0 else link.b.device
+        by_leaf.setdefault(leaf, []).append(i)
+    slots = [0] * len(host_links)
+    nxt = 0
+    for leaf in sorted(by_leaf, key=lambda d: (d.tier, d.index)):
+        run = by_leaf[leaf]
+        align = 1 << (len(run).bit_length() - 1)
+        nxt = -(-nxt // align) * align
+        for i in run:
+            slots[i] = nxt
+            nxt += 1
+    return slots

@@ -7,6 +7,7 @@ small and fast to build.
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -78,6 +79,19 @@ class Device:
     @property
     def loopback_ip(self) -> str | None:
         return None if self.loopback is None else ipv4(self.loopback)
+
+    def server_subnets(self) -> list[ipaddress.IPv4Network]:
+        """Subnets of the ports facing servers (GPU NICs), in address order."""
+        return sorted({ipaddress.IPv4Interface(p.ip).network for p in self.ports
+                       if p.ip is not None and p.peer is not None
+                       and not p.peer.device.is_switch})
+
+    def server_blocks(self) -> list[ipaddress.IPv4Network]:
+        """The server subnets collapsed into the fewest CIDR blocks that hold exactly them and
+        no other address: a leaf whose 32 server /31s are consecutive owns one /26. A block
+        never reaches past the leaf's own subnets, so announcing it cannot pull in another
+        switch's traffic."""
+        return list(ipaddress.collapse_addresses(self.server_subnets()))
 
     def port(self, name: str) -> Port | None:
         for p in self.ports:

@@ -26,8 +26,13 @@ def _on_sigterm(signum: int, frame: object) -> None:
               help="seconds to wait for BGP to converge")
 @click.option("--sources", type=click.IntRange(min=1), default=None,
               help="reachability from the first N NICs only (default: all pairs)")
+@click.option("--failures", type=click.IntRange(min=0), default=2, show_default=True,
+              help="cables of each tier to fail one at a time (0: none)")
+@click.option("--failure-bound", type=float, default=30.0, show_default=True,
+              help="seconds a link failure may take to reconverge")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
-def twin(path: str, timeout: float, sources: int | None, fmt: str) -> None:
+def twin(path: str, timeout: float, sources: int | None, failures: int, failure_bound: float,
+         fmt: str) -> None:
     """Prove on real FRR routers that every GPU NIC reaches every other."""
     from netcfg.render.engine import select
     from netcfg.render.plan import PlanBuilder
@@ -60,7 +65,7 @@ def twin(path: str, timeout: float, sources: int | None, fmt: str) -> None:
                 seen[0] = done
 
             report = run(result.fabric, plans, timeout=timeout, progress=progress,
-                             sources=sources)
+                         sources=sources, failures=failures, bound=failure_bound)
     except TwinError as exc:
         click.echo(f"netcfg: {exc}", err=True)
         sys.exit(2)

@@ -22,7 +22,9 @@ from pathlib import Path
 FRR_BIN = Path("/usr/lib/frr")
 FRR_RUN = Path("/var/run/frr")
 NEIGH_SYSCTL = Path("/proc/sys/net")
-DAEMONS = ("zebra", "bgpd")
+#: zebra (interfaces, RIB), bgpd, and staticd, which holds static routes since FRR 7.2 (the
+#: discard routes a SONiC leaf announces its server blocks with)
+DAEMONS = ("zebra", "bgpd", "staticd")
 
 
 class TwinError(Exception):

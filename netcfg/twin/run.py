@@ -10,17 +10,21 @@ so a NOS's own BGP implementation is represented by its rendered routing facts, 
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from netcfg.render.engine import environment
+from netcfg.render.engine import environment, render_plan
 from netcfg.render.plan import DevicePlan
+from netcfg.render.routing_facts import RoutingFacts
 from netcfg.topology.fabric import Device, Fabric
+from netcfg.twin.failures import Failure, established, fail_links
 from netcfg.twin.network import Router, Twin, TwinError
 from netcfg.twin.probe import Nic, reach
+from netcfg.vendors import vendor
 
 
 @dataclass
@@ -31,20 +35,28 @@ class Report:
     pairs: int = 0
     unreachable: list[tuple[str, str]] = field(default_factory=list)
     ecmp: list[str] = field(default_factory=list)  # width mismatches, one line each
+    #: switch -> how the routing its NOS file states differs from its plan (what the twin ran)
+    differences: dict[str, list[str]] = field(default_factory=dict)
+    failures: list[Failure] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
-        return self.converged_s is not None and not self.unreachable and not self.ecmp
+        return (self.converged_s is not None and not self.unreachable and not self.ecmp
+                and all(f.ok for f in self.failures))
 
     def as_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "switches": self.switches, "nics": self.nics,
                 "converged_s": self.converged_s, "pairs": self.pairs,
                 "unreachable": [list(p) for p in self.unreachable], "ecmp": self.ecmp,
+                "differences": self.differences,
+                "failures": [f.as_dict() for f in self.failures],
                 "timings": self.timings}
 
     def text(self) -> str:
         lines = [f"twin: {self.switches} FRR switches, {self.nics} server NICs"]
+        for name, diff in sorted(self.differences.items())[:20]:
+            lines.append(f"  {name}: its NOS file differs from the plan: {'; '.join(diff[:5])}")
         if self.converged_s is None:
             lines.append("BGP did not converge within the timeout")
         else:
@@ -58,6 +70,11 @@ class Report:
         lines.append("ECMP width: " + ("as the topology offers" if not self.ecmp else
                                        f"{len(self.ecmp)} mismatches"))
         lines += [f"  {m}" for m in self.ecmp[:20]]
+        for f in self.failures:
+            took = "not within the bound" if f.reconverged_s is None else \
+                f"reconverged in {f.reconverged_s:.1f} s"
+            lines.append(f"link down {f.link}: {took}, {f.pairs - f.unreachable}/{f.pairs} "
+                         "pairs answer")
         lines.append("PASS" if self.ok else "FAIL")
         return "\n".join(lines)
 
@@ -67,17 +84,44 @@ def linux_names(plan: DevicePlan) -> dict[str, str]:
     return {i.name: f"e{n}" for n, i in enumerate(plan.interfaces)}
 
 
-def frr_config(plan: DevicePlan) -> str:
-    """The plan's routing as an integrated frr.conf, on the twin's interface names."""
+def read_back(plan: DevicePlan) -> RoutingFacts:
+    """The routing the switch's own NOS file states, read by that NOS's rules: what the twin
+    runs, so its verdict holds for the rendered files, not only for the plan."""
+    return vendor(plan.nos).read_routing(render_plan(plan))
+
+
+def server_prefixes(plan: DevicePlan, facts: RoutingFacts) -> list[str]:
+    """What the switch announces besides its loopback."""
+    return [p for p in facts.originated if p != plan.loopback]
+
+
+def frr_config(plan: DevicePlan, facts: RoutingFacts) -> str:
+    """The switch's routing as an integrated frr.conf, on the twin's interface names: AS,
+    router-id, neighbours, announcements, path count and transit as its NOS file states them
+    (`facts`). A prefix it announces that is not a connected subnet (a SONiC server block)
+    gets a blackhole route to announce, as SONiC's bgpcfgd gives it one. Where the file states
+    no path count (the NOS default: SONiC 514, Junos all equal paths) the plan's is used."""
     names = linux_names(plan)
     interfaces = [{"name": names[i.name], "address": i.address,
                    "description": f"{i.name} to {i.peer}"}
                   for i in plan.interfaces if i.address]
+    connected = {plan.loopback} | {str(ipaddress.IPv4Interface(i.address).network)
+                                   for i in plan.interfaces if i.address}
+    description = {n.address: n.description for n in plan.bgp.neighbors}
     template = environment().get_template("frr/frr.conf.j2")
-    return template.render(plan=plan, v={"interfaces": interfaces})
+    return template.render(plan=plan, v={
+        "interfaces": interfaces,
+        "asn": facts.asn, "router_id": facts.router_id,
+        "neighbors": [{"address": a, "remote_as": asn, "description": description.get(a, "")}
+                      for a, asn in facts.neighbors.items()],
+        "networks": list(facts.originated),
+        "blackholes": [p for p in facts.originated if p not in connected],
+        "maximum_paths": facts.maximum_paths or plan.bgp.maximum_paths,  # as check_ecmp
+        "transit": facts.transit})
 
 
-def build(twin: Twin, fabric: Fabric, plans: list[DevicePlan]) -> tuple[list[Router], list[Nic]]:
+def build(twin: Twin, fabric: Fabric, plans: list[DevicePlan],
+          facts: dict[str, RoutingFacts]) -> tuple[list[Router], list[Nic]]:
     """Namespaces, cables, addresses and FRR for every switch plan and every server NIC."""
     by_name = {p.hostname: p for p in plans}
     ns_of = {p.hostname: f"{twin.prefix}s{n}" for n, p in enumerate(plans)}
@@ -127,34 +171,39 @@ def build(twin: Twin, fabric: Fabric, plans: list[DevicePlan]) -> tuple[list[Rou
                 + ([f"route add default via {gateway}"] if gateway else []))
     routers = []
     for plan in plans:
-        router = Router(plan.hostname, ns_of[plan.hostname], frr_config(plan))
+        router = Router(plan.hostname, ns_of[plan.hostname],
+                        frr_config(plan, facts[plan.hostname]))
         twin.start(router)
         routers.append(router)
     return routers, nics
 
 
-def converge(twin: Twin, routers: list[Router], plans: list[DevicePlan], timeout: float,
-             progress: Callable[[int, int], None] | None = None) -> float | None:
+def converge(twin: Twin, routers: list[Router], plans: list[DevicePlan],
+             facts: dict[str, RoutingFacts], timeout: float,
+             progress: Callable[[int, int], None] | None = None,
+             down: dict[str, int] | None = None) -> float | None:
     """Seconds until every switch has all its BGP sessions established and holds a BGP
     route for every server subnet another switch originates, or None when `timeout` passes
     first. (Loopbacks are left out: a spine does not take another spine's loopback through a
-    leaf, both being in the spines' ASN.)"""
-    wanted = {net for p in plans for net in p.bgp.networks[1:]}
-    plan_of = {p.hostname: p for p in plans}
+    leaf, both being in the spines' ASN.) `down` counts the sessions per switch that must
+    have dropped (a failed link's two ends)."""
+    down = down or {}
+    origin = {p.hostname: server_prefixes(p, facts[p.hostname]) for p in plans}
+    wanted = {net for nets in origin.values() for net in nets}
     start = time.monotonic()
     done: set[str] = set()
     while time.monotonic() - start < timeout:
         for router in routers:
             if router.name in done:
                 continue
-            plan = plan_of[router.name]
-            if _established(twin, router) < len(plan.bgp.neighbors):
+            want = len(facts[router.name].neighbors) - down.get(router.name, 0)
+            if established(twin, router) != want:
                 continue
             try:
                 routes = json.loads(twin.vtysh(router, "show ip bgp json") or "{}")
             except json.JSONDecodeError:
                 continue
-            if wanted - set(plan.bgp.networks) <= set(routes.get("routes", {})):
+            if wanted - set(origin[router.name]) <= set(routes.get("routes", {})):
                 done.add(router.name)
         if progress is not None:
             progress(len(done), len(routers))
@@ -162,15 +211,6 @@ def converge(twin: Twin, routers: list[Router], plans: list[DevicePlan], timeout
             return time.monotonic() - start
         time.sleep(0.5)
     return None
-
-
-def _established(twin: Twin, router: Router) -> int:
-    try:
-        summary = json.loads(twin.vtysh(router, "show bgp summary json") or "{}")
-    except json.JSONDecodeError:
-        return 0
-    peers = summary.get("ipv4Unicast", {}).get("peers", {})
-    return sum(1 for peer in peers.values() if peer.get("state") == "Established")
 
 
 def expected_width(fabric: Fabric, switch: str, owner: str) -> int:
@@ -196,10 +236,11 @@ def _reaches_down(dev: Device, owner: str) -> bool:
                if d.is_switch and d.tier < dev.tier)
 
 
-def check_ecmp(twin: Twin, fabric: Fabric, routers: list[Router],
-               plans: list[DevicePlan]) -> list[str]:
+def check_ecmp(twin: Twin, fabric: Fabric, routers: list[Router], plans: list[DevicePlan],
+               facts: dict[str, RoutingFacts]) -> list[str]:
     """Next hops FRR installed for each remote server subnet vs the topology's width."""
-    owner = {net: p.hostname for p in plans for net in p.bgp.networks[1:]}
+    owner = {net: p.hostname for p in plans for net in server_prefixes(p, facts[p.hostname])}
+    paths = {p.hostname: facts[p.hostname].maximum_paths or p.bgp.maximum_paths for p in plans}
     out = []
     for router in routers:
         try:
@@ -212,8 +253,7 @@ def check_ecmp(twin: Twin, fabric: Fabric, routers: list[Router],
             entries = routes.get(net, [])
             got = sum(1 for e in entries if e.get("selected")
                       for h in e.get("nexthops", []) if h.get("active"))
-            want = min(expected_width(fabric, router.name, leaf),
-                       next(p.bgp.maximum_paths for p in plans if p.hostname == router.name))
+            want = min(expected_width(fabric, router.name, leaf), paths[router.name])
             if got != want:
                 out.append(f"{router.name}: {net} (on {leaf}) has {got} next hops, the "
                            f"topology offers {want}")
@@ -223,18 +263,24 @@ def check_ecmp(twin: Twin, fabric: Fabric, routers: list[Router],
 def run(fabric: Fabric, plans: list[DevicePlan], timeout: float = 120.0,
         progress: Callable[[int, int], None] | None = None,
         keep: Callable[[Twin, list[Router]], None] | None = None,
-        sources: int | None = None) -> Report:
+        sources: int | None = None, failures: int = 2, bound: float = 30.0) -> Report:
     """Build, converge, check, tear down (unless `keep` takes the running twin). `sources`
     limits the reachability check to the first N NICs (in server order) as sources, each to
-    every other NIC; None checks all pairs."""
+    every other NIC; None checks all pairs. `failures` cables of each tier are then failed one
+    at a time, each to reconverge within `bound` seconds with no pair lost."""
     report = Report(switches=len(plans))
     twin = Twin()
     try:
         t0 = time.monotonic()
-        routers, nics = build(twin, fabric, plans)
+        facts = {p.hostname: read_back(p) for p in plans}
+        for plan in plans:
+            wanted = vendor(plan.nos).expected_routing(plan)
+            if diff := wanted.differences(facts[plan.hostname]):
+                report.differences[plan.hostname] = diff
+        routers, nics = build(twin, fabric, plans, facts)
         report.nics = len(nics)
         report.timings["build_s"] = round(time.monotonic() - t0, 1)
-        report.converged_s = converge(twin, routers, plans, timeout, progress)
+        report.converged_s = converge(twin, routers, plans, facts, timeout, progress)
         if report.converged_s is not None:
             report.converged_s = round(report.converged_s, 1)
         t1 = time.monotonic()
@@ -245,7 +291,15 @@ def run(fabric: Fabric, plans: list[DevicePlan], timeout: float = 120.0,
         report.unreachable = [(nics[a].name, nics[b].name) for a, b in pairs
                               if (a, b) not in answered]
         report.timings["reachability_s"] = round(time.monotonic() - t1, 1)
-        report.ecmp = check_ecmp(twin, fabric, routers, plans)
+        report.ecmp = check_ecmp(twin, fabric, routers, plans, facts)
+        if failures and report.converged_s is not None:
+            t3 = time.monotonic()
+            names = {p.hostname: linux_names(p) for p in plans}
+            report.failures = fail_links(
+                twin, fabric, routers, plans, facts, nics, failures, bound,
+                linux=lambda dev, port: names[dev][port],
+                settled=lambda down: converge(twin, routers, plans, facts, bound, down=down))
+            report.timings["failures_s"] = round(time.monotonic() - t3, 1)
         if keep is not None:
             keep(twin, routers)
             twin = Twin()  # handed over: nothing left to close here
@@ -258,6 +312,7 @@ def run(fabric: Fabric, plans: list[DevicePlan], timeout: float = 120.0,
 
 def with_loopback_only(plans: list[DevicePlan]) -> list[DevicePlan]:
     """The design before server subnets were announced (for tests and comparisons)."""
-    return [replace(p, bgp=replace(p.bgp, networks=p.bgp.networks[:1])) for p in plans]
+    return [replace(p, bgp=replace(p.bgp, networks=p.bgp.networks[:1], server_blocks=[]))
+            for p in plans]
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from netcfg.render.routing_facts import RoutingFacts, wanted
 from netcfg.topology import effective
 
 if TYPE_CHECKING:
@@ -60,8 +61,10 @@ class Capabilities:
     seed_by_role: Mapping[str, int] = field(default_factory=dict)
     #: watchdog fields a port override may set (the others are switch-wide)
     watchdog_per_port: frozenset[str] = WATCHDOG_FIELDS
-    #: the rendered config announces the plan's server-facing subnets in BGP
-    announces_server_subnets: bool = True
+    #: how the rendered config announces the server-facing subnets in BGP: "each" one as it
+    #: is, or only as "blocks" of several (Device.server_blocks); a subnet that is a block of
+    #: its own then goes unannounced, and CAP009 says so
+    server_subnets: Literal["each", "blocks"] = "each"
     #: DevicePlan fields (paths as in tests/test_coverage.py: `qos.pools.total`,
     #: `interfaces[].lanes`) the rendered config does not state, each with why: the switch then
     #: keeps its own value, and CAP010 says so
@@ -159,12 +162,26 @@ class Vendor(ABC):
     def expected(self, plan: DevicePlan) -> QosFacts:
         """What `read` must return for the plan's own rendering."""
 
+    @abstractmethod
+    def read_routing(self, text: str) -> RoutingFacts:
+        """The BGP facts a rendered or running config states, by this NOS's own rules."""
+
+    def expected_routing(self, plan: DevicePlan) -> RoutingFacts:
+        """What `read_routing` must return for the plan's own rendering: the plan's routing,
+        without a path count where the NOS states none (CAP010)."""
+        return wanted(plan, "bgp.maximum_paths" not in self.capabilities.unrendered)
+
 
 class ModuleVendor(Vendor):
     """A vendor whose `build`, `read` and `expected` are the functions of one module of its
     package (`render`): the NOS's unit conversions and reader in one place."""
 
     render: ClassVar[ModuleType]
+    #: the module whose `read(text)` gives the config's RoutingFacts
+    routing: ClassVar[ModuleType]
+
+    def read_routing(self, text: str) -> RoutingFacts:
+        return self.routing.read(text)
 
     def build(self, plan: DevicePlan) -> Any:
         return self.render.build(plan)

@@ -61,8 +61,6 @@ def reported_fields(caps: Capabilities) -> dict[str, str]:
         out["ecmp.seed"] = "CAP005"
     if not caps.resilient_hashing:
         out["ecmp.resilient"] = "CAP008"
-    if not caps.announces_server_subnets:
-        out["bgp.networks"] = "CAP009"
     if _one_headroom(caps):
         for f in ("xon", "xoff", "size"):
             out[f"interfaces[].headroom.{f}"] = "CAP004"
@@ -109,15 +107,17 @@ def check(fabric: Fabric, physics: object | None = None) -> list[Finding]:
         if ecmp.resilient and not caps.resilient_hashing:
             out.append(li.finding("CAP008", f"{nos} does not render resilient ECMP hashing "
                                   f"({where})", ("ecmp", "resilient"), device=first))
-        if not caps.announces_server_subnets:
-            serving = [d for d in devices if any(
-                p.peer is not None and not p.peer.device.is_switch for p in d.ports)]
-            if serving:
+        if caps.server_subnets == "blocks":
+            alone = [(d, lone) for d in devices if (lone := _lone_subnets(d))]
+            if alone:
+                dev, lone = alone[0]
+                others = f" and {len(alone) - 1} more" if len(alone) > 1 else ""
                 out.append(li.finding(
-                    "CAP009", f"{nos} as rendered does not announce the subnets of ports facing "
-                    f"servers ({serving[0].name} and {len(serving) - 1} more): their GPUs are "
-                    "unreachable from other leaves", serving[0].platform_path,
-                    severity="warning", device=serving[0].name))
+                    "CAP009", f"{nos} announces server subnets only as blocks of several, and "
+                    f"{dev.name}{others} has subnets that form no block ({', '.join(lone[:3])}"
+                    f"{' ...' if len(lone) > 3 else ''}): the GPUs there are unreachable from "
+                    "other leaves; give each leaf consecutive server subnets",
+                    dev.platform_path, severity="warning", device=dev.name))
         for field_path, why in sorted(caps.unrendered.items()):
             out.append(li.finding("CAP010", f"{nos} config does not state {field_path} ({where}): "
                                   f"{why}", devices[0].platform_path, severity="info",
@@ -189,3 +189,9 @@ def _port_watchdog(li, fabric: Fabric, nos: str, per_port: frozenset[str],
                     f"only {settable}", path,
                     device=dev.name))
     return out
+
+
+def _lone_subnets(dev: Device) -> list[str]:
+    """Server subnets of `dev` that are a block of their own (no neighbour to merge with)."""
+    subnets = set(dev.server_subnets())
+    return [str(b) for b in dev.server_blocks() if b in subnets]

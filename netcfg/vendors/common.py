@@ -1,12 +1,14 @@
 """Config values several NOS models share: eBGP as EOS and NX-OS write it (a router with
 numbered neighbours, each with a description, and the prefixes it originates), and ECN
-marking on a queue with byte thresholds."""
+marking on a queue with byte thresholds; and where their readers find the BGP router."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from netcfg.render import plan
+from netcfg.vendors.lineconfig import Statement, parse
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,3 +41,12 @@ class Bgp:
         return cls(b.asn, b.router_id, b.maximum_paths, b.multipath_relax,
                    tuple(Neighbor(n.address, n.remote_as, n.description) for n in b.neighbors),
                    tuple(b.networks))
+
+
+def bgp_router(text: str) -> tuple[int, list[Statement]]:
+    """The AS and the statements of an EOS/NX-OS config's `router bgp` block ((0, []) when
+    it has none)."""
+    for block in parse(text):
+        if m := re.fullmatch(r"router bgp (\d+)", block.text):
+            return int(m.group(1)), block.children
+    return 0, []

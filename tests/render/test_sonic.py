@@ -271,3 +271,41 @@ def test_seed_other_than_the_type_default_is_reported(tmp_path):
     cap = [f for f in result.findings if f.rule == "CAP005"]
     assert result.ok and len(cap) == 1
     assert cap[0].severity == "warning" and "gets 25, the same as every spine" in cap[0].text()
+
+
+def test_server_blocks_are_announced_as_bgpcfgd_reads_them():
+    """bgpcfgd (managers_static_rt.py) announces a STATIC_ROUTE|<vrf>|<prefix> with blackhole
+    "true" as `ip route <prefix> blackhole tag 1` + `redistribute static`. In the multivendor
+    fabric the 8 pod-1 leaves take 8 x 16 server /31s = 256 addresses from 10.128.0.0, so
+    leaf-su2-r1 owns 10.128.1.0-31: one /27."""
+    from render_cases import _fabric
+
+    from netcfg.render.plan import PlanBuilder
+    from netcfg.validate import validate
+
+    fabric, physics = _fabric(str(INVENTORIES / "multivendor" / "fabric.yaml"))
+    db = json.loads(render_plan(PlanBuilder(fabric, physics).plan(fabric.devices["leaf-su2-r1"])))
+    assert db["STATIC_ROUTE"] == {"default|10.128.1.0/27": {"blackhole": "true",
+                                                            "advertise": "true"}}
+    found = validate(INVENTORIES / "multivendor" / "fabric.yaml").findings
+    assert not [f for f in found if f.rule == "CAP009"]
+
+
+def test_a_server_subnet_that_forms_no_block_is_reported(tmp_path):
+    """15 servers per leaf: 30 addresses = /28 + /29 + /30 + one /31 left alone, which SONiC
+    cannot announce (CAP009). Pod-1 leaves start every 16 links (the largest power of two not
+    above 15), so leaf-su2-r1 starts at link 128 = 10.128.1.0 and its lone /31 is link 142:
+    10.128.1.28/31."""
+    import yaml
+
+    from netcfg.validate import validate
+
+    path = tmp_path / "fabric.yaml"
+    doc = yaml.safe_load((INVENTORIES / "multivendor" / "fabric.yaml").read_text())
+    doc["topology"]["nodes_per_su"] = 15
+    doc["overrides"].pop("ports")
+    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+    result = validate(path)
+    cap = [f for f in result.findings if f.rule == "CAP009"]
+    assert result.ok and len(cap) == 1 and cap[0].severity == "warning"
+    assert "leaf-su2-r1 and 3 more has subnets that form no block (10.128.1.28/31)" in cap[0].text()

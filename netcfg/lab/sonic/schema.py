@@ -3,10 +3,11 @@
 Written from SONiC's YANG models (sonic-buildimage `src/sonic-yang-models/yang-models`:
 sonic-port, sonic-device_metadata, the QoS map, scheduler, WRED, queue, buffer, PFC watchdog,
 cable-length and hash modules, plus sonic-interface, sonic-loopback-interface,
-sonic-mgmt_interface, sonic-mgmt_port and sonic-bgp-neighbor) and the table reference
-`doc/Configuration.md`. The generic config updater validates a whole target CONFIG_DB against
-these models before it changes anything, so an unknown table, key shape, field or value makes
-`config replace` / `config apply-patch` fail; this module reproduces that check without libyang.
+sonic-mgmt_interface, sonic-mgmt_port, sonic-bgp-neighbor and sonic-static-route) and the table
+reference `doc/Configuration.md`. The generic config updater validates a whole target CONFIG_DB
+against these models before it changes anything, so an unknown table, key shape, field or value
+makes `config replace` / `config apply-patch` fail; this module reproduces that check without
+libyang.
 Only the tables a lossless RoCE fabric and the box's own management need are modelled; a table
 outside the list counts as "without YANG models", which GCU refuses to touch.
 """
@@ -153,6 +154,7 @@ _DEVICE_TYPES = ("ToRRouter|LeafRouter|SpineChassisFrontendRouter|ChassisBackend
                  "UpperSpineRouter|FabricSpineRouter|LowerSpineRouter|BackEndToRRouter|"
                  "BackEndLeafRouter|SonicHost|not-provisioned")
 _PORT_NAME = r"Ethernet([0-9]{1,3})"
+_TRUE_FALSE_LIST = pattern(r"((true|false),)*(true|false)")
 _QUEUE_INDEX = r"(1[0-5]|[0-9])((-)(1[0-5]|[0-9]))?"
 _WRED_THRESHOLDS = {f"{c}_{m}_threshold": UINT64
                     for c in ("green", "yellow", "red") for m in ("min", "max")}
@@ -192,6 +194,18 @@ TABLES: dict[str, Table] = {
                                                   "admin_status": enum("up", "down")},
                                               1: {"family": enum("IPv4", "IPv6"),
                                                   "scope": enum("global", "local")}}),
+    # sonic-static-route.yang (revision 2022-03-17): STATIC_ROUTE_TEMPLATE_LIST keyed by the
+    # prefix alone, STATIC_ROUTE_LIST by VRF and prefix; per-next-hop values are comma lists
+    "STATIC_ROUTE": Table(keys=((ip_prefix,), (pattern(r"default|mgmt|Vrf[a-zA-Z0-9_-]+"),
+                                               ip_prefix)), shape_fields={
+        0: {"nexthop": text, "ifname": text, "advertise": _TRUE_FALSE_LIST,
+            "bfd": _TRUE_FALSE_LIST},
+        1: {"nexthop": text, "ifname": text, "advertise": _TRUE_FALSE_LIST,
+            "distance": pattern(r"((25[0-5]|2[0-4][0-9]|[0-1]?[0-9][0-9]?),)*"
+                                r"(25[0-5]|2[0-4][0-9]|[0-1]?[0-9][0-9]?)"),
+            "nexthop-vrf": pattern(r"((((Vrf[a-zA-Z0-9_-]+)|(default)|(mgmt)),)*"
+                                   r"((Vrf[a-zA-Z0-9_-]+)|(default)|(mgmt)))?"),
+            "blackhole": _TRUE_FALSE_LIST}}),
     "BGP_NEIGHBOR": Table(keys=((ip_address,),), fields={
         "asn": integer(1, 4294967295), "name": text, "local_addr": ip_address,
         "holdtime": UINT16, "keepalive": UINT16, "admin_status": enum("up", "down"),

@@ -6,7 +6,7 @@ from types import ModuleType
 from typing import ClassVar
 
 from netcfg.vendors.base import ModuleVendor
-from netcfg.vendors.cumulus import render
+from netcfg.vendors.cumulus import render, routing
 from netcfg.vendors.cumulus.capabilities import CAPABILITIES
 from netcfg.vendors.cumulus.deploy import CumulusDeploy
 
@@ -18,6 +18,7 @@ class Cumulus(ModuleVendor):
     capabilities = CAPABILITIES
     deploy = CumulusDeploy()
     render: ClassVar[ModuleType] = render
+    routing: ClassVar[ModuleType] = routing
 
 
 VENDOR = Cumulus()

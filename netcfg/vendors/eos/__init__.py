@@ -6,7 +6,7 @@ from types import ModuleType
 from typing import ClassVar
 
 from netcfg.vendors.base import ModuleVendor
-from netcfg.vendors.eos import render
+from netcfg.vendors.eos import render, routing
 from netcfg.vendors.eos.capabilities import CAPABILITIES
 from netcfg.vendors.eos.deploy import EosDeploy
 
@@ -18,6 +18,7 @@ class Eos(ModuleVendor):
     capabilities = CAPABILITIES
     deploy = EosDeploy()
     render: ClassVar[ModuleType] = render
+    routing: ClassVar[ModuleType] = routing
 
 
 VENDOR = Eos()

@@ -12,7 +12,7 @@ from netcfg.render.facts import QosFacts
 from netcfg.render.plan import DevicePlan
 from netcfg.topology.fabric import Device, Fabric
 from netcfg.vendors.base import ModuleVendor
-from netcfg.vendors.junos import render
+from netcfg.vendors.junos import render, routing
 from netcfg.vendors.junos.capabilities import CAPABILITIES
 from netcfg.vendors.junos.deploy import JunosDeploy
 
@@ -24,6 +24,7 @@ class Junos(ModuleVendor):
     capabilities = CAPABILITIES
     deploy = JunosDeploy()
     render: ClassVar[ModuleType] = render
+    routing: ClassVar[ModuleType] = routing
     filters = {"junos_string": render.quote}
 
     def read(self, text: str, plan: DevicePlan) -> QosFacts:

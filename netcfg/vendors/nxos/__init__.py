@@ -6,7 +6,7 @@ from types import ModuleType
 from typing import ClassVar
 
 from netcfg.vendors.base import ModuleVendor
-from netcfg.vendors.nxos import render
+from netcfg.vendors.nxos import render, routing
 from netcfg.vendors.nxos.capabilities import CAPABILITIES
 from netcfg.vendors.nxos.deploy import NxosDeploy
 
@@ -18,6 +18,7 @@ class Nxos(ModuleVendor):
     capabilities = CAPABILITIES
     deploy = NxosDeploy()
     render: ClassVar[ModuleType] = render
+    routing: ClassVar[ModuleType] = routing
 
 
 VENDOR = Nxos()

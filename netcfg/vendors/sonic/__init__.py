@@ -6,7 +6,7 @@ from types import ModuleType
 from typing import ClassVar
 
 from netcfg.vendors.base import ModuleVendor
-from netcfg.vendors.sonic import render
+from netcfg.vendors.sonic import render, routing
 from netcfg.vendors.sonic.capabilities import CAPABILITIES
 from netcfg.vendors.sonic.deploy import SonicDeploy
 
@@ -18,6 +18,7 @@ class Sonic(ModuleVendor):
     capabilities = CAPABILITIES
     deploy = SonicDeploy()
     render: ClassVar[ModuleType] = render
+    routing: ClassVar[ModuleType] = routing
 
 
 VENDOR = Sonic()

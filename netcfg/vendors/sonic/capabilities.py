@@ -25,9 +25,9 @@ CAPABILITIES = Capabilities(
     # reported (CAP005).
     hash_seed="by_role",
     # bgpcfgd's bgpd.main.conf.j2 (docker-fpm-frr) announces Loopback0 and VLAN_INTERFACE
-    # prefixes; routed ports' subnets only with sub_role FrontEnd (multi-ASIC). netcfg renders
-    # server ports as routed /31s, so their subnets are not announced (CAP009).
-    announces_server_subnets=False,
+    # prefixes, routed ports' subnets only with sub_role FrontEnd (multi-ASIC); a STATIC_ROUTE
+    # is announced (managers_static_rt.py). So the server /31s go out as blackhole blocks.
+    server_subnets="blocks",
     seed_by_role={role: SEED_OF_TYPE[kind] for role, kind in DEVICE_TYPES.items()},
     # bgpd.main.conf.j2 takes both from constants.yml.j2 (docker-fpm-frr; FACTS.md section 4),
     # not from CONFIG_DB

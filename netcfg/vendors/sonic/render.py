@@ -103,6 +103,16 @@ def _device(plan: DevicePlan) -> dict[str, Any]:
     out["BGP_NEIGHBOR"] = {
         n.address: {"asn": str(n.remote_as), "name": n.name, "local_addr": local[n.interface],
                     "admin_status": "up"} for n in plan.bgp.neighbors}
+    # bgpd.main.conf.j2 does not announce routed ports' subnets; bgpcfgd (managers_static_rt.py)
+    # turns each STATIC_ROUTE into `ip route <prefix> blackhole tag 1` and announces tag-1
+    # statics (`redistribute static route-map STATIC_ROUTE_FILTER`). The connected /31s inside
+    # a block stay more specific, so traffic still reaches each NIC. A block of one subnet is
+    # not announceable so (the connected route of the same prefix wins in zebra, the static is
+    # never redistributed): CAP009 names those devices.
+    blocks = plan.bgp.merged_blocks()
+    if blocks:
+        out["STATIC_ROUTE"] = {f"default|{b}": {"blackhole": "true", "advertise": "true"}
+                               for b in blocks}
     return out
 
 

@@ -1,0 +1,51 @@
+"""Cumulus routing facts: the BGP of an NVUE YAML config (`nv config show -o yaml`).
+
+The switch's AS and router-id sit under `router bgp`, the IPv4 unicast networks, multipaths
+and neighbours under `vrf default router bgp`. Later `set` documents override earlier ones, as
+`nv config patch` applies them. No NVUE route map is rendered; one on a neighbour's IPv4
+address family (`policy outbound route-map`) counts as no transit (not evaluated).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+from netcfg.render.routing_facts import RoutingFacts
+
+
+def read(text: str) -> RoutingFacts:
+    merged: dict[str, Any] = {}
+    for doc in yaml.safe_load(text) or []:
+        _merge(merged, doc.get("set") or {})
+    router = _get(merged, "router", "bgp") or {}
+    vrf = _get(merged, "vrf", "default", "router", "bgp") or {}
+    af = _get(vrf, "address-family", "ipv4-unicast") or {}
+    neighbors, transit = {}, True
+    for addr, n in (_get(vrf, "neighbor") or {}).items():
+        n = n or {}
+        if "remote-as" in n:
+            neighbors[str(addr)] = int(n["remote-as"])
+        if _get(n, "address-family", "ipv4-unicast", "policy", "outbound", "route-map"):
+            transit = False
+    paths = _get(af, "multipaths", "ebgp")
+    return RoutingFacts(
+        asn=int(router.get("autonomous-system") or 0), router_id=str(router.get("router-id", "")),
+        neighbors=neighbors, originated=tuple(str(p) for p in (af.get("network") or {})),
+        maximum_paths=None if paths is None else int(paths), transit=transit)
+
+
+def _get(d: Any, *keys: str) -> Any:
+    """The value at `keys`, or None where a level is missing."""
+    for k in keys:
+        d = d.get(k) if isinstance(d, dict) else None
+    return d
+
+
+def _merge(into: dict[str, Any], doc: dict[str, Any]) -> None:
+    for k, v in doc.items():
+        if isinstance(v, dict) and isinstance(into.get(k), dict):
+            _merge(into[k], v)
+        else:
+            into[k] = v
