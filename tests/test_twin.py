@@ -81,7 +81,7 @@ def test_every_nic_reaches_every_other_on_the_example():
     # reach all 255 others each time
     assert [(f["tier"], f["pairs"], f["unreachable"]) for f in report["failures"]] == [
         ("leaf-spine", 8 * 255, 0)] * 2
-    assert all(f["reconverged_s"] is not None for f in report["failures"])
+    assert all(f["reconverged_s"] is not None and f["restored"] for f in report["failures"])
     assert _state(prefix) == (set(), set(), set())  # nothing left behind
 
 

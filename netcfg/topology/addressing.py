@@ -35,7 +35,7 @@ def assign_addresses(b: FabricBuilder) -> None:
                     ("addressing", key))
             continue
         base = int(prefix.network_address)
-        for slot, link in sorted(zip(slots, links, strict=True), key=lambda x: x[0]):
+        for slot, link in zip(slots, links, strict=True):
             upper, lower = (link.a, link.b) if link.a.device.tier >= link.b.device.tier else (
                 link.b, link.a)
             upper.address = base + 2 * slot

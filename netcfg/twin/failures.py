@@ -6,7 +6,8 @@ veth peer loses carrier too, as a fibre cut does). Reconvergence is measured fro
 the link goes down until the two switches at its ends have dropped the session over it and
 every switch again holds a BGP route for every server prefix; then the NICs nearest the cut
 (those of the first server under the leaf end, or of the pod's first server for an upper tier)
-ping every NIC. The cable is restored and the fabric allowed to settle before the next.
+ping every NIC. The cable is restored and the fabric must settle again within the bound
+before the next (a fabric that does not stops the series and fails it).
 """
 
 from __future__ import annotations
@@ -32,14 +33,17 @@ class Failure:
     reconverged_s: float | None  # None: not within the bound
     pairs: int
     unreachable: int
+    #: the fabric settled again (every session up) within the bound once the cable was back
+    restored: bool
 
     @property
     def ok(self) -> bool:
-        return self.reconverged_s is not None and self.unreachable == 0
+        return self.reconverged_s is not None and self.unreachable == 0 and self.restored
 
     def as_dict(self) -> dict[str, object]:
         return {"link": self.link, "tier": self.tier, "reconverged_s": self.reconverged_s,
-                "pairs": self.pairs, "unreachable": self.unreachable}
+                "pairs": self.pairs, "unreachable": self.unreachable,
+                "restored": self.restored}
 
 
 def sample(fabric: Fabric, plans: list[DevicePlan], per_tier: int) -> list[tuple[str, str, str]]:
@@ -81,10 +85,12 @@ def fail_links(twin: Twin, fabric: Fabric, routers: list[Router], plans: list[De
         sources = _near(fabric, ldev, nics)
         pairs = [(a, b) for a in sources for b in range(len(nics)) if a != b]
         answered = reach(nics, pairs)
-        out.append(Failure(f"{lower} - {upper}", tier, elapsed, len(pairs),
-                           len(pairs) - len(answered)))
         twin.configure(ns_of[ldev], [f"link set {linux(ldev, lport)} up"])
-        settled({})
+        restored = settled({}) is not None
+        out.append(Failure(f"{lower} - {upper}", tier, elapsed, len(pairs),
+                           len(pairs) - len(answered), restored))
+        if not restored:
+            break  # later measurements would start from a broken fabric
     return out
 
 

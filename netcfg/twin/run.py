@@ -73,8 +73,9 @@ class Report:
         for f in self.failures:
             took = "not within the bound" if f.reconverged_s is None else \
                 f"reconverged in {f.reconverged_s:.1f} s"
+            back = "" if f.restored else "; did not settle again after the cable came back"
             lines.append(f"link down {f.link}: {took}, {f.pairs - f.unreachable}/{f.pairs} "
-                         "pairs answer")
+                         f"pairs answer{back}")
         lines.append("PASS" if self.ok else "FAIL")
         return "\n".join(lines)
 
@@ -95,12 +96,17 @@ def server_prefixes(plan: DevicePlan, facts: RoutingFacts) -> list[str]:
     return [p for p in facts.originated if p != plan.loopback]
 
 
+def path_count(plan: DevicePlan, facts: RoutingFacts) -> int:
+    """The ECMP width the twin's router installs: the file's, or where the file states none
+    (the NOS default: SONiC 514, Junos all equal paths) the plan's."""
+    return facts.maximum_paths or plan.bgp.maximum_paths
+
+
 def frr_config(plan: DevicePlan, facts: RoutingFacts) -> str:
     """The switch's routing as an integrated frr.conf, on the twin's interface names: AS,
     router-id, neighbours, announcements, path count and transit as its NOS file states them
     (`facts`). A prefix it announces that is not a connected subnet (a SONiC server block)
-    gets a blackhole route to announce, as SONiC's bgpcfgd gives it one. Where the file states
-    no path count (the NOS default: SONiC 514, Junos all equal paths) the plan's is used."""
+    gets a blackhole route to announce, as SONiC's bgpcfgd gives it one."""
     names = linux_names(plan)
     interfaces = [{"name": names[i.name], "address": i.address,
                    "description": f"{i.name} to {i.peer}"}
@@ -116,7 +122,7 @@ def frr_config(plan: DevicePlan, facts: RoutingFacts) -> str:
                       for a, asn in facts.neighbors.items()],
         "networks": list(facts.originated),
         "blackholes": [p for p in facts.originated if p not in connected],
-        "maximum_paths": facts.maximum_paths or plan.bgp.maximum_paths,  # as check_ecmp
+        "maximum_paths": path_count(plan, facts),
         "transit": facts.transit})
 
 
@@ -240,7 +246,7 @@ def check_ecmp(twin: Twin, fabric: Fabric, routers: list[Router], plans: list[De
                facts: dict[str, RoutingFacts]) -> list[str]:
     """Next hops FRR installed for each remote server subnet vs the topology's width."""
     owner = {net: p.hostname for p in plans for net in server_prefixes(p, facts[p.hostname])}
-    paths = {p.hostname: facts[p.hostname].maximum_paths or p.bgp.maximum_paths for p in plans}
+    paths = {p.hostname: path_count(p, facts[p.hostname]) for p in plans}
     out = []
     for router in routers:
         try:

@@ -113,10 +113,10 @@ def check(fabric: Fabric, physics: object | None = None) -> list[Finding]:
                 dev, lone = alone[0]
                 others = f" and {len(alone) - 1} more" if len(alone) > 1 else ""
                 out.append(li.finding(
-                    "CAP009", f"{nos} announces server subnets only as blocks of several, and "
-                    f"{dev.name}{others} has subnets that form no block ({', '.join(lone[:3])}"
+                    "CAP009", f"{nos} announces server subnets only as blocks of several; on "
+                    f"{dev.name}{others} server subnets form no block ({', '.join(lone[:3])}"
                     f"{' ...' if len(lone) > 3 else ''}): the GPUs there are unreachable from "
-                    "other leaves; give each leaf consecutive server subnets",
+                    "other leaves (an even number of servers per leaf avoids it)",
                     dev.platform_path, severity="warning", device=dev.name))
         for field_path, why in sorted(caps.unrendered.items()):
             out.append(li.finding("CAP010", f"{nos} config does not state {field_path} ({where}): "

@@ -308,4 +308,5 @@ def test_a_server_subnet_that_forms_no_block_is_reported(tmp_path):
     result = validate(path)
     cap = [f for f in result.findings if f.rule == "CAP009"]
     assert result.ok and len(cap) == 1 and cap[0].severity == "warning"
-    assert "leaf-su2-r1 and 3 more has subnets that form no block (10.128.1.28/31)" in cap[0].text()
+    assert ("on leaf-su2-r1 and 3 more server subnets form no block (10.128.1.28/31)"
+            in cap[0].text())

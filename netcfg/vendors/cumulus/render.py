@@ -103,20 +103,29 @@ def build(plan: DevicePlan) -> CumulusConfig:
 # --------------------------------------------------------------------------- reading
 
 
-def _sets(text: str) -> dict[str, Any]:
+def sets(text: str) -> dict[str, Any]:
+    """The `set` documents of an NVUE YAML config merged into one tree, later ones over
+    earlier ones key by key, as `nv config patch` applies them."""
     import yaml
 
-    doc = yaml.safe_load(text) or []
     out: dict[str, Any] = {}
-    for part in doc:
+    for part in yaml.safe_load(text) or []:
         if isinstance(part, dict) and isinstance(part.get("set"), dict):
-            out.update(part["set"])
+            _merge(out, part["set"])
     return out
+
+
+def _merge(into: dict[str, Any], doc: dict[str, Any]) -> None:
+    for k, v in doc.items():
+        if isinstance(v, dict) and isinstance(into.get(k), dict):
+            _merge(into[k], v)
+        else:
+            into[k] = v
 
 
 def read(text: str) -> QosFacts:
     """QoS facts of an NVUE document (rendered, or `nv config show -o yaml` of the switch)."""
-    cfg = _sets(text)
+    cfg = sets(text)
     qos = cfg.get("qos", {})
     f = QosFacts()
     sp = {int(d): int(v["switch-priority"]) for d, v in

@@ -1,24 +1,21 @@
 """Cumulus routing facts: the BGP of an NVUE YAML config (`nv config show -o yaml`).
 
 The switch's AS and router-id sit under `router bgp`, the IPv4 unicast networks, multipaths
-and neighbours under `vrf default router bgp`. Later `set` documents override earlier ones, as
-`nv config patch` applies them. No NVUE route map is rendered; one on a neighbour's IPv4
-address family (`policy outbound route-map`) counts as no transit (not evaluated).
+and neighbours under `vrf default router bgp` (render.sets merges the `set` documents). No
+NVUE route map is rendered; one on a neighbour's IPv4 address family (`policy outbound
+route-map`) counts as no transit (not evaluated).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import yaml
-
 from netcfg.render.routing_facts import RoutingFacts
+from netcfg.vendors.cumulus.render import sets
 
 
 def read(text: str) -> RoutingFacts:
-    merged: dict[str, Any] = {}
-    for doc in yaml.safe_load(text) or []:
-        _merge(merged, doc.get("set") or {})
+    merged = sets(text)
     router = _get(merged, "router", "bgp") or {}
     vrf = _get(merged, "vrf", "default", "router", "bgp") or {}
     af = _get(vrf, "address-family", "ipv4-unicast") or {}
@@ -42,10 +39,3 @@ def _get(d: Any, *keys: str) -> Any:
         d = d.get(k) if isinstance(d, dict) else None
     return d
 
-
-def _merge(into: dict[str, Any], doc: dict[str, Any]) -> None:
-    for k, v in doc.items():
-        if isinstance(v, dict) and isinstance(into.get(k), dict):
-            _merge(into[k], v)
-        else:
-            into[k] = v
