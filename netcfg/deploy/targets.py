@@ -55,7 +55,12 @@ class Target:
 
 
 def _switch_nos(fabric: Fabric, device: Device) -> str:
-    return fabric.platform(device).nos
+    """The device's NOS, which netcfg must be able to deploy to (a NAPALM driver)."""
+    nos = fabric.platform(device).nos
+    if not vendor(nos).deploy.napalm_driver:
+        raise TargetError(f"{device.name}: netcfg does not deploy to {nos} devices (no NAPALM "
+                          f"driver); install its rendered file with the box's own tooling")
+    return nos
 
 
 def select(fabric: Fabric, devices: tuple[str, ...] = (), roles: tuple[str, ...] = (),

@@ -5,12 +5,12 @@ from __future__ import annotations
 import ipaddress
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Discriminator, Field, Tag, WithJsonSchema
+from pydantic import BeforeValidator, Discriminator, Field, Tag, WithJsonSchema, field_validator
 from pydantic_core import PydanticCustomError
 
 from netcfg.intent.base import IntentModel, Name, Text
 from netcfg.intent.qos import Dcqcn, Ecmp, Qos, WatchdogOverride
-from netcfg.intent.units import Length, Speed
+from netcfg.intent.units import Duration, Length, Speed
 from netcfg.intent.waivers import Waiver
 
 Role = Literal["host", "leaf", "spine", "core"]
@@ -245,9 +245,38 @@ class Deadlock(IntentModel):
     priority_rewrite: PriorityRewrite | None = None
 
 
+class BfdTimers(IntentModel):
+    """BFD for the BGP sessions of one link tier; unset fields take `routing.bfd`'s."""
+
+    enabled: bool | None = None
+    interval: Duration | None = Field(
+        None, description="transmit and receive interval, 50ms-10s in whole milliseconds")
+    multiplier: int | None = Field(None, ge=2, le=50,
+                                   description="intervals missed before the session is down")
+
+    @field_validator("interval")
+    @classmethod
+    def _whole_ms(cls, v: float | None) -> float | None:
+        if v is not None and (v % 1000 or not 50_000 <= v <= 10_000_000):
+            raise ValueError("a BFD interval is whole milliseconds from 50ms to 10s")
+        return v
+
+
+class Bfd(BfdTimers):
+    """BFD on the fabric's eBGP sessions (switch to switch): a failed link is detected in
+    interval x multiplier instead of the BGP hold time (RFC 4271 suggests 90 s)."""
+
+    enabled: bool | None = True
+    interval: Duration | None = Field(300_000.0, description="transmit and receive interval")
+    multiplier: int | None = Field(3, ge=2, le=50)
+    tiers: dict[Literal["leaf_spine", "spine_core"], BfdTimers] = Field(
+        default_factory=dict, description="per link tier: leaf_spine, spine_core")
+
+
 class Routing(IntentModel):
     protocol: Literal["ebgp"] = "ebgp"
     asn: Asns = Field(default_factory=Asns)
+    bfd: Bfd = Field(default_factory=Bfd)
     max_paths: int | None = Field(None, ge=1, le=1024, description="default: the uplink count")
     deadlock: Deadlock = Field(default_factory=Deadlock)
 

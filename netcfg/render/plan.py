@@ -76,6 +76,37 @@ class Interface:
         return format_speed(self.speed)
 
 
+def _bfd(timers: tuple[int, int] | None) -> Bfd | None:
+    return Bfd(*timers) if timers else None
+
+
+def group_name(peer_role: str) -> str:
+    """The peer group of the sessions toward switches of `peer_role`."""
+    return peer_role.upper()
+
+
+@dataclass(frozen=True, slots=True)
+class Bfd:
+    """BFD on a BGP session: both intervals (transmit and required receive) and the count of
+    missed packets that declares the session down."""
+
+    interval_ms: int
+    multiplier: int
+
+    @property
+    def detection_ms(self) -> int:
+        return self.interval_ms * self.multiplier
+
+
+@dataclass(frozen=True, slots=True)
+class PeerGroup:
+    """The sessions toward one tier of peers (named after their role: SPINE on a leaf),
+    sharing what is set per tier: BFD."""
+
+    name: str
+    bfd: Bfd | None
+
+
 @dataclass(frozen=True, slots=True)
 class Neighbor:
     address: str
@@ -83,6 +114,7 @@ class Neighbor:
     name: str  # peer device
     interface: str  # local port the session runs over
     peer_port: str  # the peer's port at the other end
+    group: str = ""  # its PeerGroup
 
     @property
     def description(self) -> str:
@@ -97,6 +129,8 @@ class Bgp:
     maximum_paths: int
     multipath_relax: bool
     neighbors: list[Neighbor]
+    #: one per tier of peers, in name order
+    groups: list[PeerGroup]
     #: prefixes this switch originates: its loopback /32, then the subnet of every port facing
     #: a server (each exactly, so that every NOS finds it in its routing table to announce)
     networks: list[str]
@@ -104,6 +138,16 @@ class Bgp:
     #: server_blocks): what a NOS that cannot announce connected subnets originates instead,
     #: as a discard route it announces (SONiC); a block of one subnet stays that subnet
     server_blocks: list[str]
+
+    def port_bfd(self) -> dict[str, Bfd]:
+        """Local port -> the BFD of the session over it (NOSes that time BFD per port)."""
+        by_group = {g.name: g.bfd for g in self.groups}
+        return {n.interface: b for n in self.neighbors if (b := by_group.get(n.group))}
+
+    def bfd(self) -> dict[str, Bfd]:
+        """Neighbour address -> its BFD, for the sessions that run BFD."""
+        by_group = {g.name: g.bfd for g in self.groups}
+        return {n.address: b for n in self.neighbors if (b := by_group.get(n.group))}
 
     def merged_blocks(self) -> list[str]:
         """Server blocks that merge several subnets (a block of one subnet is that subnet)."""
@@ -352,7 +396,8 @@ class PlanBuilder:
                 watchdog=self.watchdog(dev, port) if is_lossless else None))
             if peer.device.is_switch and peer.address is not None and peer.device.asn is not None:
                 neighbors.append(Neighbor(ipv4(peer.address), peer.device.asn,
-                                          peer.device.name, port.name, peer.name))
+                                          peer.device.name, port.name, peer.name,
+                                          group_name(peer.device.role)))
         wd = intent.qos.pfc.watchdog
         pools = self._pools(platform.asic, budget, interfaces, len(pfc))
         qos = Qos(
@@ -371,6 +416,10 @@ class PlanBuilder:
         bgp = Bgp(asn=dev.asn or 0, router_id=dev.loopback_ip or "0.0.0.0",
                   maximum_paths=effective.max_paths(fabric, dev), multipath_relax=True,
                   neighbors=neighbors,
+                  groups=[PeerGroup(name, _bfd(effective.bfd(fabric, dev.role, role)))
+                          for name, role in sorted({(group_name(p.device.role), p.device.role)
+                                                    for p in (q.peer for q in dev.ports)
+                                                    if p is not None and p.device.is_switch})],
                   networks=[loopback] + [str(n) for n in dev.server_subnets()],
                   server_blocks=[str(n) for n in dev.server_blocks()])
         return DevicePlan(

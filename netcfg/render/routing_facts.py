@@ -29,6 +29,8 @@ class RoutingFacts:
     #: routes learned from one BGP neighbour are passed on to the others (eBGP transit: what a
     #: spine or core exists for)
     transit: bool = True
+    #: neighbour address -> (BFD interval in ms, multiplier), for the sessions running BFD
+    bfd: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def covered(self) -> list[ipaddress.IPv4Network]:
         """The addresses the originated prefixes hold, as the fewest CIDR blocks: a leaf that
@@ -58,19 +60,29 @@ class RoutingFacts:
             out.append(f"{net} announced, not in the plan")
         if self.maximum_paths != other.maximum_paths:
             out.append(f"maximum-paths {other.maximum_paths} instead of {self.maximum_paths}")
+        for addr in sorted(set(self.bfd) | set(other.bfd)):
+            asked, found = self.bfd.get(addr), other.bfd.get(addr)
+            if asked != found:
+                out.append(f"neighbour {addr}: " + (
+                    "no BFD" if found is None else f"BFD {found[0]} ms x {found[1]}" + (
+                        ", not in the plan" if asked is None
+                        else f" instead of {asked[0]} ms x {asked[1]}")))
         if self.transit != other.transit:
             out.append("BGP-learned routes are " + ("" if other.transit else "not ")
                        + "passed on to other neighbours")
         return out
 
 
-def wanted(plan: DevicePlan, maximum_paths_stated: bool = True) -> RoutingFacts:
+def wanted(plan: DevicePlan, maximum_paths_stated: bool = True,
+           bfd_stated: bool = True) -> RoutingFacts:
     """What the plan asks every NOS to state: its neighbours, its loopback and server subnets
-    announced (as they are or as blocks), transit on, and the plan's ECMP width where the NOS
-    states one."""
+    announced (as they are or as blocks), transit on, and the plan's ECMP width and BFD where
+    the NOS states them."""
     return RoutingFacts(
         asn=plan.bgp.asn, router_id=plan.bgp.router_id,
         neighbors={n.address: n.remote_as for n in plan.bgp.neighbors},
         originated=tuple(plan.bgp.networks),
         maximum_paths=plan.bgp.maximum_paths if maximum_paths_stated else None,
-        transit=True)
+        transit=True,
+        bfd={a: (b.interval_ms, b.multiplier) for a, b in plan.bgp.bfd().items()}
+        if bfd_stated else {})

@@ -6,7 +6,7 @@ renderers use the very same resolution.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from netcfg.intent.overrides import matching_keys
 from netcfg.intent.yamlsrc import PathKey
@@ -56,6 +56,27 @@ def max_paths(fabric: Fabric, dev: Device) -> int:
         if p.peer is not None:
             bundles[p.peer.device.name] = bundles.get(p.peer.device.name, 0) + 1
     return max(bundles.values(), default=1)
+
+
+#: the intent's link tier between two switch roles
+LINK_TIER: dict[frozenset[str], Literal["leaf_spine", "spine_core"]] = {
+    frozenset({"leaf", "spine"}): "leaf_spine", frozenset({"spine", "core"}): "spine_core"}
+
+
+def bfd(fabric: Fabric, role: str, peer_role: str) -> tuple[int, int] | None:
+    """BFD interval (ms) and multiplier of the sessions between `role` and `peer_role`
+    switches, or None where the intent turns it off: `routing.bfd`, then its link tier's."""
+    base = fabric.loaded.intent.routing.bfd
+    link = LINK_TIER.get(frozenset({role, peer_role}))
+    tier = base.tiers.get(link) if link else None
+    enabled, interval, multiplier = base.enabled, base.interval, base.multiplier
+    if tier is not None:
+        enabled = enabled if tier.enabled is None else tier.enabled
+        interval = interval if tier.interval is None else tier.interval
+        multiplier = multiplier if tier.multiplier is None else tier.multiplier
+    if not enabled or interval is None or multiplier is None:
+        return None
+    return int(interval // 1000), multiplier
 
 
 def cnp_marking(intent: Any) -> dict[str, Sourced]:

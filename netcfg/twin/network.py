@@ -1,5 +1,5 @@
 """The twin's wiring: one Linux network namespace per switch and per server NIC, one veth pair
-per cable, and real FRR daemons (zebra, bgpd) in each switch namespace.
+per cable, and real FRR daemons (zebra, bgpd, staticd, bfdd) in each switch namespace.
 
 Everything created is recorded before it is created, so `Twin.close()` removes exactly that
 (daemons by pid file, namespaces with their veths, FRR's run directories), also after an error
@@ -21,10 +21,12 @@ from pathlib import Path
 
 FRR_BIN = Path("/usr/lib/frr")
 FRR_RUN = Path("/var/run/frr")
+#: the user and group the Debian frr package runs its daemons as
+FRR_ACCOUNT = "frr"
 NEIGH_SYSCTL = Path("/proc/sys/net")
-#: zebra (interfaces, RIB), bgpd, and staticd, which holds static routes since FRR 7.2 (the
-#: discard routes a SONiC leaf announces its server blocks with)
-DAEMONS = ("zebra", "bgpd", "staticd")
+#: zebra (interfaces, RIB), bgpd, staticd, which holds static routes since FRR 7.2 (the
+#: discard routes a SONiC leaf announces its server blocks with), and bfdd for BFD sessions
+DAEMONS = ("zebra", "bgpd", "staticd", "bfdd")
 
 
 class TwinError(Exception):
@@ -94,23 +96,35 @@ class Twin:
         _ip_batch(commands, netns)
 
     def start(self, router: Router) -> None:
-        """Start zebra and bgpd for one switch with its rendered frr.conf."""
+        """Start the FRR daemons for one switch, then load its frr.conf through vtysh, which
+        hands each daemon its own sections as `vtysh -b` does at boot. (A daemon reading the
+        integrated file itself stops at the first top-level `exit` of a block it does not
+        know, and loses the rest.)"""
         self.routers.append(router)
         router.rundir.mkdir(parents=True, exist_ok=True)
-        shutil.chown(router.rundir, "frr", "frr")
+        shutil.chown(router.rundir, FRR_ACCOUNT, FRR_ACCOUNT)
         conf = router.rundir / "frr.conf"
         conf.write_text(router.config, encoding="utf-8")
-        shutil.chown(conf, "frr", "frr")
+        shutil.chown(conf, FRR_ACCOUNT, FRR_ACCOUNT)
+        empty = router.rundir / "empty.conf"
+        empty.write_text("", encoding="utf-8")
         for daemon in DAEMONS:
             proc = subprocess.run(
                 ["ip", "netns", "exec", router.netns, str(FRR_BIN / daemon), "-d",
-                 "-N", router.netns, "-u", "frr", "-g", "frr",
+                 "-N", router.netns, "-u", FRR_ACCOUNT, "-g", FRR_ACCOUNT,
                  "-i", str(router.rundir / f"{daemon}.pid"),
-                 "--vty_socket", str(router.rundir), "-f", str(conf)],
+                 "--vty_socket", str(router.rundir), "-f", str(empty)],
                 capture_output=True, text=True, timeout=60)
             if proc.returncode != 0:
                 raise TwinError(f"{router.name}: {daemon} did not start: "
                                 f"{(proc.stderr or proc.stdout).strip()[:300]}")
+        proc = subprocess.run(["vtysh", "--vty_socket", str(router.rundir), "-f", str(conf)],
+                              capture_output=True, text=True, timeout=120)
+        refused = [line for line in (proc.stdout + proc.stderr).splitlines()
+                   if line.lstrip().startswith("%") or "line " in line]
+        if proc.returncode != 0 or refused:
+            raise TwinError(f"{router.name}: FRR refused its frr.conf: "
+                            f"{'; '.join(refused[:3]) or proc.returncode}")
 
     def _fit_neighbour_table(self, entries: int) -> None:
         """Make room for one ARP/ND entry per veth end, in every namespace together.

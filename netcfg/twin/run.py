@@ -10,7 +10,6 @@ so a NOS's own BGP implementation is represented by its rendered routing facts, 
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import time
 from collections.abc import Callable
@@ -18,13 +17,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from netcfg.render.engine import environment, render_plan
-from netcfg.render.plan import DevicePlan
+from netcfg.render.plan import Bfd, DevicePlan
 from netcfg.render.routing_facts import RoutingFacts
 from netcfg.topology.fabric import Device, Fabric
 from netcfg.twin.failures import Failure, established, fail_links
 from netcfg.twin.network import Router, Twin, TwinError
 from netcfg.twin.probe import Nic, reach
 from netcfg.vendors import vendor
+from netcfg.vendors.frr import VENDOR as FRR
 
 
 @dataclass
@@ -35,6 +35,7 @@ class Report:
     pairs: int = 0
     unreachable: list[tuple[str, str]] = field(default_factory=list)
     ecmp: list[str] = field(default_factory=list)  # width mismatches, one line each
+    bfd: list[str] = field(default_factory=list)  # switches whose BFD sessions are not up
     #: switch -> how the routing its NOS file states differs from its plan (what the twin ran)
     differences: dict[str, list[str]] = field(default_factory=dict)
     failures: list[Failure] = field(default_factory=list)
@@ -43,12 +44,13 @@ class Report:
     @property
     def ok(self) -> bool:
         return (self.converged_s is not None and not self.unreachable and not self.ecmp
-                and all(f.ok for f in self.failures))
+                and not self.bfd and all(f.ok for f in self.failures))
 
     def as_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "switches": self.switches, "nics": self.nics,
                 "converged_s": self.converged_s, "pairs": self.pairs,
                 "unreachable": [list(p) for p in self.unreachable], "ecmp": self.ecmp,
+                "bfd": self.bfd,
                 "differences": self.differences,
                 "failures": [f.as_dict() for f in self.failures],
                 "timings": self.timings}
@@ -70,6 +72,9 @@ class Report:
         lines.append("ECMP width: " + ("as the topology offers" if not self.ecmp else
                                        f"{len(self.ecmp)} mismatches"))
         lines += [f"  {m}" for m in self.ecmp[:20]]
+        lines.append("BFD: " + ("every planned session up" if not self.bfd else
+                                f"{len(self.bfd)} switches with sessions not up"))
+        lines += [f"  {m}" for m in self.bfd[:20]]
         for f in self.failures:
             took = "not within the bound" if f.reconverged_s is None else \
                 f"reconverged in {f.reconverged_s:.1f} s"
@@ -102,28 +107,35 @@ def path_count(plan: DevicePlan, facts: RoutingFacts) -> int:
     return facts.maximum_paths or plan.bgp.maximum_paths
 
 
-def frr_config(plan: DevicePlan, facts: RoutingFacts) -> str:
-    """The switch's routing as an integrated frr.conf, on the twin's interface names: AS,
-    router-id, neighbours, announcements, path count and transit as its NOS file states them
-    (`facts`). A prefix it announces that is not a connected subnet (a SONiC server block)
-    gets a blackhole route to announce, as SONiC's bgpcfgd gives it one."""
+def as_run(plan: DevicePlan, facts: RoutingFacts) -> DevicePlan:
+    """The switch as the twin runs it: an FRR router (the FRR vendor renders it) on the
+    twin's interface names, with the routing its NOS file states (`facts`): AS, router-id,
+    neighbours, announcements, path count, BFD. Transit is the one fact the plan has no field
+    for; `frr_config` applies it."""
     names = linux_names(plan)
-    interfaces = [{"name": names[i.name], "address": i.address,
-                   "description": f"{i.name} to {i.peer}"}
-                  for i in plan.interfaces if i.address]
-    connected = {plan.loopback} | {str(ipaddress.IPv4Interface(i.address).network)
-                                   for i in plan.interfaces if i.address}
-    description = {n.address: n.description for n in plan.bgp.neighbors}
-    template = environment().get_template("frr/frr.conf.j2")
-    return template.render(plan=plan, v={
-        "interfaces": interfaces,
-        "asn": facts.asn, "router_id": facts.router_id,
-        "neighbors": [{"address": a, "remote_as": asn, "description": description.get(a, "")}
-                      for a, asn in facts.neighbors.items()],
-        "networks": list(facts.originated),
-        "blackholes": [p for p in facts.originated if p not in connected],
-        "maximum_paths": path_count(plan, facts),
-        "transit": facts.transit})
+    by_group: dict[str, set[tuple[int, int] | None]] = {}
+    for n in plan.bgp.neighbors:
+        by_group.setdefault(n.group, set()).add(facts.bfd.get(n.address))
+    groups = [replace(g, bfd=Bfd(*t) if (t := next(iter(by_group.get(g.name, {None})))) else None)
+              for g in plan.bgp.groups]
+    neighbors = [replace(n, remote_as=facts.neighbors[n.address]) for n in plan.bgp.neighbors
+                 if n.address in facts.neighbors]
+    return replace(
+        plan, nos=FRR.name,
+        interfaces=[replace(i, name=names[i.name], description=f"{i.name} to {i.peer}")
+                    for i in plan.interfaces],
+        bgp=replace(plan.bgp, asn=facts.asn, router_id=facts.router_id, groups=groups,
+                    neighbors=neighbors, networks=list(facts.originated),
+                    maximum_paths=path_count(plan, facts)))
+
+
+def frr_config(plan: DevicePlan, facts: RoutingFacts) -> str:
+    """The frr.conf the twin's router for `plan` runs: the FRR vendor's rendering of
+    `as_run`, with transit off where the NOS file passes no BGP-learned route on."""
+    config = FRR.build(as_run(plan, facts))
+    if not facts.transit:
+        config = replace(config, transit=False)
+    return environment().get_template(FRR.template).render(c=config)
 
 
 def build(twin: Twin, fabric: Fabric, plans: list[DevicePlan],
@@ -219,6 +231,51 @@ def converge(twin: Twin, routers: list[Router], plans: list[DevicePlan],
     return None
 
 
+def both_ends_bfd(plans: list[DevicePlan], facts: dict[str, RoutingFacts]
+                  ) -> dict[str, dict[str, tuple[int, int]]]:
+    """Switch -> the sessions whose NOS files on both ends state BFD (a session with BFD on
+    one end only never comes up: validate reports the NOS that renders none, CAP011)."""
+    asked = {addr for f in facts.values() for addr in f.bfd}
+    out: dict[str, dict[str, tuple[int, int]]] = {}
+    for plan in plans:
+        mine = {i.name: i.address.split("/")[0] for i in plan.interfaces if i.address}
+        out[plan.hostname] = {n.address: t for n in plan.bgp.neighbors
+                              if (t := facts[plan.hostname].bfd.get(n.address))
+                              and mine.get(n.interface) in asked}
+    return out
+
+
+def check_bfd(twin: Twin, routers: list[Router], wanted: dict[str, dict[str, tuple[int, int]]],
+              timeout: float) -> list[str]:
+    """Every session both NOS files give BFD has a BFD session up in bfdd, with the files'
+    timers (bfdd runs the larger interval of the two ends)."""
+    pending = {r.name: r for r in routers if wanted[r.name]}
+    problems: dict[str, str] = {}
+    start = time.monotonic()
+    while pending:
+        for name, router in list(pending.items()):
+            try:
+                peers = json.loads(twin.vtysh(router, "show bfd peers json") or "[]")
+            except json.JSONDecodeError:
+                peers = []
+            want = wanted[name]
+            up = {p.get("peer"): p for p in peers if p.get("status") == "up"}
+            wrong = [f"{addr} {'down' if addr not in up else 'at other timers'}"
+                     for addr, (interval, mult) in sorted(want.items())
+                     if addr not in up or (up[addr].get("transmit-interval"),
+                                           up[addr].get("detect-multiplier")) != (interval, mult)]
+            if wrong:
+                problems[name] = f"{name}: BFD {len(want) - len(wrong)}/{len(want)} sessions " \
+                                 f"up as planned ({', '.join(wrong[:3])})"
+            else:
+                problems.pop(name, None)
+                del pending[name]
+        if not pending or time.monotonic() - start > timeout:
+            break
+        time.sleep(0.5)
+    return [problems[n] for n in sorted(problems)]
+
+
 def expected_width(fabric: Fabric, switch: str, owner: str) -> int:
     """ECMP width the topology offers at `switch` toward a subnet on leaf `owner`: links to
     the owner itself when adjacent; else every link to a tier that leads there (up when the
@@ -298,6 +355,7 @@ def run(fabric: Fabric, plans: list[DevicePlan], timeout: float = 120.0,
                               if (a, b) not in answered]
         report.timings["reachability_s"] = round(time.monotonic() - t1, 1)
         report.ecmp = check_ecmp(twin, fabric, routers, plans, facts)
+        report.bfd = check_bfd(twin, routers, both_ends_bfd(plans, facts), timeout=30.0)
         if failures and report.converged_s is not None:
             t3 = time.monotonic()
             names = {p.hostname: linux_names(p) for p in plans}

@@ -65,6 +65,11 @@ class Capabilities:
     #: is, or only as "blocks" of several (Device.server_blocks); a subnet that is a block of
     #: its own then goes unannounced, and CAP009 says so
     server_subnets: Literal["each", "blocks"] = "each"
+    #: the NOS file holds routing only (FRR): QoS, PFC, buffers and hashing are the box's own
+    #: business, CAP012 warns once and the QoS/hash capability checks do not apply
+    routing_only: bool = False
+    #: BFD on the BGP sessions (`routing.bfd`) is rendered; where not, CAP011 warns
+    bfd: bool = True
     #: DevicePlan fields (paths as in tests/test_coverage.py: `qos.pools.total`,
     #: `interfaces[].lanes`) the rendered config does not state, each with why: the switch then
     #: keeps its own value, and CAP010 says so
@@ -168,8 +173,10 @@ class Vendor(ABC):
 
     def expected_routing(self, plan: DevicePlan) -> RoutingFacts:
         """What `read_routing` must return for the plan's own rendering: the plan's routing,
-        without a path count where the NOS states none (CAP010)."""
-        return wanted(plan, "bgp.maximum_paths" not in self.capabilities.unrendered)
+        without a path count where the NOS states none (CAP010), without BFD where it renders
+        none (CAP011)."""
+        return wanted(plan, "bgp.maximum_paths" not in self.capabilities.unrendered,
+                      self.capabilities.bfd)
 
 
 class ModuleVendor(Vendor):

@@ -40,6 +40,12 @@ RULES: dict[str, Rule] = {r.id: r for r in (
     Rule("CAP010", "info", "a planned value the device's NOS config does not state",
          "the switch keeps its own value for it, which netcfg did not derive",
          "render capability table"),
+    Rule("CAP011", "warning", "BFD asked for where the device's NOS config renders none",
+         "a failed link is noticed only when the BGP hold timer expires, seconds later",
+         "render capability table"),
+    Rule("CAP012", "warning", "the device's NOS file holds routing only",
+         "PFC, ECN, DSCP mapping, buffers and hashing must be configured on the box by other "
+         "means, or the lossless class is not lossless there", "render capability table"),
 )}
 
 #: the plan's watchdog fields by the intent's names (effective.WATCHDOG_FIELDS)
@@ -64,6 +70,9 @@ def reported_fields(caps: Capabilities) -> dict[str, str]:
     if _one_headroom(caps):
         for f in ("xon", "xoff", "size"):
             out[f"interfaces[].headroom.{f}"] = "CAP004"
+    if not caps.bfd:
+        for f in ("interval_ms", "multiplier"):
+            out[f"bgp.groups[].bfd.{f}"] = "CAP011"
     for f in set(WATCHDOG_FIELDS) - caps.watchdog_per_port:
         out[f"interfaces[].watchdog.{_WATCHDOG_PLAN_FIELD[f]}"] = "CAP006"
     return out
@@ -81,6 +90,14 @@ def check(fabric: Fabric, physics: object | None = None) -> list[Finding]:
         caps = vendor(nos).capabilities
         first, more = devices[0].name, len(devices) - 1
         where = f"{first}" + (f" and {more} more {nos} switches" if more else "")
+        out += _routing(li, fabric, nos, caps, devices, where)
+        if caps.routing_only:
+            out.append(li.finding(
+                "CAP012", f"{nos} files hold routing only ({where}): netcfg renders no PFC, "
+                "ECN, DSCP mapping, buffers or ECMP hashing for them; configure the lossless "
+                "class on the box by other means", devices[0].platform_path,
+                severity="warning", device=first))
+            continue
         for i, fld in enumerate(ecmp.fields):
             if fld not in caps.hash_fields:
                 out.append(li.finding("CAP001", f"{nos} cannot hash on {fld} ({where}); it "
@@ -107,17 +124,6 @@ def check(fabric: Fabric, physics: object | None = None) -> list[Finding]:
         if ecmp.resilient and not caps.resilient_hashing:
             out.append(li.finding("CAP008", f"{nos} does not render resilient ECMP hashing "
                                   f"({where})", ("ecmp", "resilient"), device=first))
-        if caps.server_subnets == "blocks":
-            alone = [(d, lone) for d in devices if (lone := _lone_subnets(d))]
-            if alone:
-                dev, lone = alone[0]
-                others = f" and {len(alone) - 1} more" if len(alone) > 1 else ""
-                out.append(li.finding(
-                    "CAP009", f"{nos} announces server subnets only as blocks of several; on "
-                    f"{dev.name}{others} server subnets form no block ({', '.join(lone[:3])}"
-                    f"{' ...' if len(lone) > 3 else ''}): the GPUs there are unreachable from "
-                    "other leaves (an even number of servers per leaf avoids it)",
-                    dev.platform_path, severity="warning", device=dev.name))
         for field_path, why in sorted(caps.unrendered.items()):
             out.append(li.finding("CAP010", f"{nos} config does not state {field_path} ({where}): "
                                   f"{why}", devices[0].platform_path, severity="info",
@@ -135,6 +141,31 @@ def check(fabric: Fabric, physics: object | None = None) -> list[Finding]:
                         f"but {nos} sets one for all ports: the largest ({max(sizes)} B) is used",
                         dev.platform_path, severity="warning", device=dev.name))
                     break
+    return out
+
+
+def _routing(li, fabric: Fabric, nos: str, caps: Capabilities, devices: list[Device],
+             where: str) -> list[Finding]:
+    """Server subnets the NOS cannot announce (CAP009) and BFD it does not render (CAP011)."""
+    out = []
+    if caps.server_subnets == "blocks":
+        alone = [(d, lone) for d in devices if (lone := _lone_subnets(d))]
+        if alone:
+            dev, lone = alone[0]
+            others = f" and {len(alone) - 1} more" if len(alone) > 1 else ""
+            out.append(li.finding(
+                "CAP009", f"{nos} announces server subnets only as blocks of several; on "
+                f"{dev.name}{others} server subnets form no block ({', '.join(lone[:3])}"
+                f"{' ...' if len(lone) > 3 else ''}): the GPUs there are unreachable from "
+                "other leaves (an even number of servers per leaf avoids it)",
+                dev.platform_path, severity="warning", device=dev.name))
+    roles = {d.role for d in devices}
+    if not caps.bfd and any(effective.bfd(fabric, *sorted(pair)) for pair in effective.LINK_TIER
+                            if pair & roles):
+        out.append(li.finding(
+            "CAP011", f"{nos} config renders no BFD for its BGP sessions ({where}): a failed "
+            "link is noticed only when the BGP hold timer expires", ("routing", "bfd"),
+            severity="warning", device=devices[0].name))
     return out
 
 

@@ -1,5 +1,6 @@
-"""Config values several NOS models share: eBGP as EOS and NX-OS write it (a router with
-numbered neighbours, each with a description, and the prefixes it originates), and ECN
+"""Config values several NOS models share: eBGP as EOS, NX-OS and FRR write it (a router with
+peer groups per tier of peers, numbered neighbours in them, each with a description, and the
+prefixes it originates), and ECN
 marking on a queue with byte thresholds; and where their readers find the BGP router."""
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ class Neighbor:
     address: str
     remote_as: int
     description: str
+    group: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,13 +35,15 @@ class Bgp:
     router_id: str
     maximum_paths: int
     multipath_relax: bool
+    groups: tuple[plan.PeerGroup, ...]
     neighbors: tuple[Neighbor, ...]
     networks: tuple[str, ...]
 
     @classmethod
     def of(cls, b: plan.Bgp) -> Bgp:
-        return cls(b.asn, b.router_id, b.maximum_paths, b.multipath_relax,
-                   tuple(Neighbor(n.address, n.remote_as, n.description) for n in b.neighbors),
+        return cls(b.asn, b.router_id, b.maximum_paths, b.multipath_relax, tuple(b.groups),
+                   tuple(Neighbor(n.address, n.remote_as, n.description, n.group)
+                         for n in b.neighbors),
                    tuple(b.networks))
 
 

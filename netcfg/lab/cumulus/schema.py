@@ -284,6 +284,12 @@ _NEIGHBOR = Obj({
     "address-family": Obj({"ipv4-unicast": Obj({"enable": ONOFF, "state": ONOFF}),
                            "ipv6-unicast": Obj({"enable": ONOFF, "state": ONOFF})}),
     "timers": Obj({"keepalive": integer(0, 65535, "auto"), "hold": integer(0, 65535, "auto")}),
+    # Cumulus Linux 5.14 "Bidirectional Forwarding Detection - BFD", BFD in BGP (NVUE tab):
+    # `neighbor <id> bfd enable on`, `detect-multiplier`, `min-rx-interval`, `min-tx-interval`;
+    # the ranges are those of the FRR command it sets (`neighbor X bfd (2-255) (50-60000)
+    # (50-60000)`, shown on the page's vtysh tab)
+    "bfd": Obj({"enable": ONOFF, "state": ONOFF, "detect-multiplier": integer(2, 255),
+                "min-rx-interval": integer(50, 60000), "min-tx-interval": integer(50, 60000)}),
 })
 
 _VRF_BGP = Obj({

@@ -55,6 +55,7 @@ _BGP_NEIGHBOR = [
     "neighbor <word> maximum-routes = <num> [warning-only]",
     "neighbor <word> password = [0|7] <text>",
     "neighbor <word> bfd",
+    "neighbor <word> bfd interval = <num> min-rx <num> multiplier <num>",
     "neighbor <word> shutdown",
     "neighbor <word> timers = <num> <num>",
     "neighbor <word> route-map <word> = in|out",

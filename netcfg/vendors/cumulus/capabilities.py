@@ -15,7 +15,12 @@ CAPABILITIES = Capabilities(
     per_port_headroom=True,
     # `system forwarding hash-seed` (NVUE System-Forwarding reference)
     hash_seed="configured",
+    # BFD per neighbour as 5.14 writes it (`neighbor <ip> bfd enable on`, detect-multiplier,
+    # min-rx-interval, min-tx-interval: Cumulus Linux 5.14 "Bidirectional Forwarding Detection
+    # - BFD", BFD in BGP), the release the rest of the template spells; 5.15 attaches a
+    # `router bfd profile` instead (5.15 BFD page), which awaits a release-keyed view.
     unrendered={
+        "bgp.groups[].name": "no NVUE peer group is rendered (each neighbour stands alone)",
         # `qos pfc-watchdog` takes polling-interval and robustness only (detection = poll x
         # robustness) [NVIDIA Cumulus Linux 5.9/5.14 QoS docs, via the release notes]
         "qos.watchdog_default.restoration_ms": "NVUE's PFC watchdog sets polling-interval and "

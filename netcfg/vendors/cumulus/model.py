@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from netcfg.render.plan import Bfd
+
 
 @dataclass(frozen=True, slots=True)
 class Interface:
@@ -24,6 +26,8 @@ class Interface:
 class Neighbor:
     address: str
     remote_as: int
+    #: BFD on the session (NVUE 5.14: per neighbour, `bfd enable on` and its timers)
+    bfd: Bfd | None
 
 
 @dataclass(frozen=True, slots=True)

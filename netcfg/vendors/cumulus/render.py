@@ -82,13 +82,15 @@ def build(plan: DevicePlan) -> CumulusConfig:
                                     i.watchdog is not None and i.watchdog.enabled))
     poll = q.watchdog_poll_ms
     b = plan.bgp
+    bfd = b.bfd()
     return CumulusConfig(
         hostname=plan.hostname,
         ecmp_hash=tuple((name, f in plan.ecmp.fields) for f, name in HASH_FIELDS.items()),
         hash_seed=plan.ecmp.seed, loopback=plan.loopback, management_address=plan.management,
         interfaces=tuple(interfaces),
         bgp=Bgp(b.asn, b.router_id, b.multipath_relax, b.maximum_paths, tuple(b.networks),
-                tuple(Neighbor(n.address, n.remote_as) for n in b.neighbors)),
+                tuple(Neighbor(n.address, n.remote_as, bfd.get(n.address))
+                      for n in b.neighbors)),
         qos_profile=MAPPING,
         dscp_to_switch_priority=tuple(sorted(q.dscp_to_tc.items())),
         # switch-priority = traffic class = queue (netcfg keeps them equal)

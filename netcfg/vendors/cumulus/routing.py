@@ -3,7 +3,9 @@
 The switch's AS and router-id sit under `router bgp`, the IPv4 unicast networks, multipaths
 and neighbours under `vrf default router bgp` (render.sets merges the `set` documents). No
 NVUE route map is rendered; one on a neighbour's IPv4 address family (`policy outbound
-route-map`) counts as no transit (not evaluated).
+route-map`) counts as no transit (not evaluated). BFD is a neighbour's `bfd` with `enable
+on` (5.14; `state enabled` from 5.15), its timers defaulting to 300 ms x 3 (Cumulus Linux 5.14
+"Bidirectional Forwarding Detection - BFD").
 """
 
 from __future__ import annotations
@@ -13,24 +15,32 @@ from typing import Any
 from netcfg.render.routing_facts import RoutingFacts
 from netcfg.vendors.cumulus.render import sets
 
+#: YAML reads `on` as True; NVUE also writes on/enabled
+ON = (True, "on", "enabled")
+DEFAULT_BFD = (300, 3)
+
 
 def read(text: str) -> RoutingFacts:
     merged = sets(text)
     router = _get(merged, "router", "bgp") or {}
     vrf = _get(merged, "vrf", "default", "router", "bgp") or {}
     af = _get(vrf, "address-family", "ipv4-unicast") or {}
-    neighbors, transit = {}, True
+    neighbors, transit, bfd = {}, True, {}
     for addr, n in (_get(vrf, "neighbor") or {}).items():
         n = n or {}
         if "remote-as" in n:
             neighbors[str(addr)] = int(n["remote-as"])
+        if (b := n.get("bfd")) and (b.get("enable") in ON or b.get("state") in ON):
+            rx = int(b.get("min-rx-interval", DEFAULT_BFD[0]))
+            tx = int(b.get("min-tx-interval", DEFAULT_BFD[0]))
+            bfd[str(addr)] = (max(rx, tx), int(b.get("detect-multiplier", DEFAULT_BFD[1])))
         if _get(n, "address-family", "ipv4-unicast", "policy", "outbound", "route-map"):
             transit = False
     paths = _get(af, "multipaths", "ebgp")
     return RoutingFacts(
         asn=int(router.get("autonomous-system") or 0), router_id=str(router.get("router-id", "")),
         neighbors=neighbors, originated=tuple(str(p) for p in (af.get("network") or {})),
-        maximum_paths=None if paths is None else int(paths), transit=transit)
+        maximum_paths=None if paths is None else int(paths), transit=transit, bfd=bfd)
 
 
 def _get(d: Any, *keys: str) -> Any:

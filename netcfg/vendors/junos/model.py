@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from netcfg.render.plan import Bfd
+
 
 @dataclass(frozen=True, slots=True)
 class Channelized:
@@ -41,6 +43,7 @@ class BgpGroup:
 
     name: str
     neighbors: tuple[Neighbor, ...]
+    bfd: Bfd | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -186,11 +186,10 @@ def build(plan: DevicePlan) -> JunosConfig:
            "per_packet": DynamicLoadBalancing("per-packet", None),
            "flowlet": DynamicLoadBalancing("flowlet", round(plan.ecmp.flowlet_inactivity_us)),
            }[plan.ecmp.mode]
-    roles: dict[str, list[Neighbor]] = {}
-    peer_role = {i.name: i.peer_role for i in plan.interfaces}
+    bfd = {g.name: g.bfd for g in plan.bgp.groups}
+    groups: dict[str, list[Neighbor]] = {}
     for n in plan.bgp.neighbors:
-        roles.setdefault(peer_role.get(n.interface, "peer"), []).append(
-            Neighbor(n.address, n.remote_as, n.description))
+        groups.setdefault(n.group, []).append(Neighbor(n.address, n.remote_as, n.description))
     return JunosConfig(
         hostname=plan.hostname,
         banner=f"{plan.hostname}: {plan.model}, {plan.role}".replace("*/", "* /"),
@@ -199,7 +198,8 @@ def build(plan: DevicePlan) -> JunosConfig:
         interfaces=interfaces, loopback=plan.loopback, management_interface=MGMT_INTERFACE,
         management_address=plan.management, router_id=plan.bgp.router_id, asn=plan.bgp.asn,
         ecmp_policy=ECMP_POLICY, export_policy=EXPORT_POLICY,
-        bgp_groups=tuple(BgpGroup(role.upper(), tuple(ns)) for role, ns in sorted(roles.items())),
+        bgp_groups=tuple(BgpGroup(name, tuple(ns), bfd.get(name))
+                         for name, ns in sorted(groups.items())),
         multipath_multiple_as=plan.bgp.multipath_relax, originated=tuple(plan.bgp.networks),
         lldp=plan.lldp, classifier=CLASSIFIER, classifier_entries=classifier,
         forwarding_classes=tuple(fcs), pfc_code_points=pfc_dscps,

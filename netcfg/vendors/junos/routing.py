@@ -8,7 +8,9 @@ the BGP default policy, which advertises active BGP routes and no direct or stat
 (Junos "Default Routing Policies"). Originated = the lo0 and interface subnets and static
 routes the chain accepts as direct/static routes; transit = a BGP route outside every route
 filter is accepted. Junos states no path count: `multipath` means as many as the platform
-installs (None), none means one.
+installs (None), none means one. BFD runs where the group or the neighbour has
+`bfd-liveness-detection` with a `minimum-interval` (the neighbour's own first), the multiplier
+3 where none is stated (Junos "bfd-liveness-detection (Protocols BGP)").
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ def read(text: str) -> RoutingFacts:
     group_nbrs: dict[str, dict[str, int | None]] = {}
     exports: dict[str, list[str]] = {}
     multipath: dict[str, bool] = {}
+    bfd: dict[str, dict[str, int]] = {}  # group or "group neighbor" -> its BFD statements
     policies: dict[str, _Policy] = {}
     local: list[str] = []  # candidate direct routes: interface subnets and lo0
     static: list[str] = []
@@ -53,6 +56,7 @@ def read(text: str) -> RoutingFacts:
             static.append(s[3])
         elif s[:3] == ("protocols", "bgp", "group") and len(s) > 4:
             _group(s[3], s[4:], group_as, group_nbrs, exports, multipath)
+            _bfd(s[3], s[4:], bfd)
         elif s[:2] == ("policy-options", "policy-statement") and len(s) > 3:
             _policy(policies.setdefault(s[2], _Policy()), s[3:])
         elif s[0] == "interfaces" and "address" in s and "inet" in s:
@@ -74,7 +78,24 @@ def read(text: str) -> RoutingFacts:
         key=lambda p: ipaddress.IPv4Network(p))
     transit = all(_accepts(c, "bgp", None) for c in chains)
     paths = None if multipath and all(multipath.get(g) for g in group_nbrs) else 1
-    return RoutingFacts(asn, router_id, neighbors, tuple(originated), paths, transit)
+    sessions = {}
+    for g, nbrs in group_nbrs.items():
+        for addr in nbrs:
+            own = bfd.get(f"{g} {addr}", {})
+            timers = own if "minimum-interval" in own else bfd.get(g, {})
+            if addr in neighbors and "minimum-interval" in timers:
+                sessions[addr] = (timers["minimum-interval"], timers.get("multiplier", 3))
+    return RoutingFacts(asn, router_id, neighbors, tuple(originated), paths, transit, sessions)
+
+
+def _bfd(group: str, rest: tuple[str, ...], bfd: dict[str, dict[str, int]]) -> None:
+    """`bfd-liveness-detection minimum-interval|multiplier N` of a group or its neighbour."""
+    owner = group
+    if rest[0] == "neighbor" and len(rest) > 2:
+        owner, rest = f"{group} {rest[1]}", rest[2:]
+    if len(rest) == 3 and rest[0] == "bfd-liveness-detection" \
+            and rest[1] in ("minimum-interval", "multiplier"):
+        bfd.setdefault(owner, {})[rest[1]] = int(rest[2])
 
 
 def _group(name: str, rest: tuple[str, ...], group_as: dict[str, int],

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from netcfg.render.plan import Bfd
 from netcfg.vendors.common import Bgp, EcnMark
 
 
@@ -85,6 +86,8 @@ class Interface:
     watchdog_multiplier: int | None
     #: the port's own egress policy where its ECN differs from the system one
     queuing: str | None
+    #: BFD timers of the BGP session over the port (NX-OS times single-hop BFD per interface)
+    bfd: Bfd | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -105,10 +105,12 @@ def build(plan: DevicePlan) -> NxosConfig:
     if not distinct:
         distinct, names = [()], {(): QUEUING}
     l2 = max([plan.mtu] + [i.mtu for i in plan.interfaces])
+    bfd = plan.bgp.port_bfd()
     interfaces = tuple(
         Interface(i.name, i.description, i.speed, ip_mtu(i.mtu), i.address,
                   bool(i.pfc_priorities), i.watchdog is not None and i.watchdog.enabled,
-                  port_shut[i.name], None if names[i.ecn] == QUEUING else names[i.ecn])
+                  port_shut[i.name], None if names[i.ecn] == QUEUING else names[i.ecn],
+                  bfd.get(i.name))
         for i in plan.interfaces)
     missing = set(plan.ecmp.fields) - CAPABILITIES.hash_fields
     if missing:

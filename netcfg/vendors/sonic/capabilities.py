@@ -29,6 +29,11 @@ CAPABILITIES = Capabilities(
     # is announced (managers_static_rt.py). So the server /31s go out as blackhole blocks.
     server_subnets="blocks",
     seed_by_role={role: SEED_OF_TYPE[kind] for role, kind in DEVICE_TYPES.items()},
+    # bgpcfgd's templates (docker-fpm-frr/frr/bgpd/templates/general/instance.conf.j2,
+    # peer-group.conf.j2) put every neighbour in PEER_V4 and render no BFD; the BGP_NEIGHBOR
+    # `bfd` leaf (sonic-bgp-common.yang) is read only by frrcfgd (frrcfgd.py), the FRR
+    # management framework netcfg does not target. So BFD is reported (CAP011).
+    bfd=False,
     # bgpd.main.conf.j2 takes both from constants.yml.j2 (docker-fpm-frr; FACTS.md section 4),
     # not from CONFIG_DB
     unrendered={
@@ -38,5 +43,7 @@ CAPABILITIES = Capabilities(
         "bgp.neighbors[].peer_port": "BGP_NEIGHBOR has a name (the peer switch) but no "
                                      "description for the peer's port",
         "lldp": "the lldp feature runs by default [M]; no FEATURE entry is rendered",
+        "bgp.groups[].name": "bgpcfgd puts every neighbour in its own peer group PEER_V4",
+        "bgp.neighbors[].group": "bgpcfgd puts every neighbour in PEER_V4",
     },
 )
