@@ -159,3 +159,25 @@ def test_a_sonic_core_is_told_it_hashes_like_a_spine(tmp_path):
     core = [m for m in found["CAP005"] if m.startswith("sonic derives")]
     assert len(core) == 1
     assert "gets 25, the same as every spine: the tiers hash alike, not 40" in core[0]
+
+
+def test_bfd_is_reported_where_the_nos_renders_none(tmp_path):
+    """SONiC's bgpcfgd templates render no BFD: with `routing.bfd` on (the default) the
+    multivendor fabric's SONiC leaves get one CAP011; with BFD off on the only tier they have
+    (leaf_spine) none, although spine_core stays on."""
+    cap011 = _rules(MULTIVENDOR).get("CAP011", [])
+    assert len(cap011) == 1 and cap011[0].startswith("sonic config renders no BFD")
+
+    def leaf_spine_off(data):
+        data.setdefault("routing", {})["bfd"] = {"tiers": {"leaf_spine": {"enabled": False}}}
+    assert "CAP011" not in _rules(_write(tmp_path, MULTIVENDOR, leaf_spine_off))
+
+
+def test_bfd_on_a_tier_the_fabric_lacks_is_not_reported(tmp_path):
+    """Two tiers of SONiC switches (no cores): BFD off on leaf_spine leaves nothing to report,
+    even though spine_core keeps the default (on) and SONiC renders no BFD."""
+    def sonic_without_leaf_spine_bfd(data):
+        data["platforms"] = {role: "nvidia-sn5600-sonic" for role in data["platforms"]}
+        data.setdefault("routing", {})["bfd"] = {"tiers": {"leaf_spine": {"enabled": False}}}
+    found = _rules(_write(tmp_path, EXAMPLE, sonic_without_leaf_spine_bfd))
+    assert "CAP011" not in found and "CAP009" not in found

@@ -139,15 +139,18 @@ class Bgp:
     #: as a discard route it announces (SONiC); a block of one subnet stays that subnet
     server_blocks: list[str]
 
+    def with_bfd(self) -> list[tuple[Neighbor, Bfd]]:
+        """The sessions that run BFD, each with its group's timers."""
+        by_group = {g.name: g.bfd for g in self.groups}
+        return [(n, b) for n in self.neighbors if (b := by_group.get(n.group))]
+
     def port_bfd(self) -> dict[str, Bfd]:
         """Local port -> the BFD of the session over it (NOSes that time BFD per port)."""
-        by_group = {g.name: g.bfd for g in self.groups}
-        return {n.interface: b for n in self.neighbors if (b := by_group.get(n.group))}
+        return {n.interface: b for n, b in self.with_bfd()}
 
     def bfd(self) -> dict[str, Bfd]:
-        """Neighbour address -> its BFD, for the sessions that run BFD."""
-        by_group = {g.name: g.bfd for g in self.groups}
-        return {n.address: b for n in self.neighbors if (b := by_group.get(n.group))}
+        """Neighbour address -> its BFD."""
+        return {n.address: b for n, b in self.with_bfd()}
 
     def merged_blocks(self) -> list[str]:
         """Server blocks that merge several subnets (a block of one subnet is that subnet)."""

@@ -113,10 +113,12 @@ def as_run(plan: DevicePlan, facts: RoutingFacts) -> DevicePlan:
     neighbours, announcements, path count, BFD. Transit is the one fact the plan has no field
     for; `frr_config` applies it."""
     names = linux_names(plan)
-    by_group: dict[str, set[tuple[int, int] | None]] = {}
+    # every NOS file states BFD per group (or the same for each neighbour): a group's first
+    # neighbour tells; a neighbour that differs shows in the twin's differences report
+    first: dict[str, tuple[int, int] | None] = {}
     for n in plan.bgp.neighbors:
-        by_group.setdefault(n.group, set()).add(facts.bfd.get(n.address))
-    groups = [replace(g, bfd=Bfd(*t) if (t := next(iter(by_group.get(g.name, {None})))) else None)
+        first.setdefault(n.group, facts.bfd.get(n.address))
+    groups = [replace(g, bfd=Bfd(*t) if (t := first.get(g.name)) else None)
               for g in plan.bgp.groups]
     neighbors = [replace(n, remote_as=facts.neighbors[n.address]) for n in plan.bgp.neighbors
                  if n.address in facts.neighbors]

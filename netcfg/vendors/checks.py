@@ -159,9 +159,10 @@ def _routing(li, fabric: Fabric, nos: str, caps: Capabilities, devices: list[Dev
                 f"{' ...' if len(lone) > 3 else ''}): the GPUs there are unreachable from "
                 "other leaves (an even number of servers per leaf avoids it)",
                 dev.platform_path, severity="warning", device=dev.name))
-    roles = {d.role for d in devices}
+    # the link tiers these switches have (both roles present in the fabric)
+    roles, present = {d.role for d in devices}, {d.role for d in fabric.switches()}
     if not caps.bfd and any(effective.bfd(fabric, *sorted(pair)) for pair in effective.LINK_TIER
-                            if pair & roles):
+                            if pair & roles and pair <= present):
         out.append(li.finding(
             "CAP011", f"{nos} config renders no BFD for its BGP sessions ({where}): a failed "
             "link is noticed only when the BGP hold timer expires", ("routing", "bfd"),

@@ -24,7 +24,8 @@ def read(text: str) -> RoutingFacts:
     router_id, paths = "", None
     neighbors: dict[str, int] = {}
     group: dict[str, str] = {}
-    bfd: dict[str, tuple[int, int]] = {}
+    bfd: dict[str, tuple[int, int]] = {}  # timers; a bare `neighbor X bfd` has EOS's
+    on: set[str] = set()  # `neighbor X bfd` (timers without it turn nothing on)
     out_map: set[str] = set()
     originated: list[str] = []
     for child in statements:
@@ -38,6 +39,7 @@ def read(text: str) -> RoutingFacts:
         elif m := re.fullmatch(r"neighbor (\S+) peer group (\S+)", line):
             group[m.group(1)] = m.group(2)
         elif m := re.fullmatch(r"neighbor (\S+) bfd", line):
+            on.add(m.group(1))
             bfd.setdefault(m.group(1), DEFAULT_BFD)
         elif m := re.fullmatch(r"neighbor (\S+) bfd interval (\d+) min-rx (\d+) "
                                r"multiplier (\d+)", line):
@@ -46,8 +48,6 @@ def read(text: str) -> RoutingFacts:
             out_map.add(m.group(1))
         elif m := re.fullmatch(r"network (\S+)", line):
             originated.append(m.group(1))
-    # timers without `neighbor X bfd` turn nothing on
-    on = {n for n in bfd if f"neighbor {n} bfd" in {c.text for c in statements}}
 
     def own_or_group(addr: str, names: set[str]) -> str | None:
         return addr if addr in names else group.get(addr) if group.get(addr) in names else None
