@@ -72,16 +72,17 @@ RULES: dict[str, Rule] = {r.id: r for r in (
 
 
 @dataclass
-class _Collect:
+class Collect:
     """Every occurrence as its own finding (waivers match devices and ports one by one);
     `merge` folds the repeats afterwards."""
 
     fabric: Fabric
+    rules: dict[str, Rule] = field(default_factory=lambda: RULES)
     out: list[Finding] = field(default_factory=list)
 
     def add(self, rule: str, path: PathKey | None, message: str, *, kind: str = "",
             device: str | None = None, interface: str | None = None) -> None:
-        sev = RULES[rule].severity
+        sev = self.rules[rule].severity
         if path is None:
             self.out.append(Finding.at(rule, message, None, severity=sev, device=device,
                                        interface=interface))
@@ -98,11 +99,13 @@ def merge(results: list[Any]) -> list[Any]:
     first one, "(and N more)": one intent line at fault is one finding, however many ports."""
     from dataclasses import replace
 
+    from netcfg.lint.routing import RULES as ROUTING
+
     groups: dict[tuple, list[Any]] = {}
     order: list[Any] = []
     for c in results:
         f = c.finding
-        if f.rule not in RULES:
+        if f.rule not in RULES and f.rule not in ROUTING:
             order.append(c)
             continue
         key = (f.rule, f.path, f.file, f.line, f.column, c.waiver_index)
@@ -137,7 +140,7 @@ class _Plans:
 
 def check(fabric: Fabric, plans: dict[str, DevicePlan], report: Any = None) -> list[Finding]:
     """All cross-device rules; `report` is the deadlock Report (None: the check did not run)."""
-    c = _Collect(fabric)
+    c = Collect(fabric)
     p = _Plans(plans)
     nics = _nic_profiles(fabric)
     _links(fabric, p, nics, c)
@@ -179,7 +182,7 @@ def _ends(link: Link) -> tuple[Port, Port]:
     return (a, b) if a.device.tier <= b.device.tier else (b, a)
 
 
-def _links(fabric: Fabric, p: _Plans, nics: dict[str, dict], c: _Collect) -> None:
+def _links(fabric: Fabric, p: _Plans, nics: dict[str, dict], c: Collect) -> None:
     pfc = fabric.loaded.intent.qos.pfc_priorities()
     for link in fabric.links:
         low, high = _ends(link)
@@ -218,7 +221,7 @@ def _mtu_path(port: Port) -> PathKey | None:
 
 
 def _host_link(fabric: Fabric, link: Link, host: Port, switch: Port, p: _Plans,
-               nics: dict[str, dict], c: _Collect) -> None:
+               nics: dict[str, dict], c: Collect) -> None:
     iface = p.iface(switch)
     nic = nics.get(host.device.platform or "")
     if iface is None or nic is None:
@@ -243,7 +246,7 @@ def _host_link(fabric: Fabric, link: Link, host: Port, switch: Port, p: _Plans,
               interface=switch.name)
 
 
-def _lateral(fabric: Fabric, report: Any, c: _Collect) -> None:
+def _lateral(fabric: Fabric, report: Any, c: Collect) -> None:
     if not fabric.loaded.intent.qos.pfc_priorities():
         return
     if report is not None and not report.deadlock:
@@ -260,7 +263,7 @@ def _lateral(fabric: Fabric, report: Any, c: _Collect) -> None:
 
 
 def _classification(fabric: Fabric, plans: dict[str, DevicePlan], nics: dict[str, dict],
-                    c: _Collect) -> None:
+                    c: Collect) -> None:
     intent = fabric.loaded.intent
     qos = intent.qos
     if not plans:
@@ -296,7 +299,7 @@ def _classification(fabric: Fabric, plans: dict[str, DevicePlan], nics: dict[str
                   f"'{qos.cnp_class}' is traffic class {cnp_tc}", kind="cnp_prio")
 
 
-def _cnp_class(fabric: Fabric, c: _Collect) -> None:
+def _cnp_class(fabric: Fabric, c: Collect) -> None:
     qos = fabric.loaded.intent.qos
     cls = qos.classes.get(qos.cnp_class)
     if cls is None:
@@ -312,7 +315,7 @@ def _cnp_class(fabric: Fabric, c: _Collect) -> None:
               "they are meant to slow down")
 
 
-def _ecn(fabric: Fabric, plans: dict[str, DevicePlan], c: _Collect) -> None:
+def _ecn(fabric: Fabric, plans: dict[str, DevicePlan], c: Collect) -> None:
     intent = fabric.loaded.intent
     qos = intent.qos
     if not intent.dcqcn.enabled:
@@ -334,7 +337,7 @@ def _ecn(fabric: Fabric, plans: dict[str, DevicePlan], c: _Collect) -> None:
               "signal", device=plan.hostname, interface=iface.name)
 
 
-def _watchdog(fabric: Fabric, p: _Plans, c: _Collect) -> None:
+def _watchdog(fabric: Fabric, p: _Plans, c: Collect) -> None:
     per_port = bool(fabric.loaded.intent.overrides.ports)
     for dev in fabric.switches():
         eff = None
@@ -360,7 +363,7 @@ def _watchdog(fabric: Fabric, p: _Plans, c: _Collect) -> None:
                           interface=port.name)
 
 
-def _hashing(fabric: Fabric, plans: dict[str, DevicePlan], c: _Collect) -> None:
+def _hashing(fabric: Fabric, plans: dict[str, DevicePlan], c: Collect) -> None:
     intent = fabric.loaded.intent
     ecmp = intent.ecmp
     missing = [f for f in HASH_REQUIRED if f not in ecmp.fields]

@@ -95,6 +95,7 @@ DEADLOCK_RULES: tuple[Rule, ...] = (
 
 def _groups() -> list[tuple[str, tuple[Rule, ...]]]:
     from netcfg.lint.consistency import RULES as CONSISTENCY
+    from netcfg.lint.routing import RULES as ROUTING
     from netcfg.lint.waive import RULES as WAIVERS
     from netcfg.physics.rules import RULES as PHYSICS
     from netcfg.vendors.checks import RULES as CAPABILITIES
@@ -102,6 +103,7 @@ def _groups() -> list[tuple[str, tuple[Rule, ...]]]:
     return [("schema", SCHEMA_RULES), ("physics", tuple(PHYSICS.values())),
             ("render capabilities", tuple(CAPABILITIES.values())),
             ("deadlock", DEADLOCK_RULES), ("consistency", tuple(CONSISTENCY.values())),
+            ("routing", tuple(ROUTING.values())),
             ("waivers", tuple(WAIVERS.values()))]
 
 

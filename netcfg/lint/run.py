@@ -2,7 +2,8 @@
 
 Order: load + schema + references + physics + render capabilities (`validate`), then the
 DevicePlans of every switch (the numbers the templates would print; nothing is rendered), the
-deadlock check at the chosen depth, and the cross-device rules on the plans.
+deadlock check at the chosen depth, the cross-device rules on the plans, and the routing-design
+rules on what each NOS states of them.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from netcfg.findings import Finding
-from netcfg.lint import consistency, waive
+from netcfg.lint import consistency, routing, waive
 from netcfg.lint.registry import all_rules
 from netcfg.validate import validate
 
@@ -70,6 +71,10 @@ def lint(path: str | Path, *, failures: int = 0, deadlock: bool = True,
         say("consistency")
         findings += consistency.check(fabric, plans, report)
         times["consistency"] = time.perf_counter() - t
+        t = time.perf_counter()
+        say("routing")
+        findings += routing.check(fabric, plans)
+        times["routing"] = time.perf_counter() - t
     loaded = fabric.loaded if fabric is not None else None
     results = consistency.merge(waive.apply(loaded, findings, set(all_rules())))
     results.sort(key=_order)

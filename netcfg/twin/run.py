@@ -19,7 +19,8 @@ from typing import Any
 from netcfg.render.engine import environment, render_plan
 from netcfg.render.plan import Bfd, DevicePlan
 from netcfg.render.routing_facts import RoutingFacts
-from netcfg.topology.fabric import Device, Fabric
+from netcfg.topology.fabric import Fabric
+from netcfg.topology.paths import Paths
 from netcfg.twin.failures import Failure, established, fail_links
 from netcfg.twin.network import Router, Twin, TwinError
 from netcfg.twin.probe import Nic, reach
@@ -278,34 +279,12 @@ def check_bfd(twin: Twin, routers: list[Router], wanted: dict[str, dict[str, tup
     return [problems[n] for n in sorted(problems)]
 
 
-def expected_width(fabric: Fabric, switch: str, owner: str) -> int:
-    """ECMP width the topology offers at `switch` toward a subnet on leaf `owner`: links to
-    the owner itself when adjacent; else every link to a tier that leads there (up when the
-    owner is not below this switch)."""
-    dev = fabric.devices[switch]
-    peers = [p.peer.device for p in dev.ports if p.peer is not None and p.peer.device.is_switch]
-    direct = [d for d in peers if d.name == owner]
-    if direct:
-        return len(direct)
-    below = [d for d in peers if d.tier < dev.tier and _reaches_down(d, owner)]
-    if below:
-        return len(below)
-    return len([d for d in peers if d.tier > dev.tier])
-
-
-def _reaches_down(dev: Device, owner: str) -> bool:
-    if dev.name == owner:
-        return True
-    return any(_reaches_down(d, owner) for d in (p.peer.device for p in dev.ports
-                                                  if p.peer is not None)
-               if d.is_switch and d.tier < dev.tier)
-
-
 def check_ecmp(twin: Twin, fabric: Fabric, routers: list[Router], plans: list[DevicePlan],
                facts: dict[str, RoutingFacts]) -> list[str]:
     """Next hops FRR installed for each remote server subnet vs the topology's width."""
     owner = {net: p.hostname for p in plans for net in server_prefixes(p, facts[p.hostname])}
     paths = {p.hostname: path_count(p, facts[p.hostname]) for p in plans}
+    offered = Paths(fabric)
     out = []
     for router in routers:
         try:
@@ -318,7 +297,7 @@ def check_ecmp(twin: Twin, fabric: Fabric, routers: list[Router], plans: list[De
             entries = routes.get(net, [])
             got = sum(1 for e in entries if e.get("selected")
                       for h in e.get("nexthops", []) if h.get("active"))
-            want = min(expected_width(fabric, router.name, leaf), paths[router.name])
+            want = min(offered.width(fabric.devices[router.name], leaf), paths[router.name])
             if got != want:
                 out.append(f"{router.name}: {net} (on {leaf}) has {got} next hops, the "
                            f"topology offers {want}")

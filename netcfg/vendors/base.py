@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
@@ -174,9 +174,13 @@ class Vendor(ABC):
     def expected_routing(self, plan: DevicePlan) -> RoutingFacts:
         """What `read_routing` must return for the plan's own rendering: the plan's routing,
         without a path count where the NOS states none (CAP010), without BFD where it renders
-        none (CAP011)."""
-        return wanted(plan, "bgp.maximum_paths" not in self.capabilities.unrendered,
-                      self.capabilities.bfd)
+        none (CAP011), and with only the server blocks of several subnets where the NOS
+        announces nothing else (CAP009)."""
+        facts = wanted(plan, "bgp.maximum_paths" not in self.capabilities.unrendered,
+                       self.capabilities.bfd)
+        if self.capabilities.server_subnets == "blocks":
+            facts = replace(facts, originated=(plan.loopback, *plan.bgp.merged_blocks()))
+        return facts
 
 
 class ModuleVendor(Vendor):
