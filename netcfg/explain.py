@@ -15,8 +15,11 @@ from netcfg.intent.yamlsrc import PathKey, dotted
 from netcfg.physics import Physics
 from netcfg.physics.ports import lanes_of
 from netcfg.physics.result import Step, fmt
+from netcfg.render.plan import group_name
 from netcfg.topology import effective
 from netcfg.topology.fabric import Device, Fabric, Port
+from netcfg.topology.paths import Paths
+from netcfg.vendors import vendor
 
 
 @dataclass
@@ -103,6 +106,7 @@ class _Explainer:
                 self.row("max paths", effective.max_paths(self.fabric, dev),
                          ("routing", "max_paths")),
             ]
+            routing.rows += self.announcements(dev, plat.nos)
             sections.append(routing)
             sections.append(self.qos(dev, None))
             if self.physics is not None:
@@ -118,6 +122,45 @@ class _Explainer:
         ]
         sections.append(ports)
         return sections
+
+    def announcements(self, dev: Device, nos: str) -> list[Row]:
+        """What the switch originates and how its NOS says it, the ECMP width the topology
+        offers it, and BFD per tier of peers: the routing design in the switch's terms."""
+        caps = vendor(nos).capabilities
+        width, toward = Paths(self.fabric).widest(dev)
+        rows = [Row("ecmp width offered", f"{width} links toward {toward}" if toward else 0,
+                    "topology (netcfg/topology/paths.py)")]
+        subnets, blocks = dev.server_subnets(), dev.server_blocks()
+        if subnets:
+            shown = ", ".join(f"{b} ({b.num_addresses // 2} /31s)" for b in blocks[:4])
+            rows.append(Row("server blocks", shown + (" ..." if len(blocks) > 4 else ""),
+                            "addressing.host_links, in link order"))
+            if caps.server_subnets == "blocks":
+                lone = [str(b) for b in blocks if b.prefixlen == 31]
+                how = "the blocks of several subnets, as discard routes it announces" + (
+                    f"; {', '.join(lone[:3])} form no block and are not announced (CAP009)"
+                    if lone else "")
+            else:
+                how = f"each of its {len(subnets)} server /31s as it is"
+            rows.append(Row("announces", f"loopback /32; {how}", f"{nos} (docs/render-{nos}.md)"))
+        else:
+            rows.append(Row("announces", "loopback /32", "no server ports"))
+        if dev.tier > 1:
+            rows.append(self.row("transit", "passes every BGP-learned route on (eBGP, "
+                                 "valley-free by the ASN plan)", ("routing", "asn")))
+        peers = sorted({p.peer.device.role for p in dev.ports
+                        if p.peer is not None and p.peer.device.is_switch})
+        for role in peers:
+            timers = effective.bfd(self.fabric, dev.role, role)
+            link = effective.LINK_TIER.get(frozenset({dev.role, role}))
+            path: PathKey = ("routing", "bfd", "tiers", link) \
+                if link and self.li.is_set(("routing", "bfd", "tiers", link)) \
+                else ("routing", "bfd")
+            value = "off" if timers is None else f"{timers[0]} ms x {timers[1]}" + (
+                "" if caps.bfd else f" asked; {nos} renders none (CAP011)")
+            plural = "leaves" if role == "leaf" else f"{role}s"
+            rows.append(self.row(f"bfd to {plural} (group {group_name(role)})", value, path))
+        return rows
 
     def qos(self, dev: Device, port: Port | None) -> Section:
         intent = self.li.intent

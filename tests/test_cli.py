@@ -42,6 +42,32 @@ def test_explain_device_cites_lines():
     assert "default (qos.pfc.watchdog.poll_interval)" in r.stdout
 
 
+def _routing_rows(inventory: str, device: str) -> dict[str, dict]:
+    r = run_cli("explain", inventory, device, "--format", "json")
+    assert r.returncode == 0, r.stderr
+    sections = {s["title"]: s for s in json.loads(r.stdout)["sections"]}
+    return {row["key"]: row for row in sections["routing and addressing"]["rows"]}
+
+
+def test_explain_shows_the_routing_design():
+    """Example leaf: 32 server /31s from 10.2.0.0 (the first leaf's links come first in
+    addressing.host_links 10.2.0.0/23) = one /26, announced one by one on Cumulus; 32 uplinks.
+    Multivendor SONiC leaf-su2-r1: 16 servers = 16 /31s = a /27, announced as that block,
+    BFD asked for but not rendered; a spine passes routes on."""
+    leaf = _routing_rows("inventories/example", "leaf-su1-r1")
+    assert leaf["server blocks"]["value"] == "10.2.0.0/26 (32 /31s)"
+    assert leaf["announces"]["value"] == "loopback /32; each of its 32 server /31s as it is"
+    assert leaf["ecmp width offered"]["value"].startswith("32 links toward leaf-su1-r")
+    assert leaf["bfd to spines (group SPINE)"]["value"] == "300 ms x 3"
+    sonic = _routing_rows("inventories/multivendor", "leaf-su2-r1")
+    assert sonic["server blocks"]["value"] == "10.128.1.0/27 (16 /31s)"
+    assert "the blocks of several subnets" in sonic["announces"]["value"]
+    assert sonic["bfd to spines (group SPINE)"]["value"].endswith("sonic renders none (CAP011)")
+    spine = _routing_rows("inventories/multivendor", "spine-pod1-1")
+    assert "passes every BGP-learned route on" in spine["transit"]["value"]
+    assert set(spine) >= {"bfd to leaves (group LEAF)", "bfd to cores (group CORE)"}
+
+
 def test_explain_port_json():
     r = run_cli("explain", "inventories/example", "leaf-su1-r1", "swp1s0", "--format", "json")
     assert r.returncode == 0, r.stderr

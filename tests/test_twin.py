@@ -36,6 +36,10 @@ if _WHY is not None and os.environ.get("NETCFG_REQUIRE_TWIN"):
 if _WHY is not None:
     pytest.skip(_WHY, allow_module_level=True)
 
+# pytest runs with `--dist loadfile` (pyproject.toml): one worker runs every test of this file
+# in turn. Twins take the machine's one twin lock anyway, and a kept twin (which outlives its
+# process) must not be seen by a twin another worker starts meanwhile.
+
 
 def _state(prefix: str) -> tuple[set[str], set[str], set[int]]:
     """Namespaces, FRR run directories and live FRR daemons whose names start with `prefix`
@@ -170,7 +174,7 @@ def test_an_interrupted_twin_leaves_nothing_behind(sig):
             break
         time.sleep(0.05)
     if not _state(prefix)[2]:
-        proc.kill()
+        proc.terminate()  # its teardown runs
         out, err = proc.communicate()
         pytest.fail(f"the twin never started its routers (exit {proc.returncode}): {err}")
     proc.send_signal(sig)
@@ -189,3 +193,91 @@ def test_without_root_it_says_so_in_one_line(monkeypatch):
     result = CliRunner().invoke(main, ["twin", str(EXAMPLE)])
     assert result.exit_code == 2
     assert result.output.strip().count("\n") == 0 and "needs root" in result.output
+
+
+def test_a_kept_twin_can_be_looked_into_and_removed():
+    """`--keep` leaves the routers running: vtysh inside a leaf sees the 7 other leaves'
+    server /31s (32 each: 224 BGP routes), a NIC pings a NIC on another rail, a second twin is
+    refused while it runs, and `twin down` removes every namespace and daemon and puts the
+    neighbour-table limit back."""
+    prefix = _prefix("k")
+    env = _env(prefix)
+    before = (NEIGH / "gc_thresh3").read_text()
+    netcfg = [sys.executable, "-m", "netcfg", "twin"]
+    try:
+        up = subprocess.run(netcfg + [str(EXAMPLE), "--keep", "--failures", "0", "--sources",
+                                      "1", "--format", "json"],
+                            capture_output=True, text=True, timeout=600, env=env)
+        assert up.returncode == 0, up.stdout + up.stderr
+        assert json.loads(up.stdout)["kept"] == prefix
+        spaces, runs, daemons = _state(prefix)
+        assert len(spaces) == 12 + NICS and len(runs) == 12 and daemons
+
+        routes = subprocess.run(netcfg + ["exec", "--prefix", prefix, "leaf-su1-r1", "--",
+                                          "vtysh", "-c", "show ip route bgp json"],
+                                capture_output=True, text=True, timeout=60, env=env)
+        assert routes.returncode == 0, routes.stderr
+        servers = [p for p in json.loads(routes.stdout) if p.startswith("10.2.")]
+        assert len(servers) == 7 * 32
+
+        # gpu-su1-n2's rail-2 NIC: the second server's second port (addresses in link order)
+        target = subprocess.run(netcfg + ["exec", "--prefix", prefix, "gpu-su1-n2:eth1", "--",
+                                          "ip", "-4", "-o", "addr", "show", "dev", "e0"],
+                                capture_output=True, text=True, timeout=60, env=env)
+        address = target.stdout.split()[3].split("/")[0]
+        ping = subprocess.run(netcfg + ["exec", "--prefix", prefix, "gpu-su1-n1:eth0", "--",
+                                        "ping", "-c", "1", "-W", "5", address],
+                              capture_output=True, text=True, timeout=60, env=env)
+        assert ping.returncode == 0, ping.stdout + ping.stderr
+
+        second = subprocess.run(netcfg + [str(EXAMPLE), "--failures", "0"],
+                                capture_output=True, text=True, timeout=120,
+                                env=_env(_prefix("k2")))
+        assert second.returncode == 2 and f"a kept twin ({prefix}) still runs" in second.stderr
+        assert _state(_prefix("k2")) == (set(), set(), set())
+    finally:
+        down = subprocess.run(netcfg + ["down", "--prefix", prefix], capture_output=True,
+                              text=True, timeout=120, env=env)
+    assert down.returncode == 0, down.stderr
+    assert _state(prefix) == (set(), set(), set())
+    assert (NEIGH / "gc_thresh3").read_text() == before
+    again = subprocess.run(netcfg + ["down", "--prefix", prefix], capture_output=True,
+                           text=True, timeout=60, env=env)
+    assert again.returncode == 2 and "no kept twin" in again.stderr
+
+
+def test_session_keys_are_enforced_between_the_routers(monkeypatch, tmp_path):
+    """The example with routing.authentication: every session keyed at both ends comes up
+    (TCP MD5 between the namespaces). With the key dropped from leaf-su1-r1's file alone, its
+    32 sessions never establish: from the first server's 8 NICs, its rail-1 NIC (on that leaf)
+    reaches only the 31 others on the leaf (224 lost) and each of the other 7 loses the 32
+    rail-1 NICs (7 x 32 = 224): 448 of 8 x 255 pairs."""
+    from dataclasses import replace
+
+    from netcfg.render.plan import PlanBuilder
+    from netcfg.twin import run as twin_run
+    from netcfg.validate import validate
+
+    text = (EXAMPLE / "fabric.yaml").read_text()
+    asn = "  asn: {leaf: unique, spine: shared}\n"
+    assert asn in text
+    (tmp_path / "fabric.yaml").write_text(
+        text.replace(asn, asn + "  authentication: {password_env: NETCFG_BGP_KEY}\n"))
+    result = validate(tmp_path / "fabric.yaml")
+    builder = PlanBuilder(result.fabric, result.physics)
+    plans = [builder.plan(d) for d in result.fabric.switches()]
+    monkeypatch.setenv("NETCFG_TWIN_PREFIX", _prefix("m"))
+    keyed = twin_run.run(result.fabric, plans, timeout=120, sources=8, failures=0)
+    assert keyed.ok and keyed.unreachable == [], keyed.text()
+
+    original = twin_run.read_back
+
+    def one_leaf_without_key(plan):
+        facts = original(plan)
+        return replace(facts, keyed=frozenset()) if plan.hostname == "leaf-su1-r1" else facts
+
+    monkeypatch.setattr(twin_run, "read_back", one_leaf_without_key)
+    cut = twin_run.run(result.fabric, plans, timeout=15, sources=8, failures=0)
+    assert not cut.ok and cut.converged_s is None
+    assert cut.pairs == 8 * 255 and len(cut.unreachable) == 448
+    assert cut.differences["leaf-su1-r1"][0].endswith(": no session key")

@@ -94,7 +94,8 @@ class _Setup:
             targets = (from_devices_file(fabric, chosen, Path(kw["connect"])) if kw["connect"]
                        else from_intent(fabric, chosen, base))
             self.desired = desired_configs(fabric, result.physics, chosen,
-                                           Path(kw["configs"]) if kw["configs"] else None)
+                                           Path(kw["configs"]) if kw["configs"] else None,
+                                           base)
         except (TargetError, DesiredError) as exc:
             _fail(str(exc))
         self.targets = with_trust(targets, ca_file=kw["ca_file"], known_hosts=kw["known_hosts"],

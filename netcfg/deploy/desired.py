@@ -8,9 +8,10 @@ from functools import partial
 from pathlib import Path
 
 from netcfg.deploy.engine import Desired
+from netcfg.deploy.secrets import Secret
 from netcfg.physics import Physics
 from netcfg.render.engine import file_name, render_plan
-from netcfg.render.plan import PlanBuilder
+from netcfg.render.plan import SESSION_KEY, PlanBuilder
 from netcfg.topology.fabric import Device, Fabric
 from netcfg.vendors import vendor
 
@@ -20,9 +21,11 @@ class DesiredError(Exception):
 
 
 def desired_configs(fabric: Fabric, physics: Physics, devices: list[Device],
-                    configs: Path | None = None) -> dict[str, Desired]:
+                    configs: Path | None = None, base: Path | None = None) -> dict[str, Desired]:
+    """`base`: the inventory directory (a session key's file is relative to it)."""
     builder = PlanBuilder(fabric, physics)
     out: dict[str, Desired] = {}
+    key = None
     for dev in devices:
         plan = builder.plan(dev)
         if configs is None:
@@ -33,6 +36,25 @@ def desired_configs(fabric: Fabric, physics: Physics, devices: list[Device],
                 text = path.read_text(encoding="utf-8")
             except OSError as exc:
                 raise DesiredError(f"{dev.name}: cannot read {path}: {exc.strerror}") from None
+        if SESSION_KEY in text:
+            # the files hold a placeholder where each BGP session's key goes; the key itself
+            # is read only now, and `redact` masks it in every diff, error and journal line
+            if key is None:
+                key = _session_key(fabric, base)
+            text = text.replace(SESSION_KEY, key.reveal())
         nos = vendor(plan.nos)
         out[dev.name] = Desired(text, nos.expected(plan), partial(nos.read, plan=plan))
     return out
+
+
+def _session_key(fabric: Fabric, base: Path | None) -> Secret:
+    from netcfg.deploy.secrets import CredentialError, session_key
+
+    ref = fabric.loaded.intent.routing.authentication
+    if ref is None:
+        raise DesiredError("the configs hold BGP session-key placeholders but the intent has no "
+                           "routing.authentication to fill them from")
+    try:
+        return session_key(ref, base)
+    except CredentialError as exc:
+        raise DesiredError(str(exc)) from None

@@ -21,6 +21,7 @@ from napalm.base import NetworkDriver
 
 from netcfg.deploy.connect import Connection, DeviceError, describe
 from netcfg.deploy.runs import DeviceLock, LockHeld, Run
+from netcfg.deploy.secrets import redact
 from netcfg.deploy.targets import Target
 from netcfg.render.facts import QosFacts
 from netcfg.vendors.base import PendingElsewhere
@@ -97,7 +98,8 @@ def _load(driver: NetworkDriver, target: Target, running: str, desired: Desired,
     candidate = target.adapter.keep_device_local(running, desired.text)
     try:
         driver.load_replace_candidate(config=candidate)
-        return str(driver.compare_config() or "").strip()
+        # the device's diff shows session keys: the one given (redact) and the one it runs
+        return target.adapter.mask(redact(str(driver.compare_config() or "").strip()))
     except Exception as exc:  # noqa: BLE001 - driver-specific exceptions
         _quietly(driver.discard_config)
         raise DeviceError(target.name, "load", describe(exc)) from None
@@ -280,7 +282,7 @@ def restore_device(target: Target, saved: str, run: Run, opts: Options) -> Resul
         with DeviceLock(run.state, name, run.id), Connection(target, opts.timeout) as driver:
             try:
                 driver.load_replace_candidate(config=saved)
-                diff = str(driver.compare_config() or "").strip()
+                diff = target.adapter.mask(redact(str(driver.compare_config() or "").strip()))
             except Exception as exc:  # noqa: BLE001
                 _quietly(driver.discard_config)
                 raise DeviceError(name, "load", describe(exc)) from None

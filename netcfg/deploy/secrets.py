@@ -16,7 +16,7 @@ from pathlib import Path
 import yaml
 
 from netcfg.fsutil import UnreadableFile, read_regular
-from netcfg.intent.model import Credential
+from netcfg.intent.model import Credential, SessionKey
 
 
 class CredentialError(Exception):
@@ -138,3 +138,31 @@ def resolve(name: str, cred: Credential, base: Path | None,
     if not username:
         raise CredentialError(f"credentials '{name}': no username")
     return Login(username, remember(password))
+
+
+#: what a BGP session key may hold: it is written unquoted into EOS/NX-OS lines and NVUE YAML
+#: and quoted into Junos, so no blank, quote, backslash, `#` or `:`; a letter first (Cisco
+#: refuses a key starting with a digit); at most 80 characters (the common limit of EOS,
+#: NX-OS and FRR's TCP MD5 key)
+SESSION_KEY_TEXT = re.compile(r"[A-Za-z][A-Za-z0-9._+=@%/-]{0,79}")
+
+
+def session_key(key: SessionKey, base: Path | None,
+                environ: os._Environ[str] | dict[str, str] = os.environ) -> Secret:
+    """The BGP session key `routing.authentication` names (`base`: the inventory directory).
+    Errors say where it was looked for and what is wrong, never the key."""
+    value = None
+    if key.file is not None:
+        path = Path(key.file)
+        value = load_file(path if path.is_absolute() or base is None else base / path)["password"]
+    if key.password_env is not None:
+        if key.password_env not in environ:
+            raise CredentialError(f"routing.authentication: environment variable "
+                                  f"{key.password_env} is not set")
+        value = environ[key.password_env]
+    if not value:
+        raise CredentialError("routing.authentication: the session key is empty")
+    if not SESSION_KEY_TEXT.fullmatch(value):
+        raise CredentialError("routing.authentication: the session key must be 1-80 letters, "
+                              "digits or . _ + = @ % / -, starting with a letter")
+    return remember(value)

@@ -119,6 +119,11 @@ def _credentials(li: LoadedIntent) -> list[Finding]:
             out.append(li.finding("SCH002", f"credential '{name}' needs password_env or file "
                                   "(passwords are never written in the intent)",
                                   ("credentials", name)))
+    key = intent.routing.authentication
+    if key is not None and key.file is None and key.password_env is None:
+        out.append(li.finding("SCH002", "routing.authentication needs password_env or file "
+                              "(keys are never written in the intent)",
+                              ("routing", "authentication")))
     names = tuple(intent.credentials)
     for dev, entry in intent.devices.items():
         if entry.credentials is not None and entry.credentials not in intent.credentials:

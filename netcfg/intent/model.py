@@ -79,6 +79,8 @@ NOT_FOR_SWITCH_CONFIGS: dict[tuple[str, str], str] = {
     ("Credential", "password_env"): "deploy: how netcfg logs in",
     ("Credential", "file"): "deploy: how netcfg logs in",
     ("DeviceEntry", "credentials"): "deploy: how netcfg logs in",
+    ("SessionKey", "password_env"): "deploy: the key push puts where the files hold a placeholder",
+    ("SessionKey", "file"): "deploy: the key push puts where the files hold a placeholder",
     ("Management", "port"): "deploy: the port netcfg connects to",
     ("Intent", "waivers"): "lint",
 }
@@ -273,10 +275,21 @@ class Bfd(BfdTimers):
         default_factory=dict, description="per link tier: leaf_spine, spine_core")
 
 
+class SessionKey(IntentModel):
+    """TCP MD5 authentication (RFC 2385) of every fabric eBGP session. The key is named, never
+    written: an environment variable, or a 0600 YAML file with a `password:` (as credentials).
+    Rendered files hold a placeholder that `netcfg push` replaces with the key."""
+
+    password_env: Name | None = None
+    file: Text | None = Field(None, description="YAML file with mode 0600 holding password:")
+
+
 class Routing(IntentModel):
     protocol: Literal["ebgp"] = "ebgp"
     asn: Asns = Field(default_factory=Asns)
     bfd: Bfd = Field(default_factory=Bfd)
+    authentication: SessionKey | None = Field(
+        None, description="TCP MD5 key of the fabric's BGP sessions, by reference")
     max_paths: int | None = Field(None, ge=1, le=1024, description="default: the uplink count")
     deadlock: Deadlock = Field(default_factory=Deadlock)
 

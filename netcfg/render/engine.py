@@ -15,7 +15,7 @@ import jinja2
 
 from netcfg.physics import Physics
 from netcfg.render import host
-from netcfg.render.plan import DevicePlan, PlanBuilder
+from netcfg.render.plan import SESSION_KEY, DevicePlan, PlanBuilder
 from netcfg.topology.fabric import Device, Fabric
 from netcfg.vendors import vendor, vendors
 
@@ -33,6 +33,8 @@ def environment() -> jinja2.Environment:
                 raise ValueError(f"{nos.name}: template filter {name} must start with "
                                  f"{nos.name}_")
             env.filters[name] = func
+    # where a session's key goes: `netcfg push` puts the key there (plan.SESSION_KEY)
+    env.globals["session_key"] = SESSION_KEY
     return env
 
 

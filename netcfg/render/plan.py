@@ -115,6 +115,9 @@ class Neighbor:
     interface: str  # local port the session runs over
     peer_port: str  # the peer's port at the other end
     group: str = ""  # its PeerGroup
+    #: TCP MD5 on this session (routing.authentication, where both ends' NOS can state it);
+    #: the files hold SESSION_KEY, the key itself is put in by `netcfg push`
+    keyed: bool = False
 
     @property
     def description(self) -> str:
@@ -215,6 +218,10 @@ class DevicePlan:
     ecmp: Ecmp
     lldp: bool = True
 
+
+#: what the rendered files hold where a BGP session's key goes: `netcfg push` replaces it with
+#: the key routing.authentication names, so no rendered or committed file ever holds the key
+SESSION_KEY = "NETCFG-SESSION-KEY"
 
 #: what every rendered switch config classifies by
 TRUST = "dscp"
@@ -321,6 +328,16 @@ class PlanBuilder:
                 dscp_to_tc[d] = c.tc
         return classes, dscp_to_tc, default_tc
 
+    def keyed(self, dev: Device, peer: Device) -> bool:
+        """A session is authenticated when the intent asks and both ends' NOS can state a key:
+        a key on one end only would keep the session down (CAP013 names the NOS without)."""
+        if self.intent.routing.authentication is None:
+            return False
+        from netcfg.vendors import vendor
+
+        return all(vendor(self.fabric.platform(d).nos).capabilities.session_key
+                   for d in (dev, peer))
+
     def watchdog(self, dev: Device, port: Port | None) -> Watchdog:
         if port is not None and not self.intent.overrides.ports:
             port = None  # no port overrides: every port has its device's watchdog
@@ -400,7 +417,8 @@ class PlanBuilder:
             if peer.device.is_switch and peer.address is not None and peer.device.asn is not None:
                 neighbors.append(Neighbor(ipv4(peer.address), peer.device.asn,
                                           peer.device.name, port.name, peer.name,
-                                          group_name(peer.device.role)))
+                                          group_name(peer.device.role),
+                                          self.keyed(dev, peer.device)))
         wd = intent.qos.pfc.watchdog
         pools = self._pools(platform.asic, budget, interfaces, len(pfc))
         qos = Qos(

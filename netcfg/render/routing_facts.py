@@ -31,6 +31,9 @@ class RoutingFacts:
     transit: bool = True
     #: neighbour address -> (BFD interval in ms, multiplier), for the sessions running BFD
     bfd: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: neighbour addresses whose session has a TCP MD5 key (only that it has one: the key is
+    #: the placeholder in a rendered file, the device's own form in a running config)
+    keyed: frozenset[str] = frozenset()
 
     def covered(self) -> list[ipaddress.IPv4Network]:
         """The addresses the originated prefixes hold, as the fewest CIDR blocks: a leaf that
@@ -67,6 +70,10 @@ class RoutingFacts:
                     "no BFD" if found is None else f"BFD {found[0]} ms x {found[1]}" + (
                         ", not in the plan" if asked is None
                         else f" instead of {asked[0]} ms x {asked[1]}")))
+        for addr in sorted(self.keyed - other.keyed):
+            out.append(f"neighbour {addr}: no session key")
+        for addr in sorted(other.keyed - self.keyed):
+            out.append(f"neighbour {addr}: session key, not in the plan")
         if self.transit != other.transit:
             out.append("BGP-learned routes are " + ("" if other.transit else "not ")
                        + "passed on to other neighbours")
@@ -76,8 +83,8 @@ class RoutingFacts:
 def wanted(plan: DevicePlan, maximum_paths_stated: bool = True,
            bfd_stated: bool = True) -> RoutingFacts:
     """What the plan asks every NOS to state: its neighbours, its loopback and server subnets
-    announced (as they are or as blocks), transit on, and the plan's ECMP width and BFD where
-    the NOS states them."""
+    announced (as they are or as blocks), transit on, the plan's ECMP width and BFD where
+    the NOS states them, and the session keys."""
     return RoutingFacts(
         asn=plan.bgp.asn, router_id=plan.bgp.router_id,
         neighbors={n.address: n.remote_as for n in plan.bgp.neighbors},
@@ -85,4 +92,5 @@ def wanted(plan: DevicePlan, maximum_paths_stated: bool = True,
         maximum_paths=plan.bgp.maximum_paths if maximum_paths_stated else None,
         transit=True,
         bfd={a: (b.interval_ms, b.multiplier) for a, b in plan.bgp.bfd().items()}
-        if bfd_stated else {})
+        if bfd_stated else {},
+        keyed=frozenset(n.address for n in plan.bgp.neighbors if n.keyed))

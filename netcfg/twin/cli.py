@@ -1,11 +1,15 @@
 """`netcfg twin PATH`: build the fabric's control plane from real FRR routers in network
 namespaces, prove every server NIC reaches every other with the topology's ECMP width, and
 tear it all down (also on Ctrl-C, SIGTERM or an error). Exit 0 when every check holds, 1 when
-one fails, 2 when the twin cannot run here (no root, no FRR, invalid intent)."""
+one fails, 2 when the twin cannot run here (no root, no FRR, invalid intent).
+
+`--keep` leaves it running; `netcfg twin exec DEVICE -- CMD` runs a command inside a switch's
+or NIC's namespace (vtysh talks to that switch's FRR) and `netcfg twin down` removes it."""
 
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sys
 
@@ -20,7 +24,22 @@ def _on_sigterm(signum: int, frame: object) -> None:
     raise _Terminated()
 
 
-@click.command()
+class _TwinGroup(click.Group):
+    """`netcfg twin PATH ...` runs the twin; `netcfg twin exec|down ...` act on a kept one."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("--help", "-h"):
+            args = ["run", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=_TwinGroup)
+def twin() -> None:
+    """Prove on real FRR routers that every GPU NIC reaches every other
+    (`netcfg twin PATH`), or look into / remove a twin kept running."""
+
+
+@twin.command("run")
 @click.argument("path", type=click.Path())
 @click.option("--timeout", default=120.0, show_default=True,
               help="seconds to wait for BGP to converge")
@@ -30,9 +49,11 @@ def _on_sigterm(signum: int, frame: object) -> None:
               help="cables of each tier to fail one at a time (0: none)")
 @click.option("--failure-bound", type=float, default=30.0, show_default=True,
               help="seconds a link failure may take to reconverge")
+@click.option("--keep", is_flag=True,
+              help="leave the twin running (netcfg twin exec / netcfg twin down)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
-def twin(path: str, timeout: float, sources: int | None, failures: int, failure_bound: float,
-         fmt: str) -> None:
+def run_twin(path: str, timeout: float, sources: int | None, failures: int,
+             failure_bound: float, keep: bool, fmt: str) -> None:
     """Prove on real FRR routers that every GPU NIC reaches every other."""
     from netcfg.render.engine import select
     from netcfg.render.plan import PlanBuilder
@@ -65,7 +86,7 @@ def twin(path: str, timeout: float, sources: int | None, failures: int, failure_
                 seen[0] = done
 
             report = run(result.fabric, plans, timeout=timeout, progress=progress,
-                         sources=sources, failures=failures, bound=failure_bound)
+                         sources=sources, failures=failures, bound=failure_bound, keep=keep)
     except TwinError as exc:
         click.echo(f"netcfg: {exc}", err=True)
         sys.exit(2)
@@ -76,3 +97,45 @@ def twin(path: str, timeout: float, sources: int | None, failures: int, failure_
         signal.signal(signal.SIGTERM, previous)
     click.echo(json.dumps(report.as_dict(), indent=2) if fmt == "json" else report.text())
     sys.exit(0 if report.ok else 1)
+
+
+@twin.command("exec", context_settings={"ignore_unknown_options": True})
+@click.option("--prefix", default=None, help="the kept twin (when several run)")
+@click.argument("device")
+@click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
+def exec_in(prefix: str | None, device: str, command: tuple[str, ...]) -> None:
+    """Run COMMAND inside DEVICE's namespace of the kept twin: a switch name (vtysh then
+    talks to its FRR) or a server NIC (`server:port`). Exits with COMMAND's status."""
+    from netcfg.twin.network import FRR_RUN, Twin, TwinError
+
+    try:
+        kept, places = Twin.kept(prefix)
+    except TwinError as exc:
+        click.echo(f"netcfg: {exc}", err=True)
+        sys.exit(2)
+    netns = places.get(device)
+    if netns is None:
+        click.echo(f"netcfg: no device {device!r} in twin {kept.prefix} "
+                   f"(switches: {', '.join(sorted(r.name for r in kept.routers)[:5])} ...)",
+                   err=True)
+        sys.exit(2)
+    argv = list(command)
+    if argv[0] == "vtysh" and device in {r.name for r in kept.routers}:
+        argv[1:1] = ["--vty_socket", str(FRR_RUN / netns)]
+    os.execvp("ip", ["ip", "netns", "exec", netns, *argv])
+
+
+@twin.command("down")
+@click.option("--prefix", default=None, help="the kept twin (when several run)")
+def down(prefix: str | None) -> None:
+    """Remove a kept twin: its FRR daemons, namespaces and cables, and restore the kernel's
+    neighbour-table limits it raised."""
+    from netcfg.twin.network import Twin, TwinError
+
+    try:
+        kept, _ = Twin.kept(prefix)
+    except TwinError as exc:
+        click.echo(f"netcfg: {exc}", err=True)
+        sys.exit(2)
+    kept.close()
+    click.echo(f"twin {kept.prefix} removed")

@@ -10,6 +10,7 @@ anything else on the machine) never touch each other's namespaces.
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import secrets
 import shutil
@@ -19,6 +20,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from netcfg.fsutil import write_atomic
+
 FRR_BIN = Path("/usr/lib/frr")
 FRR_RUN = Path("/var/run/frr")
 #: the user and group the Debian frr package runs its daemons as
@@ -27,6 +30,11 @@ NEIGH_SYSCTL = Path("/proc/sys/net")
 #: zebra (interfaces, RIB), bgpd, staticd, which holds static routes since FRR 7.2 (the
 #: discard routes a SONiC leaf announces its server blocks with), and bfdd for BFD sessions
 DAEMONS = ("zebra", "bgpd", "staticd", "bfdd")
+
+
+#: where a kept twin (`netcfg twin --keep`) records what it holds, for `twin exec` and
+#: `twin down`; one 0600 JSON file per twin, named after its prefix
+KEPT = Path("/run/netcfg/twins")
 
 
 class TwinError(Exception):
@@ -71,6 +79,8 @@ class Twin:
     _lock: int | None = None
     #: neighbour-table limits as they were before this twin raised them (restored by close)
     _neighbour_limits: dict[Path, str] = field(default_factory=dict)
+    #: the state file of a kept twin taken over by `kept()` (close removes it last)
+    _state: Path | None = None
 
     def __enter__(self) -> Twin:
         return self
@@ -82,6 +92,9 @@ class Twin:
     def add_namespaces(self, names: list[str]) -> None:
         if self._lock is None:
             self._lock = _machine_lock()
+            if kept := kept_twins():
+                raise TwinError(f"a kept twin ({kept[0]}) still runs and holds the kernel's "
+                                "neighbour table: `netcfg twin down` removes it")
         self.namespaces += names  # recorded first: close() removes what may exist
         _ip_batch([f"netns add {n}" for n in names])
 
@@ -150,6 +163,46 @@ class Twin:
                     raise TwinError(f"cannot raise the kernel's neighbour-table limit {path}: "
                                     f"{exc}") from None
 
+    # ------------------------------------------------------------------ keeping it
+    def keep(self, places: dict[str, str]) -> Path:
+        """Hand the twin over to `netcfg twin exec` and `netcfg twin down`: what it holds goes
+        into a state file, and this object forgets it (close() then only releases the lock).
+        `places`: switch or NIC name -> its namespace."""
+        KEPT.mkdir(parents=True, exist_ok=True, mode=0o700)
+        path = KEPT / f"{self.prefix}.json"
+        state = {"prefix": self.prefix, "namespaces": self.namespaces, "places": places,
+                 "routers": {r.name: r.netns for r in self.routers},
+                 "neighbour_limits": {str(p): v for p, v in self._neighbour_limits.items()}}
+        write_atomic(path, json.dumps(state, indent=1))  # mkstemp: 0600
+        self.routers, self.namespaces, self._neighbour_limits = [], [], {}
+        if self._lock is not None:
+            os.close(self._lock)
+            self._lock = None
+        return path
+
+    @classmethod
+    def kept(cls, prefix: str | None = None) -> tuple[Twin, dict[str, str]]:
+        """The kept twin `prefix` (the only one when None) and its places, ready to close."""
+        names = kept_twins()
+        if prefix is None and len(names) > 1:
+            raise TwinError(f"{len(names)} kept twins ({', '.join(names)}): name one with "
+                            "--prefix")
+        name = prefix or (names[0] if names else None)
+        if name is None or name not in names:
+            raise TwinError(f"no kept twin{' ' + prefix if prefix else ''}: "
+                            "`netcfg twin PATH --keep` leaves one running")
+        try:
+            state = json.loads((KEPT / f"{name}.json").read_text(encoding="utf-8"))
+            twin = cls(prefix=name, namespaces=list(state["namespaces"]),
+                       routers=[Router(r, ns, "") for r, ns in state["routers"].items()],
+                       _neighbour_limits={Path(p): str(v) for p, v
+                                          in state["neighbour_limits"].items()},
+                       _state=KEPT / f"{name}.json")
+            places = {str(k): str(v) for k, v in state["places"].items()}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise TwinError(f"kept twin {name}: unreadable state ({exc})") from None
+        return twin, places
+
     # ------------------------------------------------------------------ looking inside
     def vtysh(self, router: Router, command: str) -> str:
         proc = subprocess.run(["vtysh", "--vty_socket", str(router.rundir), "-c", command],
@@ -175,6 +228,9 @@ class Twin:
                 except OSError:
                     pass
             self._neighbour_limits = {}
+            if self._state is not None:
+                self._state.unlink(missing_ok=True)
+                self._state = None
             if self._lock is not None:
                 os.close(self._lock)  # releases the flock
                 self._lock = None
@@ -192,6 +248,11 @@ def _machine_lock() -> int:
     fd = os.open(LOCK, os.O_RDWR | os.O_CREAT, 0o600)
     fcntl.flock(fd, fcntl.LOCK_EX)
     return fd
+
+
+def kept_twins() -> list[str]:
+    """Prefixes of the twins kept running on this machine."""
+    return sorted(p.stem for p in KEPT.glob("*.json")) if KEPT.is_dir() else []
 
 
 def _pid(pidfile: Path) -> int | None:

@@ -41,6 +41,8 @@ class Report:
     differences: dict[str, list[str]] = field(default_factory=dict)
     failures: list[Failure] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    #: prefix of the twin left running (`--keep`), for `netcfg twin exec` and `twin down`
+    kept: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -54,7 +56,7 @@ class Report:
                 "bfd": self.bfd,
                 "differences": self.differences,
                 "failures": [f.as_dict() for f in self.failures],
-                "timings": self.timings}
+                "timings": self.timings, "kept": self.kept}
 
     def text(self) -> str:
         lines = [f"twin: {self.switches} FRR switches, {self.nics} server NICs"]
@@ -82,6 +84,9 @@ class Report:
             back = "" if f.restored else "; did not settle again after the cable came back"
             lines.append(f"link down {f.link}: {took}, {f.pairs - f.unreachable}/{f.pairs} "
                          f"pairs answer{back}")
+        if self.kept:
+            lines.append(f"kept running ({self.kept}): `netcfg twin exec SWITCH -- vtysh -c "
+                         "'show ip route'` looks inside, `netcfg twin down` removes it")
         lines.append("PASS" if self.ok else "FAIL")
         return "\n".join(lines)
 
@@ -111,7 +116,8 @@ def path_count(plan: DevicePlan, facts: RoutingFacts) -> int:
 def as_run(plan: DevicePlan, facts: RoutingFacts) -> DevicePlan:
     """The switch as the twin runs it: an FRR router (the FRR vendor renders it) on the
     twin's interface names, with the routing its NOS file states (`facts`): AS, router-id,
-    neighbours, announcements, path count, BFD. Transit is the one fact the plan has no field
+    neighbours, announcements, path count, BFD, session keys (the placeholder on both ends:
+    TCP MD5 between the namespaces, as on the fabric). Transit is the one fact the plan has no field
     for; `frr_config` applies it."""
     names = linux_names(plan)
     # every NOS file states BFD per group (or the same for each neighbour): a group's first
@@ -121,8 +127,9 @@ def as_run(plan: DevicePlan, facts: RoutingFacts) -> DevicePlan:
         first.setdefault(n.group, facts.bfd.get(n.address))
     groups = [replace(g, bfd=Bfd(*t) if (t := first.get(g.name)) else None)
               for g in plan.bgp.groups]
-    neighbors = [replace(n, remote_as=facts.neighbors[n.address]) for n in plan.bgp.neighbors
-                 if n.address in facts.neighbors]
+    neighbors = [replace(n, remote_as=facts.neighbors[n.address],
+                         keyed=n.address in facts.keyed)
+                 for n in plan.bgp.neighbors if n.address in facts.neighbors]
     return replace(
         plan, nos=FRR.name,
         interfaces=[replace(i, name=names[i.name], description=f"{i.name} to {i.peer}")
@@ -306,9 +313,10 @@ def check_ecmp(twin: Twin, fabric: Fabric, routers: list[Router], plans: list[De
 
 def run(fabric: Fabric, plans: list[DevicePlan], timeout: float = 120.0,
         progress: Callable[[int, int], None] | None = None,
-        keep: Callable[[Twin, list[Router]], None] | None = None,
-        sources: int | None = None, failures: int = 2, bound: float = 30.0) -> Report:
-    """Build, converge, check, tear down (unless `keep` takes the running twin). `sources`
+        keep: bool = False, sources: int | None = None, failures: int = 2,
+        bound: float = 30.0) -> Report:
+    """Build, converge, check, tear down (`keep`: leave it running for `netcfg twin exec`
+    and `netcfg twin down`; teardown still runs on an error). `sources`
     limits the reachability check to the first N NICs (in server order) as sources, each to
     every other NIC; None checks all pairs. `failures` cables of each tier are then failed one
     at a time, each to reconverge within `bound` seconds with no pair lost."""
@@ -345,8 +353,9 @@ def run(fabric: Fabric, plans: list[DevicePlan], timeout: float = 120.0,
                 linux=lambda dev, port: names[dev][port],
                 settled=lambda down: converge(twin, routers, plans, facts, bound, down=down))
             report.timings["failures_s"] = round(time.monotonic() - t3, 1)
-        if keep is not None:
-            keep(twin, routers)
+        if keep:
+            twin.keep({**{r.name: r.netns for r in routers}, **{n.name: n.netns for n in nics}})
+            report.kept = twin.prefix
             twin = Twin()  # handed over: nothing left to close here
         return report
     finally:

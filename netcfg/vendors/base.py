@@ -12,6 +12,7 @@ A vendor answers four questions:
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -70,6 +71,9 @@ class Capabilities:
     routing_only: bool = False
     #: BFD on the BGP sessions (`routing.bfd`) is rendered; where not, CAP011 warns
     bfd: bool = True
+    #: a TCP MD5 key on a BGP session (`routing.authentication`) can be stated; where not, the
+    #: sessions to and from this NOS run without one and CAP013 warns
+    session_key: bool = True
     #: DevicePlan fields (paths as in tests/test_coverage.py: `qos.pools.total`,
     #: `interfaces[].lanes`) the rendered config does not state, each with why: the switch then
     #: keeps its own value, and CAP010 says so
@@ -90,6 +94,16 @@ class DeployAdapter:
     #: the management protocol's default port, and its endpoint name in a devices file
     default_port: ClassVar[int]
     protocol: ClassVar[Literal["https", "ssh"]]
+    #: statements of this NOS whose value is a secret, as `(?P<lead>statement )(?P<secret>
+    #: value)`: a BGP session key in whatever form the device shows it. `mask` blanks them in
+    #: the device's own diffs, which show the running config's values (not known here)
+    secret_values: ClassVar[tuple[re.Pattern[str], ...]] = ()
+
+    def mask(self, text: str) -> str:
+        """`text` with every value of `secret_values` replaced by ********."""
+        for pattern in self.secret_values:
+            text = pattern.sub(r"\g<lead>********", text)
+        return text
 
     def driver_options(self, target: Target, timeout: int, workdir: Path) -> dict[str, Any]:
         """NAPALM `optional_args` beyond the port (TLS, host keys, timeouts)."""

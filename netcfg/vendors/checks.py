@@ -43,6 +43,9 @@ RULES: dict[str, Rule] = {r.id: r for r in (
     Rule("CAP011", "warning", "BFD asked for where the device's NOS config renders none",
          "a failed link is noticed only when the BGP hold timer expires, seconds later",
          "render capability table"),
+    Rule("CAP013", "warning", "session authentication asked for where the device's NOS "
+         "config states no key", "the sessions to and from those switches run without TCP MD5 "
+         "(a key on one end only would keep them down)", "render capability table"),
     Rule("CAP012", "warning", "the device's NOS file holds routing only",
          "PFC, ECN, DSCP mapping, buffers and hashing must be configured on the box by other "
          "means, or the lossless class is not lossless there", "render capability table"),
@@ -73,6 +76,8 @@ def reported_fields(caps: Capabilities) -> dict[str, str]:
     if not caps.bfd:
         for f in ("interval_ms", "multiplier"):
             out[f"bgp.groups[].bfd.{f}"] = "CAP011"
+    if not caps.session_key:
+        out["bgp.neighbors[].keyed"] = "CAP013"
     for f in set(WATCHDOG_FIELDS) - caps.watchdog_per_port:
         out[f"interfaces[].watchdog.{_WATCHDOG_PLAN_FIELD[f]}"] = "CAP006"
     return out
@@ -146,7 +151,8 @@ def check(fabric: Fabric, physics: object | None = None) -> list[Finding]:
 
 def _routing(li, fabric: Fabric, nos: str, caps: Capabilities, devices: list[Device],
              where: str) -> list[Finding]:
-    """Server subnets the NOS cannot announce (CAP009) and BFD it does not render (CAP011)."""
+    """Server subnets the NOS cannot announce (CAP009), BFD it does not render (CAP011), and
+    session keys it cannot state (CAP013)."""
     out = []
     if caps.server_subnets == "blocks":
         alone = [(d, lone) for d in devices if (lone := _lone_subnets(d))]
@@ -166,6 +172,11 @@ def _routing(li, fabric: Fabric, nos: str, caps: Capabilities, devices: list[Dev
         out.append(li.finding(
             "CAP011", f"{nos} config renders no BFD for its BGP sessions ({where}): a failed "
             "link is noticed only when the BGP hold timer expires", ("routing", "bfd"),
+            severity="warning", device=devices[0].name))
+    if not caps.session_key and fabric.loaded.intent.routing.authentication is not None:
+        out.append(li.finding(
+            "CAP013", f"{nos} config states no BGP session key ({where}): the sessions to and "
+            "from them run without authentication", ("routing", "authentication"),
             severity="warning", device=devices[0].name))
     return out
 

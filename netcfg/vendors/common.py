@@ -27,6 +27,8 @@ class Neighbor:
     remote_as: int
     description: str
     group: str
+    #: TCP MD5 with the session-key placeholder (plan.Neighbor.keyed)
+    keyed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +44,7 @@ class Bgp:
     @classmethod
     def of(cls, b: plan.Bgp) -> Bgp:
         return cls(b.asn, b.router_id, b.maximum_paths, b.multipath_relax, tuple(b.groups),
-                   tuple(Neighbor(n.address, n.remote_as, n.description, n.group)
+                   tuple(Neighbor(n.address, n.remote_as, n.description, n.group, n.keyed)
                          for n in b.neighbors),
                    tuple(b.networks))
 

@@ -4,6 +4,7 @@ startup configuration, so nothing is saved apart."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +16,8 @@ if TYPE_CHECKING:
 
 
 class CumulusDeploy(DeployAdapter):
+    #: a neighbour's `password: KEY` (NVUE shows it in clear text by default)
+    secret_values = (re.compile(r"(?P<lead>\bpassword: )(?P<secret>\S.*)$", re.MULTILINE),)
     napalm_driver = "netcfg_cumulus"
     default_port = 22
     protocol = "ssh"

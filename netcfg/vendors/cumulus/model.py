@@ -28,6 +28,8 @@ class Neighbor:
     remote_as: int
     #: BFD on the session (NVUE 5.14: per neighbour, `bfd enable on` and its timers)
     bfd: Bfd | None
+    #: `password` (TCP MD5) with the session-key placeholder
+    keyed: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -89,7 +89,7 @@ def build(plan: DevicePlan) -> CumulusConfig:
         hash_seed=plan.ecmp.seed, loopback=plan.loopback, management_address=plan.management,
         interfaces=tuple(interfaces),
         bgp=Bgp(b.asn, b.router_id, b.multipath_relax, b.maximum_paths, tuple(b.networks),
-                tuple(Neighbor(n.address, n.remote_as, bfd.get(n.address))
+                tuple(Neighbor(n.address, n.remote_as, bfd.get(n.address), n.keyed)
                       for n in b.neighbors)),
         qos_profile=MAPPING,
         dscp_to_switch_priority=tuple(sorted(q.dscp_to_tc.items())),

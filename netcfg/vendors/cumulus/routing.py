@@ -25,7 +25,7 @@ def read(text: str) -> RoutingFacts:
     router = _get(merged, "router", "bgp") or {}
     vrf = _get(merged, "vrf", "default", "router", "bgp") or {}
     af = _get(vrf, "address-family", "ipv4-unicast") or {}
-    neighbors, transit, bfd = {}, True, {}
+    neighbors, transit, bfd, keyed = {}, True, {}, set()
     for addr, n in (_get(vrf, "neighbor") or {}).items():
         n = n or {}
         if "remote-as" in n:
@@ -34,13 +34,16 @@ def read(text: str) -> RoutingFacts:
             rx = int(b.get("min-rx-interval", DEFAULT_BFD[0]))
             tx = int(b.get("min-tx-interval", DEFAULT_BFD[0]))
             bfd[str(addr)] = (max(rx, tx), int(b.get("detect-multiplier", DEFAULT_BFD[1])))
+        if n.get("password"):
+            keyed.add(str(addr))
         if _get(n, "address-family", "ipv4-unicast", "policy", "outbound", "route-map"):
             transit = False
     paths = _get(af, "multipaths", "ebgp")
     return RoutingFacts(
         asn=int(router.get("autonomous-system") or 0), router_id=str(router.get("router-id", "")),
         neighbors=neighbors, originated=tuple(str(p) for p in (af.get("network") or {})),
-        maximum_paths=None if paths is None else int(paths), transit=transit, bfd=bfd)
+        maximum_paths=None if paths is None else int(paths), transit=transit, bfd=bfd,
+        keyed=frozenset(keyed))
 
 
 def _get(d: Any, *keys: str) -> Any:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import ssl
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +21,9 @@ DEVICE_LOCAL = ("username ", "aaa ", "enable password", "enable secret", "role "
 
 
 class EosDeploy(DeployAdapter):
+    #: `neighbor A password [0|7|8a] KEY` (EOS shows type 7)
+    secret_values = (re.compile(r"(?P<lead>\bneighbor \S+ password (?:(?:0|7|8a) )?)"
+                                r"(?P<secret>\S+)"),)
     """Commit timer: `configure session ... commit timer` (NAPALM `revert_in`)."""
 
     napalm_driver = "eos"

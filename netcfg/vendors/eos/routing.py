@@ -27,6 +27,7 @@ def read(text: str) -> RoutingFacts:
     bfd: dict[str, tuple[int, int]] = {}  # timers; a bare `neighbor X bfd` has EOS's
     on: set[str] = set()  # `neighbor X bfd` (timers without it turn nothing on)
     out_map: set[str] = set()
+    keyed: set[str] = set()  # `neighbor X password [0|7|8a] K`
     originated: list[str] = []
     for child in statements:
         line = child.text
@@ -46,6 +47,8 @@ def read(text: str) -> RoutingFacts:
             bfd[m.group(1)] = (max(int(m.group(2)), int(m.group(3))), int(m.group(4)))
         elif m := re.fullmatch(r"neighbor (\S+) route-map \S+ out", line):
             out_map.add(m.group(1))
+        elif m := re.fullmatch(r"neighbor (\S+) password (?:(?:0|7|8a) )?\S.*", line):
+            keyed.add(m.group(1))
         elif m := re.fullmatch(r"network (\S+)", line):
             originated.append(m.group(1))
 
@@ -55,4 +58,5 @@ def read(text: str) -> RoutingFacts:
     return RoutingFacts(
         asn, router_id, neighbors, tuple(originated), paths,
         transit=not any(own_or_group(a, out_map) for a in neighbors),
-        bfd={a: bfd[src] for a in neighbors if (src := own_or_group(a, on))})
+        bfd={a: bfd[src] for a in neighbors if (src := own_or_group(a, on))},
+        keyed=frozenset(a for a in neighbors if own_or_group(a, keyed)))

@@ -43,6 +43,7 @@ def read(text: str) -> RoutingFacts:
     member: dict[str, str] = {}
     bfd: dict[str, tuple[int, int]] = {}
     filtered: set[str] = set()
+    keyed: set[str] = set()
     originated: list[str] = []
     lines = [c.text for c in router.children]
     for family in router.children:
@@ -63,6 +64,8 @@ def read(text: str) -> RoutingFacts:
             bfd.setdefault(m.group(1), (DEFAULT_INTERVAL_MS, DEFAULT_MULTIPLIER))
         elif m := re.fullmatch(r"neighbor (\S+) route-map \S+ out", line):
             filtered.add(m.group(1))
+        elif m := re.fullmatch(r"neighbor (\S+) password \S+", line):
+            keyed.add(m.group(1))
         elif m := re.fullmatch(r"network (\S+)", line):
             originated.append(m.group(1))
     sessions = {a: n for a, n in remote_as.items() if re.fullmatch(r"[\d.]+", a)}
@@ -73,4 +76,5 @@ def read(text: str) -> RoutingFacts:
     return RoutingFacts(
         asn, router_id, sessions, tuple(originated), paths,
         transit=not any(a in filtered or member.get(a) in filtered for a in sessions),
-        bfd={a: t for a in sessions if (t := inherited(a, bfd))})
+        bfd={a: t for a in sessions if (t := inherited(a, bfd))},
+        keyed=frozenset(a for a in sessions if a in keyed or member.get(a) in keyed))

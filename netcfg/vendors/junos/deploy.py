@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +22,8 @@ DEVICE_LOCAL = ("root-authentication", "login", "authentication-order", "tacplus
 
 
 class JunosDeploy(DeployAdapter):
+    #: `authentication-key "$9$...";` (Junos shows the $9$ form)
+    secret_values = (re.compile(r'(?P<lead>\bauthentication-key )(?P<secret>"[^"]*"|[^;\s]+)'),)
     """Commit timer: `commit confirmed N`, N in whole minutes (netcfg rounds up; NAPALM
     requires a multiple of 60 s)."""
 

@@ -35,6 +35,8 @@ class Neighbor:
     address: str
     peer_as: int
     description: str
+    #: `authentication-key` (TCP MD5) with the session-key placeholder
+    keyed: bool = False
 
 
 @dataclass(frozen=True, slots=True)

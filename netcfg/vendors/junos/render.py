@@ -189,7 +189,8 @@ def build(plan: DevicePlan) -> JunosConfig:
     bfd = {g.name: g.bfd for g in plan.bgp.groups}
     groups: dict[str, list[Neighbor]] = {}
     for n in plan.bgp.neighbors:
-        groups.setdefault(n.group, []).append(Neighbor(n.address, n.remote_as, n.description))
+        groups.setdefault(n.group, []).append(
+            Neighbor(n.address, n.remote_as, n.description, n.keyed))
     return JunosConfig(
         hostname=plan.hostname,
         banner=f"{plan.hostname}: {plan.model}, {plan.role}".replace("*/", "* /"),

@@ -44,6 +44,7 @@ def read(text: str) -> RoutingFacts:
     exports: dict[str, list[str]] = {}
     multipath: dict[str, bool] = {}
     bfd: dict[str, dict[str, int]] = {}  # group or "group neighbor" -> its BFD statements
+    keys: set[str] = set()  # "" (all of bgp), group or "group neighbor" with authentication-key
     policies: dict[str, _Policy] = {}
     local: list[str] = []  # candidate direct routes: interface subnets and lo0
     static: list[str] = []
@@ -57,6 +58,11 @@ def read(text: str) -> RoutingFacts:
         elif s[:3] == ("protocols", "bgp", "group") and len(s) > 4:
             _group(s[3], s[4:], group_as, group_nbrs, exports, multipath)
             _bfd(s[3], s[4:], bfd)
+            if s[4] == "authentication-key" or s[4:5] == ("neighbor",) and \
+                    s[6:7] == ("authentication-key",):
+                keys.add(s[3] if s[4] == "authentication-key" else f"{s[3]} {s[5]}")
+        elif s[:3] == ("protocols", "bgp", "authentication-key"):
+            keys.add("")
         elif s[:2] == ("policy-options", "policy-statement") and len(s) > 3:
             _policy(policies.setdefault(s[2], _Policy()), s[3:])
         elif s[0] == "interfaces" and "address" in s and "inet" in s:
@@ -85,7 +91,10 @@ def read(text: str) -> RoutingFacts:
             timers = own if "minimum-interval" in own else bfd.get(g, {})
             if addr in neighbors and "minimum-interval" in timers:
                 sessions[addr] = (timers["minimum-interval"], timers.get("multiplier", 3))
-    return RoutingFacts(asn, router_id, neighbors, tuple(originated), paths, transit, sessions)
+    keyed = frozenset(addr for g, nbrs in group_nbrs.items() for addr in nbrs
+                      if addr in neighbors and keys & {"", g, f"{g} {addr}"})
+    return RoutingFacts(asn, router_id, neighbors, tuple(originated), paths, transit, sessions,
+                        keyed)
 
 
 def _bfd(group: str, rest: tuple[str, ...], bfd: dict[str, dict[str, int]]) -> None:

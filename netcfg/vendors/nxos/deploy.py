@@ -4,6 +4,7 @@ replace file). NAPALM's NX-OS driver has no `revert_in`, so netcfg uses NX-OS's 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,8 @@ COMMIT_TIMEOUT = (30, 3600)
 
 
 class NxosDeploy(DeployAdapter):
+    #: a neighbour's `password [0|3|7] KEY` (NX-OS shows type 3)
+    secret_values = (re.compile(r"(?P<lead>(?<![\w-])password (?:[037] )?)(?P<secret>\S+)"),)
     napalm_driver = "nxos"
     default_port = 443
     protocol = "https"

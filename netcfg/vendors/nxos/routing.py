@@ -57,6 +57,7 @@ def read(text: str) -> RoutingFacts:
     templates: dict[str, Statement] = {}
     neighbors: dict[str, int] = {}
     with_bfd: list[str] = []
+    keyed: set[str] = set()
     originated: list[str] = []
     for child in statements:
         if m := re.fullmatch(r"template peer (\S+)", child.text):
@@ -74,11 +75,13 @@ def read(text: str) -> RoutingFacts:
             inherit = next((t.group(1) for c in child.children
                             if (t := re.fullmatch(r"inherit peer (\S+)", c.text))), None)
             blocks = [child] + ([templates[inherit]] if inherit in templates else [])
-            remote, active, out_map, runs_bfd = _neighbor(blocks)
+            remote, active, out_map, runs_bfd, key = _neighbor(blocks)
             if remote is not None and active:
                 neighbors[m.group(1)] = remote
                 if runs_bfd:
                     with_bfd.append(m.group(1))
+                if key:
+                    keyed.add(m.group(1))
             transit = transit and not out_map
     feature, default, ports = _bfd_timers(text)
     bfd = {}
@@ -86,21 +89,24 @@ def read(text: str) -> RoutingFacts:
         for addr in with_bfd:
             ip = ipaddress.IPv4Address(addr)
             bfd[addr] = next((t for net, t in ports if ip in net), default)
-    return RoutingFacts(asn, router_id, neighbors, tuple(originated), paths, transit, bfd)
+    return RoutingFacts(asn, router_id, neighbors, tuple(originated), paths, transit, bfd,
+                        frozenset(keyed))
 
 
-def _neighbor(blocks: list[Statement]) -> tuple[int | None, bool, bool, bool]:
-    """(remote AS, IPv4 unicast active, outbound route map, BFD) of a neighbour, its own
-    block first, then its template's."""
-    remote, active, out_map, bfd = None, False, False, False
+def _neighbor(blocks: list[Statement]) -> tuple[int | None, bool, bool, bool, bool]:
+    """(remote AS, IPv4 unicast active, outbound route map, BFD, session key) of a
+    neighbour, its own block first, then its template's."""
+    remote, active, out_map, bfd, key = None, False, False, False, False
     for block in blocks:
         for child in block.children:
             if remote is None and (m := re.fullmatch(r"remote-as (\d+)", child.text)):
                 remote = int(m.group(1))
             elif child.text == "bfd":
                 bfd = True
+            elif re.fullmatch(r"password (?:[037] )?\S+", child.text):
+                key = True
             elif child.text == AF:
                 active = True
                 out_map = out_map or any(re.fullmatch(r"route-map \S+ out", c.text)
                                          for c in child.children)
-    return remote, active, out_map, bfd
+    return remote, active, out_map, bfd, key

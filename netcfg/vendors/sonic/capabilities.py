@@ -34,6 +34,10 @@ CAPABILITIES = Capabilities(
     # `bfd` leaf (sonic-bgp-common.yang) is read only by frrcfgd (frrcfgd.py), the FRR
     # management framework netcfg does not target. So BFD is reported (CAP011).
     bfd=False,
+    # Nor a session key: no bgpcfgd template (docker-fpm-frr/frr/bgpd/templates) or bgpcfgd
+    # manager reads a password; BGP_NEIGHBOR `auth_password` (sonic-bgp-common.yang) is again
+    # frrcfgd's only (CAP013).
+    session_key=False,
     # bgpd.main.conf.j2 takes both from constants.yml.j2 (docker-fpm-frr; FACTS.md section 4),
     # not from CONFIG_DB
     unrendered={
