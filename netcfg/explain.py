@@ -99,6 +99,10 @@ class _Explainer:
                          ("devices", dev.name, "management", "address")
                          if self.li.is_set(("devices", dev.name, "management"))
                          else ("addressing", "management") if a.management else None),
+                self.row("management gateway", dev.management_gateway,
+                         ("devices", dev.name, "management", "gateway")
+                         if self.li.is_set(("devices", dev.name, "management", "gateway"))
+                         else ("management", "gateway")),
                 self.row("mtu", dev.mtu, dev.origin.get("mtu")),
                 self.row("ecmp seed", dev.ecmp_seed, dev.origin.get("ecmp_seed")),
                 self.row("ecmp fields", ", ".join(self.li.intent.ecmp.fields), ("ecmp", "fields")),

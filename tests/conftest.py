@@ -24,3 +24,9 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
 @pytest.fixture
 def cli():
     return run_cli
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The twin's tests first: `--dist loadfile` runs them in turn on one worker, the longest
+    chain of the suite, so it starts while the other workers share the rest."""
+    items.sort(key=lambda item: item.nodeid.split("::")[0] != "tests/test_twin.py")

@@ -42,6 +42,8 @@ SAMPLES: dict[str, Any] = {
     "pfc_watchdog": WatchdogOverride(detection="400ms"),
     "shared_headroom_pool": SharedHeadroomPool(over_subscribe_ratio=2),
     "management": Management(address="192.0.2.201/24"),
+    # inside the example's addressing.management (192.0.2.0/24)
+    "gateway": ipaddress.IPv4Address("192.0.2.254"),
 }
 
 

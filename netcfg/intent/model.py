@@ -42,6 +42,21 @@ def _ipv4_interface(value: Any) -> ipaddress.IPv4Interface:
         ) from None
 
 
+def _ipv4_address(value: Any) -> ipaddress.IPv4Address:
+    if not isinstance(value, str):
+        raise PydanticCustomError("host_type", "write the address as a string like '192.0.2.1'")
+    try:
+        return ipaddress.IPv4Address(value)
+    except ValueError as exc:
+        raise PydanticCustomError(
+            "host", "'{value}' is not an IPv4 address ({why})", {"value": value, "why": str(exc)}
+        ) from None
+
+
+Host = Annotated[
+    ipaddress.IPv4Address, BeforeValidator(_ipv4_address),
+    WithJsonSchema({"type": "string", "examples": ["192.0.2.1"]}),
+]
 Prefix = Annotated[
     ipaddress.IPv4Network, BeforeValidator(_ipv4_network),
     WithJsonSchema({"type": "string", "examples": ["10.0.0.0/16"]}),
@@ -318,6 +333,17 @@ class Credential(IntentModel):
 class Management(IntentModel):
     address: Address
     port: int | None = Field(None, ge=1, le=65535)
+    gateway: Host | None = Field(None, description="this switch's management default route "
+                                 "(default: management.gateway)")
+
+
+class ManagementNetwork(IntentModel):
+    """The switches' out-of-band network: the next hop of the management VRF's default route,
+    so that the switch answers a push, NTP or syslog from beyond its own management subnet."""
+
+    gateway: Host | None = Field(None, description="next hop of the management VRF's default "
+                                 "route; inside every switch's management subnet, never "
+                                 "handed to a switch from addressing.management")
 
 
 class DeviceEntry(IntentModel):
@@ -370,6 +396,7 @@ class Intent(IntentModel):
     ecmp: Ecmp = Field(default_factory=Ecmp)
     routing: Routing = Field(default_factory=Routing)
     addressing: Addressing = Field(default_factory=Addressing)
+    management: ManagementNetwork = Field(default_factory=ManagementNetwork)
     credentials: dict[Name, Credential] = Field(default_factory=dict)
     devices: dict[Name, DeviceEntry] = Field(default_factory=dict)
     overrides: Overrides = Field(default_factory=Overrides)

@@ -210,6 +210,8 @@ class DevicePlan:
     platform: str
     model: str
     management: str | None  # "a.b.c.d/len"
+    #: next hop of the management VRF's default route (None: no route rendered)
+    management_gateway: str | None
     loopback: str  # "a.b.c.d/32"
     mtu: int
     interfaces: list[Interface]
@@ -446,5 +448,6 @@ class PlanBuilder:
         return DevicePlan(
             hostname=dev.name, role=dev.role, nos=platform.nos, platform=dev.platform or "",
             model=f"{platform.vendor} {platform.model}",
-            management=dev.management, loopback=loopback, mtu=dev.mtu,
+            management=dev.management, management_gateway=dev.management_gateway,
+            loopback=loopback, mtu=dev.mtu,
             interfaces=interfaces, bgp=bgp, qos=qos, ecmp=ecmp)

@@ -46,13 +46,16 @@ def assign_addresses(b: FabricBuilder) -> None:
             b.error("TOP003", f"{addr.management} has room for {hosts} management addresses; "
                     f"the fabric has {len(switches)} switches", ("addressing", "management"))
         else:
-            first = int(addr.management.network_address) + 1
             plen = addr.management.prefixlen
-            for i, dev in enumerate(switches):
-                dev.management = f"{ipaddress.IPv4Address(first + i)}/{plen}"
+            gateway = b.intent.management.gateway
+            # the hosts of the pool in order, the gateway left out (it is the router's)
+            free = (h for h in addr.management.hosts() if h != gateway)
+            for dev in switches:
+                dev.management = f"{next(free, None) or _exhausted(b)}/{plen}"
     for name, entry in b.intent.devices.items():
         if entry.management is not None and name in fabric.devices:
             fabric.devices[name].management = str(entry.management.address)
+    _gateways(b, switches)
     owner: dict[str, str] = {}
     for dev in switches:
         if dev.management is None:
@@ -124,3 +127,33 @@ def _slots(host_links: list[Link]) -> list[int]:
             slots[i] = nxt
             nxt += 1
     return slots
+
+
+def _exhausted(b: FabricBuilder) -> str:
+    b.error("TOP003", "addressing.management has no address left once management.gateway is "
+            "taken out", ("addressing", "management"))
+    return "0.0.0.0"
+
+
+def _gateways(b: FabricBuilder, switches: list) -> None:
+    """Each switch's management default route: its own `devices.<name>.management.gateway`,
+    else `management.gateway`; it must lie in the switch's management subnet and be no
+    switch's address."""
+    taken = {d.management.split("/")[0]: d.name for d in switches if d.management}
+    for dev in switches:
+        entry = b.intent.devices.get(dev.name)
+        own = entry.management.gateway if entry and entry.management else None
+        gateway = own or b.intent.management.gateway
+        if gateway is None or dev.management is None:
+            continue
+        path = ("devices", dev.name, "management", "gateway") if own else ("management",
+                                                                           "gateway")
+        subnet = ipaddress.IPv4Interface(dev.management).network
+        if gateway not in subnet:
+            b.error("SCH003", f"gateway {gateway} is outside {dev.name}'s management subnet "
+                    f"{subnet}", path)
+        elif str(gateway) in taken:
+            b.error("SCH003", f"gateway {gateway} is {taken[str(gateway)]}'s management "
+                    "address", path)
+        else:
+            dev.management_gateway = str(gateway)

@@ -63,6 +63,8 @@ class Device:
     mtu: int = 9216
     ecmp_seed: int | None = None
     management: str | None = None
+    #: next hop of the management VRF's default route (management.gateway or the device's)
+    management_gateway: str | None = None
     description: str | None = None
     #: field -> intent path that decided it (platform, mtu, ecmp_seed, ...); absent = default
     origin: dict[str, tuple] = field(default_factory=dict)

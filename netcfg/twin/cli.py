@@ -49,16 +49,19 @@ def twin() -> None:
               help="cables of each tier to fail one at a time (0: none)")
 @click.option("--failure-bound", type=float, default=30.0, show_default=True,
               help="seconds a link failure may take to reconverge")
+@click.option("--pod", type=click.IntRange(min=1), default=None,
+              help="twin only the leaves and spines of this pod (for fabrics too large for "
+                   "the machine)")
 @click.option("--keep", is_flag=True,
               help="leave the twin running (netcfg twin exec / netcfg twin down)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 def run_twin(path: str, timeout: float, sources: int | None, failures: int,
-             failure_bound: float, keep: bool, fmt: str) -> None:
+             failure_bound: float, pod: int | None, keep: bool, fmt: str) -> None:
     """Prove on real FRR routers that every GPU NIC reaches every other."""
     from netcfg.render.engine import select
     from netcfg.render.plan import PlanBuilder
     from netcfg.twin.network import TwinError, preflight
-    from netcfg.twin.run import run
+    from netcfg.twin.run import pod_switches, run
     from netcfg.validate import validate
 
     try:
@@ -74,7 +77,12 @@ def run_twin(path: str, timeout: float, sources: int | None, failures: int,
         click.echo("netcfg: intent is invalid; no twin built", err=True)
         sys.exit(2)
     builder = PlanBuilder(result.fabric, result.physics)
-    plans = [builder.plan(dev) for dev in select(result.fabric)]
+    devices = select(result.fabric) if pod is None else pod_switches(result.fabric, pod)
+    if not devices:
+        pods = sorted({d.pod for d in result.fabric.switches() if d.role == "leaf"})
+        click.echo(f"netcfg: no pod {pod} (pods: {pods[0]}-{pods[-1]})", err=True)
+        sys.exit(2)
+    plans = [builder.plan(dev) for dev in devices]
     previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         with click.progressbar(length=len(plans), label="BGP converging",
@@ -95,6 +103,7 @@ def run_twin(path: str, timeout: float, sources: int | None, failures: int,
         sys.exit(143)
     finally:
         signal.signal(signal.SIGTERM, previous)
+    report.pod = pod
     click.echo(json.dumps(report.as_dict(), indent=2) if fmt == "json" else report.text())
     sys.exit(0 if report.ok else 1)
 

@@ -19,7 +19,7 @@ from typing import Any
 from netcfg.render.engine import environment, render_plan
 from netcfg.render.plan import Bfd, DevicePlan
 from netcfg.render.routing_facts import RoutingFacts
-from netcfg.topology.fabric import Fabric
+from netcfg.topology.fabric import Device, Fabric
 from netcfg.topology.paths import Paths
 from netcfg.twin.failures import Failure, established, fail_links
 from netcfg.twin.network import Router, Twin, TwinError
@@ -43,6 +43,8 @@ class Report:
     timings: dict[str, float] = field(default_factory=dict)
     #: prefix of the twin left running (`--keep`), for `netcfg twin exec` and `twin down`
     kept: str | None = None
+    #: the one pod twinned (`--pod`), None for the whole fabric
+    pod: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -56,10 +58,12 @@ class Report:
                 "bfd": self.bfd,
                 "differences": self.differences,
                 "failures": [f.as_dict() for f in self.failures],
-                "timings": self.timings, "kept": self.kept}
+                "timings": self.timings, "kept": self.kept, "pod": self.pod}
 
     def text(self) -> str:
-        lines = [f"twin: {self.switches} FRR switches, {self.nics} server NICs"]
+        lines = [f"twin: {self.switches} FRR switches, {self.nics} server NICs" + (
+            f" (pod {self.pod}: its leaves and spines; sessions to the cores left out)"
+            if self.pod is not None else "")]
         for name, diff in sorted(self.differences.items())[:20]:
             lines.append(f"  {name}: its NOS file differs from the plan: {'; '.join(diff[:5])}")
         if self.converged_s is None:
@@ -100,6 +104,25 @@ def read_back(plan: DevicePlan) -> RoutingFacts:
     """The routing the switch's own NOS file states, read by that NOS's rules: what the twin
     runs, so its verdict holds for the rendered files, not only for the plan."""
     return vendor(plan.nos).read_routing(render_plan(plan))
+
+
+def among(facts: RoutingFacts, plan: DevicePlan, present: set[str]) -> RoutingFacts:
+    """`facts` with only the sessions toward switches the twin holds (all of them, unless
+    it twins one pod: `pod_switches`)."""
+    outside = {n.address for n in plan.bgp.neighbors if n.name not in present}
+    if not outside:
+        return facts
+    return replace(facts, neighbors={a: n for a, n in facts.neighbors.items() if a not in outside},
+                   bfd={a: t for a, t in facts.bfd.items() if a not in outside},
+                   keyed=facts.keyed - outside)
+
+
+def pod_switches(fabric: Fabric, pod: int) -> list[Device]:
+    """The leaves and spines of one pod: what `--pod` twins when the whole fabric does not fit
+    on the machine. The cores join every pod and are left out with their sessions, so the twin
+    proves the pod's own routing (every NIC of the pod reaches every other, with the pod's
+    ECMP width), not the paths between pods."""
+    return [d for d in fabric.switches() if d.role in ("leaf", "spine") and d.pod == pod]
 
 
 def server_prefixes(plan: DevicePlan, facts: RoutingFacts) -> list[str]:
@@ -324,11 +347,13 @@ def run(fabric: Fabric, plans: list[DevicePlan], timeout: float = 120.0,
     twin = Twin()
     try:
         t0 = time.monotonic()
-        facts = {p.hostname: read_back(p) for p in plans}
+        files = {p.hostname: read_back(p) for p in plans}
         for plan in plans:
             wanted = vendor(plan.nos).expected_routing(plan)
-            if diff := wanted.differences(facts[plan.hostname]):
+            if diff := wanted.differences(files[plan.hostname]):
                 report.differences[plan.hostname] = diff
+        present = set(files)
+        facts = {p.hostname: among(files[p.hostname], p, present) for p in plans}
         routers, nics = build(twin, fabric, plans, facts)
         report.nics = len(nics)
         report.timings["build_s"] = round(time.monotonic() - t0, 1)

@@ -74,6 +74,11 @@ class Capabilities:
     #: a TCP MD5 key on a BGP session (`routing.authentication`) can be stated; where not, the
     #: sessions to and from this NOS run without one and CAP013 warns
     session_key: bool = True
+    #: the management VRF's default route (`management.gateway`) is rendered; where not,
+    #: CAP014 warns (a push from beyond the management subnet cannot reach the switch)
+    management_route: bool = True
+    #: why not, and what to do instead (CAP014's message)
+    management_route_note: str = ""
     #: DevicePlan fields (paths as in tests/test_coverage.py: `qos.pools.total`,
     #: `interfaces[].lanes`) the rendered config does not state, each with why: the switch then
     #: keeps its own value, and CAP010 says so

@@ -46,6 +46,9 @@ RULES: dict[str, Rule] = {r.id: r for r in (
     Rule("CAP013", "warning", "session authentication asked for where the device's NOS "
          "config states no key", "the sessions to and from those switches run without TCP MD5 "
          "(a key on one end only would keep them down)", "render capability table"),
+    Rule("CAP014", "warning", "a management gateway the device's NOS config does not route to",
+         "the switch answers only its own management subnet: a push, NTP or syslog from beyond "
+         "it fails", "render capability table"),
     Rule("CAP012", "warning", "the device's NOS file holds routing only",
          "PFC, ECN, DSCP mapping, buffers and hashing must be configured on the box by other "
          "means, or the lossless class is not lossless there", "render capability table"),
@@ -78,6 +81,8 @@ def reported_fields(caps: Capabilities) -> dict[str, str]:
             out[f"bgp.groups[].bfd.{f}"] = "CAP011"
     if not caps.session_key:
         out["bgp.neighbors[].keyed"] = "CAP013"
+    if not caps.management_route:
+        out["management_gateway"] = "CAP014"
     for f in set(WATCHDOG_FIELDS) - caps.watchdog_per_port:
         out[f"interfaces[].watchdog.{_WATCHDOG_PLAN_FIELD[f]}"] = "CAP006"
     return out
@@ -178,6 +183,12 @@ def _routing(li, fabric: Fabric, nos: str, caps: Capabilities, devices: list[Dev
             "CAP013", f"{nos} config states no BGP session key ({where}): the sessions to and "
             "from them run without authentication", ("routing", "authentication"),
             severity="warning", device=devices[0].name))
+    gated = [d for d in devices if d.management_gateway]
+    if not caps.management_route and gated:
+        out.append(li.finding(
+            "CAP014", f"{nos} config renders no management default route ({where}): "
+            f"{caps.management_route_note}", ("management", "gateway"), severity="warning",
+            device=gated[0].name))
     return out
 
 

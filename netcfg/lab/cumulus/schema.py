@@ -306,7 +306,10 @@ _VRF_BGP = Obj({
 
 _VRF = Obj({
     "router": Obj({"bgp": _VRF_BGP,
+                   # NVUE reference (5.0+), Static Routing: `router static <route-id>
+                   # address-family ipv4-unicast|ipv6-unicast`, `via <via-id> type ...`
                    "static": Coll(_prefix, "route-id", Obj({
+                       "address-family": enum("ipv4-unicast", "ipv6-unicast"),
                        "via": Coll(lambda k: _address(k) or k == "blackhole", "via-id",
                                    Obj({"type": TEXT}))}))}),
     "loopback": Obj({"ip": Obj({"address": Coll(_prefix, "ip-prefix", EMPTY)})}),

@@ -86,6 +86,7 @@ class CumulusConfig:
     hash_seed: int
     loopback: str
     management_address: str | None
+    management_gateway: str | None
     interfaces: tuple[Interface, ...]
     bgp: Bgp
     #: the QoS mapping, egress-queue-mapping and egress-scheduler profile name

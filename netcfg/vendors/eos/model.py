@@ -68,6 +68,7 @@ class EosConfig:
     role: str
     management_vrf: str
     management_address: str | None
+    management_gateway: str | None
     loopback: str
     queue_profile: QueueProfile | None
     interfaces: tuple[Interface, ...]

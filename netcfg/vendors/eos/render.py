@@ -119,7 +119,8 @@ def build(plan: DevicePlan) -> EosConfig:
     bgp = Bgp.of(plan.bgp)
     return EosConfig(
         hostname=plan.hostname, model=plan.model, role=plan.role, management_vrf=MGMT_VRF,
-        management_address=plan.management, loopback=plan.loopback, queue_profile=profile,
+        management_address=plan.management, management_gateway=plan.management_gateway,
+        loopback=plan.loopback, queue_profile=profile,
         interfaces=tuple(interfaces), lldp=plan.lldp,
         tx_queue="uc-tx-queue" if xgs else "tx-queue",
         dscp_to_tc=tuple((tc, tuple(ds)) for tc, ds in sorted(by_tc.items())),

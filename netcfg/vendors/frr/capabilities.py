@@ -11,4 +11,8 @@ from netcfg.vendors.base import Capabilities
 
 CAPABILITIES = Capabilities(
     hash_fields=frozenset(), watchdog_actions=frozenset(), ecmp_modes=frozenset(),
-    per_port_headroom=False, hash_seed="unsupported", routing_only=True)
+    per_port_headroom=False, hash_seed="unsupported", routing_only=True,
+    # the host's or white box's management network is its OS's, not frr.conf's
+    management_route=False,
+    management_route_note="the management network of a white box or host is its operating "
+                          "system's, not frr.conf's")

@@ -18,6 +18,14 @@ CAPABILITIES = Capabilities(
     per_port_headroom=False,
     # No hash-seed statement under `forwarding-options enhanced-hash-key` was verified.
     hash_seed="unsupported",
+    # On Junos OS Evolved the management default route belongs in the `mgmt_junos` routing
+    # instance (`system management-instance`); a route in inet.0 would draw fabric traffic.
+    # The routing-instances hierarchy is not among the Juniper YANG modules netcfg validates
+    # Junos files with (../shared/junos-yang), so it is not rendered unverified (CAP014).
+    management_route=False,
+    management_route_note="it belongs in the mgmt_junos routing instance, whose hierarchy "
+                          "netcfg cannot yet check against Juniper's YANG (and a full replace "
+                          "removes one set on the switch by hand)",
     unrendered={
         # `protocols bgp group multipath` has no path count [Juniper BGP multipath page]
         "bgp.maximum_paths": "BGP multipath has no path count; the platform's ECMP limit "

@@ -108,4 +108,5 @@ class NxosConfig:
     interfaces: tuple[Interface, ...]
     loopback: str
     management_address: str | None
+    management_gateway: str | None
     bgp: Bgp

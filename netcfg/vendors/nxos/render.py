@@ -131,6 +131,7 @@ def build(plan: DevicePlan) -> NxosConfig:
                                tuple(NoDropClass(qname(tc, "nq"), tc)
                                      for tc in q.pfc_priorities), qname(0, "nq")),
         interfaces=interfaces, loopback=plan.loopback, management_address=plan.management,
+        management_gateway=plan.management_gateway,
         bgp=Bgp.of(plan.bgp))
 
 

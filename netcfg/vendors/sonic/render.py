@@ -89,7 +89,10 @@ def _device(plan: DevicePlan) -> dict[str, Any]:
     out: dict[str, Any] = {"DEVICE_METADATA": {"localhost": meta}}
     out["LOOPBACK_INTERFACE"] = {"Loopback0": {}, f"Loopback0|{plan.loopback}": {}}
     if plan.management:
-        out["MGMT_INTERFACE"] = {f"eth0|{plan.management}": {}}
+        # gwaddr: interfaces.j2 (files/image_config/interfaces) adds the default route via it
+        # to eth0's own table ("default", or mgmt's 6000), apart from the fabric's routes
+        out["MGMT_INTERFACE"] = {f"eth0|{plan.management}": (
+            {"gwaddr": plan.management_gateway} if plan.management_gateway else {})}
     ports: dict[str, dict[str, str]] = {}
     intf: dict[str, dict[str, str]] = {}
     for i in plan.interfaces:
