@@ -16,12 +16,13 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from netcfg.render.plan import DevicePlan
 from netcfg.render.routing_facts import RoutingFacts
 from netcfg.topology.fabric import Fabric
 from netcfg.twin.network import Router, Twin
-from netcfg.twin.probe import Nic, reach
+from netcfg.twin.probe import Nic, recheck, unanswered
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,14 +85,21 @@ def fail_links(twin: Twin, fabric: Fabric, routers: list[Router], plans: list[De
         elapsed = None if took is None else round(time.monotonic() - start, 1)
         sources = _near(fabric, ldev, nics)
         pairs = [(a, b) for a in sources for b in range(len(nics)) if a != b]
-        answered = reach(nics, pairs)
+        lost = recheck(unanswered(nics, pairs), partial(unanswered, nics, pairs),
+                       partial(_settled_again, settled, took, {ldev: 1, udev: 1}))
         twin.configure(ns_of[ldev], [f"link set {linux(ldev, lport)} up"])
         restored = settled({}) is not None
-        out.append(Failure(f"{lower} - {upper}", tier, elapsed, len(pairs),
-                           len(pairs) - len(answered), restored))
+        out.append(Failure(f"{lower} - {upper}", tier, elapsed, len(pairs), len(lost),
+                           restored))
         if not restored:
             break  # later measurements would start from a broken fabric
     return out
+
+
+def _settled_again(settled: Callable[[dict[str, int]], float | None], took: float | None,
+                   down: dict[str, int]) -> bool:
+    """The cut fabric settles again (a fabric that never did is not asked again)."""
+    return took is not None and settled(down) is not None
 
 
 def _near(fabric: Fabric, switch: str, nics: list[Nic]) -> list[int]:

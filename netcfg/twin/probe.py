@@ -13,9 +13,12 @@ import select
 import socket
 import struct
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TypeVar
+
+T = TypeVar("T")
 
 CLONE_NEWNET = 0x40000000
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -137,3 +140,27 @@ def _collect(socks: dict[int, socket.socket], by_fd: dict[int, int],
                 if kind == 0 and ident == src & 0xFFFF:
                     answered.add((src, seq))
                     waiting.discard((src, seq))
+
+
+#: how many times a failed check is asked again, each after the fabric settled
+RECHECKS = 3
+
+
+def unanswered(nics: list[Nic], pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The pairs whose echo gets no reply."""
+    answered = reach(nics, pairs)
+    return [p for p in pairs if p not in answered]
+
+
+def recheck(found: list[T], check: Callable[[], list[T]],
+            settled: Callable[[], bool]) -> list[T]:
+    """What a check still finds once the fabric has settled. On a busy machine a router can
+    miss BFD packets or keepalives and drop a session for a few seconds; it comes back by
+    itself. So a failed check is asked again, each time after every session is established
+    and every route is held again (`settled`), up to RECHECKS times: what persists is real,
+    and a fabric that never converged is not asked again."""
+    for _ in range(RECHECKS):
+        if not found or not settled():
+            break
+        found = check()
+    return found

@@ -23,7 +23,7 @@ from netcfg.topology.fabric import Device, Fabric
 from netcfg.topology.paths import Paths
 from netcfg.twin.failures import Failure, established, fail_links
 from netcfg.twin.network import Router, Twin, TwinError
-from netcfg.twin.probe import Nic, reach
+from netcfg.twin.probe import Nic, recheck, unanswered
 from netcfg.vendors import vendor
 from netcfg.vendors.frr import VENDOR as FRR
 
@@ -334,6 +334,10 @@ def check_ecmp(twin: Twin, fabric: Fabric, routers: list[Router], plans: list[De
     return out
 
 
+#: seconds the fabric gets to settle again before a failed check is asked once more
+SETTLE_S = 30.0
+
+
 def run(fabric: Fabric, plans: list[DevicePlan], timeout: float = 120.0,
         progress: Callable[[int, int], None] | None = None,
         keep: bool = False, sources: int | None = None, failures: int = 2,
@@ -364,11 +368,17 @@ def run(fabric: Fabric, plans: list[DevicePlan], timeout: float = 120.0,
         senders = range(len(nics) if sources is None else min(sources, len(nics)))
         pairs = [(a, b) for a in senders for b in range(len(nics)) if a != b]
         report.pairs = len(pairs)
-        answered = reach(nics, pairs)
-        report.unreachable = [(nics[a].name, nics[b].name) for a, b in pairs
-                              if (a, b) not in answered]
+        lost = unanswered(nics, pairs)
+
+        def settled() -> bool:
+            return report.converged_s is not None and converge(
+                twin, routers, plans, facts, SETTLE_S) is not None
+
+        lost = recheck(lost, lambda: unanswered(nics, lost), settled)
+        report.unreachable = [(nics[a].name, nics[b].name) for a, b in lost]
         report.timings["reachability_s"] = round(time.monotonic() - t1, 1)
-        report.ecmp = check_ecmp(twin, fabric, routers, plans, facts)
+        report.ecmp = recheck(check_ecmp(twin, fabric, routers, plans, facts),
+                              lambda: check_ecmp(twin, fabric, routers, plans, facts), settled)
         report.bfd = check_bfd(twin, routers, both_ends_bfd(plans, facts), timeout=30.0)
         if failures and report.converged_s is not None:
             t3 = time.monotonic()
