@@ -44,6 +44,8 @@ SAMPLES: dict[str, Any] = {
     "management": Management(address="192.0.2.201/24"),
     # inside the example's addressing.management (192.0.2.0/24)
     "gateway": ipaddress.IPv4Address("192.0.2.254"),
+    # a release the catalog knows for Cumulus (and no other NOS: refused elsewhere)
+    "release": "5.14",
 }
 
 
@@ -87,6 +89,8 @@ def other_value(intent: Any, owner: BaseModel, name: str) -> Any:
         return next((c for c in intent.qos.classes if c != value), None)
     if name == "platforms":
         return {**value, "leaf": value["spine"]}
+    if name == "releases":
+        return {**value, "cumulus": "5.14"}
     literals = _literals(info.annotation)
     if isinstance(value, bool):
         return not value

@@ -358,6 +358,8 @@ class Settings(IntentModel):
     """What a role or a device may override (device keys may be globs: `leaf-su1-*`)."""
 
     platform: Name | None = None
+    release: Text | None = Field(None, description="the NOS release these switches run "
+                                 "(one the catalog knows for their NOS)")
     mtu: int | None = Field(None, ge=1500, le=9216)
     ecmp_seed: int | None = Field(None, ge=0)
     asn: int | None = Field(None, ge=1, le=4_294_967_294)
@@ -391,6 +393,9 @@ class Intent(IntentModel):
     fabric: FabricMeta
     topology: Topology
     platforms: dict[SwitchRole, Name] = Field(default_factory=dict)
+    releases: dict[Name, Text] = Field(
+        default_factory=dict, description="NOS -> the release its switches run, where not the "
+        "one their platform names in the catalog (e.g. cumulus: '5.14')")
     qos: Qos = Field(default_factory=Qos)
     dcqcn: Dcqcn = Field(default_factory=Dcqcn)
     ecmp: Ecmp = Field(default_factory=Ecmp)

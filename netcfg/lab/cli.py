@@ -64,7 +64,7 @@ def lab(path: str, out: str | None, patterns: tuple[str, ...], limit: int | None
             continue
         specs.append(DeviceSpec(name, platform.nos, username=username, password=password,
                                 interfaces=[p.name for p in device.ports], model=platform.model,
-                                strict=not lenient))
+                                version=device.release, strict=not lenient))
         if limit is not None and len(specs) >= limit:
             break
     for nos, count in sorted(skipped.items()):

@@ -51,6 +51,9 @@ SCHEMA_RULES: tuple[Rule, ...] = (
          "a device would have no way to log in", "docs/intent.md"),
     Rule("REF005", "warning", "override pattern that matches no device or port",
          "a typo in a glob silently applies its settings nowhere", "docs/intent.md"),
+    Rule("REF006", "error", "unknown NOS release",
+         "spellings differ between releases: a file for a release netcfg does not know may be "
+         "refused by the switch", "netcfg/platforms/catalog.yaml (releases)"),
     Rule("QOS001", "error", "DSCP value in two classes",
          "a code point is classified into exactly one traffic class", "P2"),
     Rule("QOS002", "error", "lossless class without PFC, or PFC on a priority no lossless "

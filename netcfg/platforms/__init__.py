@@ -93,6 +93,8 @@ class Platform(Sourced):
     model: Text
     vendor: Text
     nos: Nos
+    release: Text = Field(description="the NOS release the platform runs unless the intent pins "
+                          "another (one of releases.<nos>.known)")
     asic: Name
     cages: int = Field(ge=1, le=1024, description="front-panel cages (OSFP/QSFP-DD)")
     lanes_per_cage: int = Field(ge=1, le=16)
@@ -106,6 +108,38 @@ class Platform(Sourced):
 
     def speeds(self) -> list[int]:
         return sorted({m.speed for m in self.modes})
+
+    def port_name(self, mode: PortMode, cage0: int, sub0: int) -> str:
+        """The name of port `sub0` (0-based) of cage `cage0` (0-based) in `mode`."""
+        lane_in_cage = sub0 * (self.lanes_per_cage // mode.per_cage)
+        return mode.name.format(cage=cage0 + 1, cage0=cage0, sub=sub0 + 1, sub0=sub0,
+                                lane0=cage0 * self.lanes_per_cage + lane_in_cage,
+                                lane1=lane_in_cage + 1)
+
+    def cage_of(self, port: str, speed: int) -> tuple[int, PortMode] | None:
+        """(1-based cage, mode) of a front-panel port running at `speed`, or None when that
+        speed's mode names no such port (two modes may share a name: EOS `Ethernet1/1`)."""
+        return _port_index(self).get((port, speed))
+
+    def native_port(self, cage: int) -> str | None:
+        """The name of a whole, unsplit cage (1-based), where the platform has that mode."""
+        whole = next((m for m in self.modes if m.per_cage == 1), None)
+        return None if whole is None else self.port_name(whole, cage - 1, 0)
+
+
+def _port_index(platform: Platform) -> dict[tuple[str, int], tuple[int, PortMode]]:
+    key = id(platform)
+    index = _PORT_INDEX.get(key)
+    if index is None or index[0] is not platform:
+        names = {(platform.port_name(mode, cage0, sub0), mode.speed): (cage0 + 1, mode)
+                 for mode in platform.modes for cage0 in range(platform.cages)
+                 for sub0 in range(mode.per_cage)}
+        index = _PORT_INDEX[key] = (platform, names)
+    return index[1]
+
+
+#: platform -> port name -> (cage, mode); built once per catalog platform object
+_PORT_INDEX: dict[int, tuple[Platform, dict[tuple[str, int], tuple[int, PortMode]]]] = {}
 
 
 class Nic(Sourced):
@@ -137,17 +171,41 @@ class PhysicsConstants(IntentModel):
         return self
 
 
+class NosReleases(IntentModel):
+    """The releases of one NOS netcfg renders for: where spellings differ between them, the
+    vendor package keys them on the release (one table per NOS)."""
+
+    known: list[Text] = Field(min_length=1)
+    source: Text
+
+
 class Catalog(IntentModel):
     asics: dict[Name, Asic]
+    releases: dict[Name, NosReleases]
     platforms: dict[Name, Platform]
     nics: dict[Name, Nic]
     physics: PhysicsConstants
+
+    def known_releases(self, nos: str) -> list[str]:
+        entry = self.releases.get(nos)
+        return list(entry.known) if entry is not None else []
+
+    def check_release(self, nos: str, release: str) -> str | None:
+        """None, or why `release` is not one netcfg renders `nos` for (naming the known ones)."""
+        known = self.known_releases(nos)
+        if release in known:
+            return None
+        return (f"unknown {nos} release {release!r}; known: {', '.join(known)}" if known
+                else f"no release of {nos} is known to the catalog")
 
     @model_validator(mode="after")
     def _asics_exist(self) -> Catalog:
         for name, p in self.platforms.items():
             if p.asic not in self.asics:
                 raise ValueError(f"platform {name}: unknown asic {p.asic}")
+            reason = self.check_release(p.nos, p.release)
+            if reason:
+                raise ValueError(f"platform {name}: {reason}")
         return self
 
 

@@ -39,6 +39,13 @@ def environment() -> jinja2.Environment:
 
 
 def render_plan(plan: DevicePlan) -> str:
+    """The device's config text. A release the catalog does not know for the NOS is refused:
+    its spellings are unknown (validate reports it as REF006 first)."""
+    from netcfg.platforms import load_catalog
+
+    reason = load_catalog().check_release(plan.nos, plan.release)
+    if reason:
+        raise ValueError(f"{plan.hostname}: {reason}")
     nos = vendor(plan.nos)
     template = environment().get_template(nos.template)
     return template.render(c=nos.build(plan))

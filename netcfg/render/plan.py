@@ -14,6 +14,7 @@ from netcfg.intent.units import format_length, format_speed
 from netcfg.physics import Physics, lossless
 from netcfg.physics.ecn import EcnSetting
 from netcfg.physics.result import Headroom
+from netcfg.platforms import Platform
 from netcfg.render.pools import BufferPools, PortBuffer, budget_pools, spectrum_pools
 from netcfg.topology import effective
 from netcfg.topology.fabric import Device, Fabric, Port, ipv4
@@ -74,6 +75,18 @@ class Interface:
     @property
     def speed_text(self) -> str:
         return format_speed(self.speed)
+
+
+@dataclass(frozen=True, slots=True)
+class Breakout:
+    """A front-panel cage split into several ports: the NOS must be told before the split
+    ports exist (NVUE `link breakout`, NX-OS `interface breakout`)."""
+
+    cage: int  # 1-based
+    #: the cage's own port name when unsplit (where the platform has a 1-port mode)
+    parent: str | None
+    ports: int  # split ports in the cage (the platform mode's per_cage)
+    speed: int  # Mb/s per split port
 
 
 def _bfd(timers: tuple[int, int] | None) -> Bfd | None:
@@ -208,6 +221,9 @@ class DevicePlan:
     role: str
     nos: str
     platform: str
+    #: the NOS release the file is for (the catalog's known releases of `nos`): spellings that
+    #: differ between releases follow it
+    release: str
     model: str
     management: str | None  # "a.b.c.d/len"
     #: next hop of the management VRF's default route (None: no route rendered)
@@ -215,6 +231,8 @@ class DevicePlan:
     loopback: str  # "a.b.c.d/32"
     mtu: int
     interfaces: list[Interface]
+    #: the split cages the interfaces need, in cage order
+    breakouts: list[Breakout]
     bgp: Bgp
     qos: Qos
     ecmp: Ecmp
@@ -239,6 +257,9 @@ SAME_FACT_AS: dict[str, str] = {
     "interfaces[].cable_m": "interfaces[].headroom.xoff",
     # the lane count follows from the speed and the platform's port modes
     "interfaces[].lanes": "interfaces[].speed",
+    # a split cage's parent port is named after the cage; its ports' speed is theirs
+    "breakouts[].cage": "breakouts[].parent",
+    "breakouts[].speed": "interfaces[].speed",
     "interfaces[].lossless": "interfaces[].pfc_priorities",
     "interfaces[].pfc_priorities": "qos.pfc_priorities",
     "qos.pfc_priorities": "interfaces[].pfc_priorities",
@@ -306,6 +327,17 @@ def _unique(name: str, profiles: Iterable[EcnProfile | HeadroomProfile]) -> str:
 
 def _ms(us: float) -> int:
     return int(round(us / 1000))
+
+
+def _breakouts(platform: Platform, interfaces: list[Interface]) -> list[Breakout]:
+    """The cages whose ports run in a split mode (from the catalog's port naming)."""
+    split: dict[int, Breakout] = {}
+    for i in interfaces:
+        found = platform.cage_of(i.name, i.speed)
+        if found is not None and found[1].per_cage > 1:
+            cage, mode = found
+            split[cage] = Breakout(cage, platform.native_port(cage), mode.per_cage, mode.speed)
+    return [split[c] for c in sorted(split)]
 
 
 class PlanBuilder:
@@ -447,7 +479,8 @@ class PlanBuilder:
                   server_blocks=[str(n) for n in dev.server_blocks()])
         return DevicePlan(
             hostname=dev.name, role=dev.role, nos=platform.nos, platform=dev.platform or "",
-            model=f"{platform.vendor} {platform.model}",
+            release=dev.release or platform.release, model=f"{platform.vendor} {platform.model}",
             management=dev.management, management_gateway=dev.management_gateway,
             loopback=loopback, mtu=dev.mtu,
-            interfaces=interfaces, bgp=bgp, qos=qos, ecmp=ecmp)
+            interfaces=interfaces, breakouts=_breakouts(platform, interfaces), bgp=bgp, qos=qos,
+            ecmp=ecmp)

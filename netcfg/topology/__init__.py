@@ -44,6 +44,11 @@ def _device_settings(b: FabricBuilder) -> None:
                     f"{suggest(key, tuple(b.fabric.devices))}",
                     ("overrides", "devices", key), key=True)
     for dev in b.fabric.switches():
+        platform = b.catalog.platforms[dev.platform or ""]
+        nos = platform.nos
+        dev.release = intent.releases.get(nos, platform.release)
+        if nos in intent.releases:
+            dev.origin["release"] = ("releases", nos)
         dev.ecmp_seed = intent.ecmp.seed(dev.role)
         dev.origin["ecmp_seed"] = ("ecmp", "seeds", dev.role)
         dev.origin["mtu"] = ("fabric", "mtu")
@@ -53,12 +58,31 @@ def _device_settings(b: FabricBuilder) -> None:
             layers += [(("overrides", "devices", k), devices[k])
                        for k in reversed(matching_keys(devices, dev.name))]
         for where, s in layers:
-            for field in ("mtu", "ecmp_seed", "description", "asn"):
+            for field in ("release", "mtu", "ecmp_seed", "description", "asn"):
                 if getattr(s, field) is not None:
                     setattr(dev, field, getattr(s, field))
                     dev.origin[field] = where + (field,)
         for port in dev.ports:
             port.mtu = dev.mtu
+    _check_releases(b)
+
+
+def _check_releases(b: FabricBuilder) -> None:
+    """Every release named is one the catalog knows for the NOS it applies to (REF006, once
+    per intent line, listing the known releases)."""
+    for nos in b.intent.releases:
+        if nos not in b.catalog.releases:
+            b.error("REF006", f"releases names NOS '{nos}', which the catalog does not know"
+                    f"{suggest(nos, tuple(b.catalog.releases))}; known: "
+                    f"{', '.join(sorted(b.catalog.releases))}", ("releases", nos), key=True)
+    reported: set[tuple] = set()
+    for dev in b.fabric.switches():
+        nos = b.catalog.platforms[dev.platform or ""].nos
+        reason = b.catalog.check_release(nos, dev.release)
+        where = dev.origin.get("release")
+        if reason and where is not None and (where, nos) not in reported:
+            reported.add((where, nos))
+            b.error("REF006", f"{reason} (for {dev.name})", where)
 
 
 def _port_settings(b: FabricBuilder) -> None:

@@ -61,6 +61,8 @@ class Device:
     loopback: int | None = None
     asn: int | None = None
     mtu: int = 9216
+    #: the NOS release the switch runs (its platform's, unless the intent pins another)
+    release: str = ""
     ecmp_seed: int | None = None
     management: str | None = None
     #: next hop of the management VRF's default route (management.gateway or the device's)

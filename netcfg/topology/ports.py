@@ -40,18 +40,8 @@ class CageAllocator:
     def _names(self, count: int, speed: int) -> list[str]:
         mode = self.platform.mode_for(speed)
         assert mode is not None
-        lanes_per_port = self.platform.lanes_per_cage // mode.per_cage
-        names = []
-        for i in range(count):
-            cage0 = self.next_cage + i // mode.per_cage
-            sub0 = i % mode.per_cage
-            lane_in_cage = sub0 * lanes_per_port
-            names.append(mode.name.format(
-                cage=cage0 + 1, cage0=cage0, sub=sub0 + 1, sub0=sub0,
-                lane0=cage0 * self.platform.lanes_per_cage + lane_in_cage,
-                lane1=lane_in_cage + 1,
-            ))
-        return names
+        return [self.platform.port_name(mode, self.next_cage + i // mode.per_cage,
+                                        i % mode.per_cage) for i in range(count)]
 
     @property
     def free_cages(self) -> int:

@@ -257,12 +257,19 @@ def test_replace_that_drops_the_login_user_is_refused(leaf, drivers):
 
 
 # --- every config netcfg renders for Cumulus ------------------------------------------------------
-@pytest.fixture(scope="module")
-def rendered(tmp_path_factory):
+@pytest.fixture(scope="module", params=["5.14", "5.15"])
+def rendered(request, tmp_path_factory):
+    """(release, files): the multivendor Cumulus leaves rendered for one release."""
+    import shutil
+
     from netcfg.render.engine import render_files, select
     from netcfg.validate import validate
 
-    result = validate(str(ROOT / "inventories" / "multivendor"))
+    inventory = tmp_path_factory.mktemp("inventory")
+    shutil.copytree(ROOT / "inventories" / "multivendor", inventory, dirs_exist_ok=True)
+    fabric = inventory / "fabric.yaml"
+    fabric.write_text(fabric.read_text() + f"\nreleases:\n  cumulus: '{request.param}'\n")
+    result = validate(str(inventory))
     assert result.fabric is not None and result.physics is not None
     out = tmp_path_factory.mktemp("cumulus-render")
     for name, text in render_files(result.fabric, result.physics, select(result.fabric),
@@ -271,18 +278,24 @@ def rendered(tmp_path_factory):
             (out / name).write_text(text)
     files = sorted(out.glob("*.yaml"))
     assert files, "the multivendor inventory renders no Cumulus switch"
-    return files
+    return request.param, files
 
 
-def _replace_and_commit(make_lab, version, files):
-    lab = make_lab(*[DeviceSpec(f.stem, "cumulus", version=version) for f in files])
+def _replace(dev, text):
+    drv = napalm.get_network_driver("netcfg_cumulus")(**dev.napalm())
+    drv.open()
+    running = drv.get_config("running")["running"]
+    drv.load_replace_candidate(config=with_device_local(text, running))
+    return drv
+
+
+def test_rendered_configs_commit_on_their_release(make_lab, rendered):
+    release, files = rendered
+    lab = make_lab(*[DeviceSpec(f.stem, "cumulus", version=f"{release}.0") for f in files])
     for f in files:
         dev = lab[f.stem]
-        drv = napalm.get_network_driver("netcfg_cumulus")(**dev.napalm())
+        drv = _replace(dev, f.read_text())
         try:
-            drv.open()
-            running = drv.get_config("running")["running"]
-            drv.load_replace_candidate(config=with_device_local(f.read_text(), running))
             assert drv.compare_config()
             drv.commit_config()
             assert drv.compare_config() == ""
@@ -291,6 +304,13 @@ def _replace_and_commit(make_lab, version, files):
         assert f"hostname: {f.stem}" in dev.running_config()
 
 
-# netcfg's NVUE template targets Cumulus Linux 5.15 and later (docs/render-cumulus.md)
-def test_rendered_configs_commit_on_5_15(make_lab, rendered):
-    _replace_and_commit(make_lab, "5.15.0", rendered)
+def test_a_file_for_the_other_release_is_refused(make_lab, rendered):
+    """NVIDIA's 5.15 change table renames attributes; neither release takes the other's."""
+    release, files = rendered
+    other = "5.14.0" if release == "5.15" else "5.15.0"
+    lab = make_lab(DeviceSpec(files[0].stem, "cumulus", version=other))
+    dev = lab[files[0].stem]
+    before = dev.running_config()
+    with pytest.raises(ReplaceConfigException, match="Invalid config"):
+        _replace(dev, files[0].read_text())
+    assert dev.running_config() == before

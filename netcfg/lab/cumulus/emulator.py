@@ -96,10 +96,16 @@ class CumulusEmulator(Emulator):
                        "aaa": {"user": {self.spec.username: {
                            "role": "system-admin",
                            "hashed-password": "$6$lab$" + "x" * 22}}}},
-            "interface": {"eth0": {"type": "eth", "ip": {"vrf": "mgmt",
-                                                         "address": {"dhcp": {}}}}},
+            "interface": {"eth0": self._dhcp_eth0()},
             "vrf": {"mgmt": {}},
         }
+
+    def _dhcp_eth0(self) -> cfg.Tree:
+        """eth0 by DHCP in the mgmt VRF, in this release's words (5.15 moved `ip address` and
+        `ip vrf` to `ipv4 address` and `vrf`: schema.py)."""
+        if self.release >= (5, 15):
+            return {"type": "eth", "ipv4": {"address": {"dhcp": {}}}, "vrf": "mgmt"}
+        return {"type": "eth", "ip": {"vrf": "mgmt", "address": {"dhcp": {}}}}
 
     async def start(self) -> None:
         await self.serve_ssh("ssh", shell=lambda: NvueShell(self), files=self.home)

@@ -8,9 +8,20 @@ lossless RoCE fabric uses (system, management, interfaces, BGP, LLDP, QoS, hashi
 listed at its level, a value of the wrong type or out of range is an error like the one
 `nv config patch` / `nv set` prints, naming the path.
 
-Release drift the model keeps: Cumulus Linux 5.15 moved LLDP from `service lldp` to
-`system lldp` (accepted by release), and renamed many `on|off` values to
-`enabled|disabled`; both spellings are accepted for those (`ONOFF`).
+One release at a time: the emulator validates against the release the device runs, and a
+spelling of the other release is refused, as NVIDIA's 5.15 change table ("New and Changed NVUE
+Commands", CumulusNetworks/docs content/cumulus-linux-515/Whats-New/New-and-Changed-NVUE-
+Commands.md @07d58d4b) says the syntax changed, not that it gained an alias:
+- `service lldp` (5.14 and earlier) became `system lldp` (5.15), likewise DNS and NTP (tabs
+  LLDP, DNS Server, NTP);
+- `interface <if> ip address|gateway|vrf` became `ipv4 address`, `ipv4 gateway`, `vrf` (tab IP
+  Interface); `ip ipv4 forward` and `ip ipv6` stay under `ip`;
+- the rows of tab On/Off: `... enable on|off` became `... state enabled|disabled` and
+  `on|off` values became `enabled|disabled` (`SWITCH` and `STATE_KEYS` below).
+Values of leaves outside the rows read (`ONOFF`) accept both spellings: not verified either way.
+A split port (`swpNsM`) exists only while its cage's port has `link breakout <K>x` with M < K
+(NVIDIA Cumulus Linux 5.15 "Switch Port Attributes", Breakout Ports: the split ports are created
+by the breakout).
 """
 
 from __future__ import annotations
@@ -51,6 +62,18 @@ class Obj:
     props: dict[str, Any] = field(default_factory=dict)
     since: dict[str, tuple[int, ...]] = field(default_factory=dict)
     until: dict[str, tuple[int, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ByRelease:
+    """A value spelled one way before `at` and another way from `at` on."""
+
+    before: Leaf
+    after: Leaf
+    at: tuple[int, ...]
+
+    def leaf(self, rel: tuple[int, ...]) -> Leaf:
+        return self.before if rel < self.at else self.after
 
 
 @dataclass
@@ -119,13 +142,24 @@ def _show(v: Any) -> str:
     return repr(v)
 
 
-ONOFF = enum("on", "off", "enabled", "disabled")  # 5.15 renamed on|off to enabled|disabled
+ONOFF = enum("on", "off", "enabled", "disabled")  # rows not read in the 5.15 table: either
+#: rows of the 5.15 table's On/Off tab: `on|off` up to 5.14, `enabled|disabled` from 5.15
+SWITCH = ByRelease(enum("on", "off"), enum("enabled", "disabled"), (5, 15))
+V515 = (5, 15)
 ENDIS = enum("enable", "disable")
 TEXT = text()
 IPV4 = _ip("address")
 ASN = integer(1, 4294967295, "none", "leaf", "spine")
 REMOTE_AS = integer(1, 4294967295, "none", "internal", "external")
 EMPTY = Obj()
+
+
+def switched(props: dict[str, Any] | None = None) -> Obj:
+    """An object switched on by `enable on|off` up to 5.14 and `state enabled|disabled` from
+    5.15 (the 5.15 table's On/Off rows), with its other properties."""
+    return Obj({"enable": SWITCH, "state": SWITCH, **(props or {})},
+               since={"state": V515}, until={"enable": V515})
+
 
 _HOSTNAME = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$")
 _IFNAME = re.compile(r"^(swp\d+(s\d+)?|eth\d+|lo|bond\d+|vlan\d+|peerlink(\.\d+)?|[a-z]+\d*"
@@ -186,7 +220,7 @@ _SP = _numbers(0, 7)
 _TC = _numbers(0, 7)
 
 _LLDP = Obj({"state": ONOFF, "tx-interval": integer(10, 300), "tx-hold-multiplier":
-             integer(1, 10), "dot1-tlv": ONOFF, "mode": enum("default", "force-cdpv1",
+             integer(1, 10), "dot1-tlv": SWITCH, "mode": enum("default", "force-cdpv1",
                                                              "force-cdpv2")})
 
 _HASH_FIELDS = ("source-ip", "destination-ip", "source-port", "destination-port", "ip-protocol",
@@ -203,8 +237,8 @@ _SYSTEM = Obj({
     "config": Obj({"auto-save": Obj({"enable": ONOFF, "state": ONOFF}),
                    "apply": Obj({"ignore": Coll(lambda k: k.startswith("/"), "file", EMPTY),
                                  "overwrite": enum("all", "controlled")})}),
-    "forwarding": Obj({"ecmp-hash": Obj({f: ONOFF for f in _HASH_FIELDS}),
-                       "lag-hash": Obj({f: ONOFF for f in _HASH_FIELDS[:6]}),
+    "forwarding": Obj({"ecmp-hash": Obj({f: SWITCH for f in _HASH_FIELDS}),
+                       "lag-hash": Obj({f: SWITCH for f in _HASH_FIELDS[:6]}),
                        "hash-seed": integer(0, 4294967295)}),
     "aaa": Obj({"user": Coll(lambda k: bool(_USER.match(k)), "user-name", Obj({
         "full-name": TEXT, "password": TEXT, "hashed-password": TEXT,
@@ -215,14 +249,14 @@ _SYSTEM = Obj({
     "lldp": _LLDP,
     "dns": Obj({"server": Coll(_address, "ip-address", Obj({"vrf": TEXT})),
                 "search": Coll(_name, "domain", EMPTY)}),
-    "ntp": Obj({"server": Coll(_name, "server", Obj({"iburst": ONOFF, "vrf": TEXT})),
+    "ntp": Obj({"server": Coll(_name, "server", Obj({"iburst": SWITCH, "vrf": TEXT})),
                 "listen": TEXT}),
 }, since={"lldp": (5, 15), "dns": (5, 15), "ntp": (5, 15)})
 
 _SERVICE = Obj({
     "lldp": _LLDP,
     "ntp": Coll(_name, "vrf-name", Obj({"server": Coll(_name, "server",
-                                                         Obj({"iburst": ONOFF}))})),
+                                                         Obj({"iburst": SWITCH}))})),
     "dns": Coll(_name, "vrf-name", Obj({"server": Coll(_address, "ip-address", EMPTY)})),
 }, until={"lldp": (5, 15), "ntp": (5, 15), "dns": (5, 15)})
 
@@ -245,14 +279,18 @@ _INTERFACE = Obj({
                                "100G", "200G", "400G", "800G"),
                  "mtu": integer(552, 9216),
                  "fec": enum("auto", "baser", "off", "rs", "driver-auto"),
-                 "auto-negotiate": ONOFF, "duplex": enum("half", "full"),
+                 "auto-negotiate": SWITCH, "duplex": enum("half", "full"),
                  "breakout": Coll(lambda k: bool(re.match(r"^\d+x(\d+G)?$|^disabled$|^loopback$",
                                                           k)), "breakout-mode", EMPTY)}),
     "ip": Obj({"address": Coll(_prefix, "ip-prefix", EMPTY),
                "vrf": TEXT,
                "gateway": Coll(_address, "ip-address", EMPTY),
-               "ipv4": Obj({"forward": ONOFF}),
-               "ipv6": Obj({"enable": ONOFF, "forward": ONOFF})}),
+               "ipv4": Obj({"forward": SWITCH}),
+               "ipv6": switched({"forward": SWITCH})},
+              until={"address": V515, "vrf": V515, "gateway": V515}),
+    "ipv4": Obj({"address": Coll(_prefix, "ip-prefix", EMPTY),
+                 "gateway": Coll(_address, "ip-address", EMPTY)}),
+    "vrf": TEXT,
     "qos": _IF_QOS,
     "bond": Obj({"member": Coll(_ifname, "interface-name", EMPTY),
                  "mode": enum("lacp", "static"), "lacp-rate": enum("fast", "slow")}),
@@ -261,44 +299,45 @@ _INTERFACE = Obj({
         "vlan": Coll(_numbers(1, 4094), "vlan", EMPTY)}))}),
     "router": Obj({"adaptive-routing": Obj({"enable": ONOFF, "state": ONOFF,
                                             "link-utilization-threshold": integer(1, 100)})}),
-})
+}, since={"ipv4": V515, "vrf": V515})
 
-_AF = Obj({
-    "enable": ONOFF, "state": ONOFF,
+_AF = switched({
     "multipaths": Obj({"ebgp": integer(1, 128), "ibgp": integer(1, 128),
-                       "compare-cluster-length": ONOFF}),
+                       "compare-cluster-length": SWITCH}),
     "network": Coll(_prefix, "ip-prefix", Obj({"route-map": TEXT})),
-    "redistribute": Obj({k: Obj({"enable": ONOFF, "state": ONOFF, "metric": integer(0, 4294967295,
-                                                                                      "auto"),
-                                 "route-map": TEXT})
+    "redistribute": Obj({k: switched({"metric": integer(0, 4294967295, "auto"),
+                                      "route-map": TEXT})
                          for k in ("connected", "static", "kernel", "ospf")}),
 })
 
-_NEIGHBOR = Obj({
+_NEIGHBOR = switched({
     "type": enum("numbered", "unnumbered"),
     "remote-as": REMOTE_AS,
     "peer-group": TEXT,
     "description": TEXT,
-    "enable": ONOFF, "state": ONOFF,
     "password": TEXT,
-    "address-family": Obj({"ipv4-unicast": Obj({"enable": ONOFF, "state": ONOFF}),
-                           "ipv6-unicast": Obj({"enable": ONOFF, "state": ONOFF})}),
+    "address-family": Obj({"ipv4-unicast": switched(), "ipv6-unicast": switched()}),
     "timers": Obj({"keepalive": integer(0, 65535, "auto"), "hold": integer(0, 65535, "auto")}),
     # Cumulus Linux 5.14 "Bidirectional Forwarding Detection - BFD", BFD in BGP (NVUE tab):
     # `neighbor <id> bfd enable on`, `detect-multiplier`, `min-rx-interval`, `min-tx-interval`;
     # the ranges are those of the FRR command it sets (`neighbor X bfd (2-255) (50-60000)
     # (50-60000)`, shown on the page's vtysh tab)
-    "bfd": Obj({"enable": ONOFF, "state": ONOFF, "detect-multiplier": integer(2, 255),
-                "min-rx-interval": integer(50, 60000), "min-tx-interval": integer(50, 60000)}),
+    # up to 5.14 the timers sit on the neighbour; 5.15 ("Bidirectional Forwarding Detection -
+    # BFD" @5810501f) attaches a `router bfd profile` instead: `neighbor <n> bfd profile <p>`
+    "bfd": Obj({"enable": SWITCH, "state": SWITCH, "detect-multiplier": integer(2, 255),
+                "min-rx-interval": integer(50, 60000), "min-tx-interval": integer(50, 60000),
+                "profile": TEXT},
+               since={"state": V515, "profile": V515},
+               until={"enable": V515, "detect-multiplier": V515, "min-rx-interval": V515,
+                      "min-tx-interval": V515}),
 })
 
-_VRF_BGP = Obj({
-    "enable": ONOFF, "state": ONOFF,
+_VRF_BGP = switched({
     "autonomous-system": ASN,
     "router-id": _ip("address", "none", "auto"),
-    "path-selection": Obj({"multipath": Obj({"aspath-ignore": ONOFF,
-                                             "generate-asset": ONOFF, "bandwidth": TEXT}),
-                           "routerid-compare": ONOFF}),
+    "path-selection": Obj({"multipath": Obj({"aspath-ignore": SWITCH,
+                                             "generate-asset": SWITCH, "bandwidth": TEXT}),
+                           "routerid-compare": SWITCH}),
     "address-family": Obj({"ipv4-unicast": _AF, "ipv6-unicast": _AF}),
     "neighbor": Coll(_neighbor, "neighbor-id", _NEIGHBOR),
     "peer-group": Coll(_name, "peer-group-id", _NEIGHBOR),
@@ -316,16 +355,26 @@ _VRF = Obj({
 })
 
 _ROUTER = Obj({
-    "bgp": Obj({"enable": ONOFF, "state": ONOFF, "autonomous-system": ASN,
-                "router-id": _ip("address", "none"),
-                "graceful-restart": Obj({"mode": enum("full", "helper-only", "off")}),
-                "wait-for-install": ONOFF}),
-    "adaptive-routing": Obj({"enable": ONOFF, "state": ONOFF,
-                             "link-utilization-threshold": ONOFF}),
-})
+    "bgp": switched({"autonomous-system": ASN,
+                     "router-id": _ip("address", "none"),
+                     "graceful-restart": Obj({"mode": enum("full", "helper-only", "off")}),
+                     "wait-for-install": SWITCH}),
+    "adaptive-routing": switched({"link-utilization-threshold": SWITCH}),
+    # 5.15 BFD page: `router bfd state enabled|disabled`, `router bfd profile <p>` with
+    # detect-multiplier (default 3), min-tx-interval and min-rx-interval (10-4294967 ms),
+    # shutdown, passive-mode, minimum-ttl (1-254)
+    "bfd": Obj({"state": enum("enabled", "disabled"),
+                "profile": Coll(_name, "profile-id", Obj({
+                    "detect-multiplier": integer(2, 255),
+                    "min-tx-interval": integer(10, 4294967),
+                    "min-rx-interval": integer(10, 4294967),
+                    "shutdown": enum("enabled", "disabled"),
+                    "passive-mode": enum("enabled", "disabled"),
+                    "minimum-ttl": integer(1, 254)}))}),
+}, since={"bfd": V515})
 
 _QOS = Obj({
-    "roce": Obj({"enable": ONOFF, "mode": enum("lossless", "lossy", "lossless-single-ipool",
+    "roce": switched({"mode": enum("lossless", "lossy", "lossless-single-ipool",
                                                "lossy-multi-tc"),
                  "cable-length": integer(1, 100000)}),
     "mapping": Coll(_name, "profile-id", Obj({
@@ -385,9 +434,44 @@ def _allowed(node: Obj, key: str, rel: tuple[int, ...]) -> bool:
 def validate(tree: Mapping[str, Any], rel: tuple[int, ...]) -> None:
     """Raise SchemaError for the first element of `tree` the model does not allow."""
     _check(ROOT, tree, [], rel)
+    _check_split_ports(tree.get("interface") or {})
+    _check_bfd_profiles(tree)
+
+
+def _check_bfd_profiles(tree: Mapping[str, Any]) -> None:
+    """A neighbour's `bfd profile` names a `router bfd profile` that exists."""
+    profiles = ((tree.get("router") or {}).get("bfd") or {}).get("profile") or {}
+    for vrf, body in (tree.get("vrf") or {}).items():
+        bgp = ((body or {}).get("router") or {}).get("bgp") or {}
+        for kind in ("neighbor", "peer-group"):
+            for name, n in (bgp.get(kind) or {}).items():
+                wanted = ((n or {}).get("bfd") or {}).get("profile")
+                if wanted is not None and wanted not in profiles:
+                    raise SchemaError(["vrf", str(vrf), "router", "bgp", kind, str(name), "bfd",
+                                       "profile"], f"BFD profile '{wanted}' does not exist")
+
+
+_SPLIT = re.compile(r"^swp(\d+)s(\d+)$")
+
+
+def _check_split_ports(interfaces: Mapping[str, Any]) -> None:
+    """A split port exists only under its cage port's `link breakout <K>x`, M < K."""
+    for name in interfaces:
+        m = _SPLIT.match(str(name))
+        if not m:
+            continue
+        parent = f"swp{m.group(1)}"
+        modes = ((interfaces.get(parent) or {}).get("link") or {}).get("breakout") or {}
+        ways = [int(k.split("x")[0]) for k in modes if re.match(r"^\d+x", str(k))]
+        if not ways or int(m.group(2)) >= max(ways):
+            raise SchemaError(["interface", str(name)],
+                              f"'{name}' does not exist: {parent} has no link breakout that "
+                              "creates it")
 
 
 def _check(node: Any, value: Any, path: list[str], rel: tuple[int, ...]) -> None:
+    if isinstance(node, ByRelease):
+        node = node.leaf(rel)
     if isinstance(node, Leaf):
         if isinstance(value, dict):
             raise SchemaError(path, f"{_show(value)} is not of type '{node.doc or 'string'}'")
@@ -426,4 +510,6 @@ def walk(path: list[str], rel: tuple[int, ...]) -> tuple[Any, int]:
         else:
             break
         used += 1
+    if isinstance(node, ByRelease):
+        node = node.leaf(rel)
     return node, used

@@ -15,10 +15,9 @@ CAPABILITIES = Capabilities(
     per_port_headroom=True,
     # `system forwarding hash-seed` (NVUE System-Forwarding reference)
     hash_seed="configured",
-    # BFD per neighbour as 5.14 writes it (`neighbor <ip> bfd enable on`, detect-multiplier,
-    # min-rx-interval, min-tx-interval: Cumulus Linux 5.14 "Bidirectional Forwarding Detection
-    # - BFD", BFD in BGP), the release the rest of the template spells; 5.15 attaches a
-    # `router bfd profile` instead (5.15 BFD page), which awaits a release-keyed view.
+    # BFD as each release writes it (netcfg/vendors/cumulus/releases.py): 5.14 per neighbour
+    # (`bfd enable on` with its timers), 5.15 a `router bfd profile` per peer group that the
+    # neighbour names ("Bidirectional Forwarding Detection - BFD", 5.14 and 5.15 pages).
     unrendered={
         "bgp.groups[].name": "no NVUE peer group is rendered (each neighbour stands alone)",
         # `qos pfc-watchdog` takes polling-interval and robustness only (detection = poll x

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from netcfg.render.plan import Bfd
+from netcfg.vendors.cumulus.releases import Spelling
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,10 +27,20 @@ class Interface:
 class Neighbor:
     address: str
     remote_as: int
-    #: BFD on the session (NVUE 5.14: per neighbour, `bfd enable on` and its timers)
+    #: BFD on the session (5.14: per neighbour, `bfd enable on` and its timers)
     bfd: Bfd | None
+    #: 5.15: the `router bfd profile` holding those timers (the neighbour's peer group)
+    bfd_profile: str | None
     #: `password` (TCP MD5) with the session-key placeholder
     keyed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BfdProfile:
+    """5.15 `router bfd profile <name>`: one per peer group with BFD."""
+
+    name: str
+    bfd: Bfd
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +51,8 @@ class Bgp:
     ebgp_multipaths: int
     networks: tuple[str, ...]
     neighbors: tuple[Neighbor, ...]
+    #: empty where the release sets BFD timers on each neighbour
+    bfd_profiles: tuple[BfdProfile, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +92,17 @@ class PfcWatchdog:
 
 
 @dataclass(frozen=True, slots=True)
+class Breakout:
+    """`interface <parent> link breakout <mode>`: the split ports exist only after it."""
+
+    parent: str  # swp1
+    mode: str  # 2x
+
+
+@dataclass(frozen=True, slots=True)
 class CumulusConfig:
+    #: the release's NVUE words (netcfg/vendors/cumulus/releases.py)
+    words: Spelling
     hostname: str
     #: NVUE ecmp-hash field -> hashed
     ecmp_hash: tuple[tuple[str, bool], ...]
@@ -87,6 +110,7 @@ class CumulusConfig:
     loopback: str
     management_address: str | None
     management_gateway: str | None
+    breakouts: tuple[Breakout, ...]
     interfaces: tuple[Interface, ...]
     bgp: Bgp
     #: the QoS mapping, egress-queue-mapping and egress-scheduler profile name

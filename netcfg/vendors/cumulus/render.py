@@ -1,10 +1,12 @@
 """NVIDIA Cumulus Linux: a DevicePlan as an NVUE startup document, and NVUE YAML back into facts.
 
-The rendered file is the full `- set:` document `nv config replace` loads (Cumulus Linux 5.15+
-spelling: `enabled|disabled` for ecmp-hash). All NVUE names, units and values are decided here;
-the template only lays them out. Headroom is set explicitly per PFC profile (xoff-threshold,
-xon-threshold, port-buffer in bytes) from netcfg's physics instead of NVUE's cable-length auto
-mode, so the numbers are the ones netcfg proved; one PFC profile per distinct headroom.
+The rendered file is the full `- set:` document `nv config replace` loads, in the spelling of
+the plan's release and only that one (netcfg/vendors/cumulus/releases.py: 5.14 `ip address`,
+`enable on`; 5.15 `ipv4 address`, `state enabled`). All NVUE names, units and values are
+decided here; the template only lays them out. Headroom is set explicitly per PFC profile
+(xoff-threshold, xon-threshold, port-buffer in bytes) from netcfg's physics instead of NVUE's
+cable-length auto mode, so the numbers are the ones netcfg proved; one PFC profile per distinct
+headroom.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from typing import Any
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
 from netcfg.render.plan import HEADROOM_PREFIX, DevicePlan
 from netcfg.vendors.cumulus.model import (
+    BfdProfile,
     Bgp,
+    Breakout,
     CumulusConfig,
     EcnProfile,
     EcnQueue,
@@ -24,6 +28,7 @@ from netcfg.vendors.cumulus.model import (
     PfcWatchdog,
     Scheduler,
 )
+from netcfg.vendors.cumulus.releases import spelling
 from netcfg.vendors.units import whole_polls
 
 #: NVUE `link mtu` is the Linux interface MTU (IP packet); the L2 frame adds the Ethernet
@@ -83,15 +88,25 @@ def build(plan: DevicePlan) -> CumulusConfig:
     poll = q.watchdog_poll_ms
     b = plan.bgp
     bfd = b.bfd()
+    words = spelling(plan.release)
+    profiles = tuple(BfdProfile(g.name, g.bfd) for g in b.groups if g.bfd is not None) \
+        if words.bfd_profiles else ()
+    breakouts = []
+    for cage in plan.breakouts:
+        if cage.parent is None:
+            raise ValueError(f"{plan.hostname}: cage {cage.cage} has no unsplit port name to "
+                             "break out")
+        breakouts.append(Breakout(cage.parent, f"{cage.ports}x"))
     return CumulusConfig(
-        hostname=plan.hostname,
+        words=words, hostname=plan.hostname,
         ecmp_hash=tuple((name, f in plan.ecmp.fields) for f, name in HASH_FIELDS.items()),
         hash_seed=plan.ecmp.seed, loopback=plan.loopback, management_address=plan.management,
         management_gateway=plan.management_gateway,
-        interfaces=tuple(interfaces),
+        breakouts=tuple(breakouts), interfaces=tuple(interfaces),
         bgp=Bgp(b.asn, b.router_id, b.multipath_relax, b.maximum_paths, tuple(b.networks),
-                tuple(Neighbor(n.address, n.remote_as, bfd.get(n.address), n.keyed)
-                      for n in b.neighbors)),
+                tuple(Neighbor(n.address, n.remote_as, bfd.get(n.address),
+                               n.group if profiles and n.address in bfd else None, n.keyed)
+                      for n in b.neighbors), profiles),
         qos_profile=MAPPING,
         dscp_to_switch_priority=tuple(sorted(q.dscp_to_tc.items())),
         # switch-priority = traffic class = queue (netcfg keeps them equal)

@@ -4,8 +4,8 @@ The switch's AS and router-id sit under `router bgp`, the IPv4 unicast networks,
 and neighbours under `vrf default router bgp` (render.sets merges the `set` documents). No
 NVUE route map is rendered; one on a neighbour's IPv4 address family (`policy outbound
 route-map`) counts as no transit (not evaluated). BFD is a neighbour's `bfd` with `enable
-on` (5.14; `state enabled` from 5.15), its timers defaulting to 300 ms x 3 (Cumulus Linux 5.14
-"Bidirectional Forwarding Detection - BFD").
+on` and its timers (5.14), or naming a `router bfd profile` that holds them (5.15); timers
+default to 300 ms x 3 (Cumulus Linux "Bidirectional Forwarding Detection - BFD", 5.14 and 5.15).
 """
 
 from __future__ import annotations
@@ -30,7 +30,13 @@ def read(text: str) -> RoutingFacts:
         n = n or {}
         if "remote-as" in n:
             neighbors[str(addr)] = int(n["remote-as"])
-        if (b := n.get("bfd")) and (b.get("enable") in ON or b.get("state") in ON):
+        b = n.get("bfd") or {}
+        if b.get("profile") is not None:  # 5.15: the timers live in `router bfd profile`,
+            # and bfdd runs only with `router bfd state enabled`
+            running = _get(merged, "router", "bfd", "state") in ON
+            b = {"state": "enabled" if running else "disabled",
+                 **(_get(merged, "router", "bfd", "profile", str(b["profile"])) or {})}
+        if b.get("enable") in ON or b.get("state") in ON:
             rx = int(b.get("min-rx-interval", DEFAULT_BFD[0]))
             tx = int(b.get("min-tx-interval", DEFAULT_BFD[0]))
             bfd[str(addr)] = (max(rx, tx), int(b.get("detect-multiplier", DEFAULT_BFD[1])))

@@ -21,6 +21,10 @@ CAPABILITIES = Capabilities(
     hash_seed="unsupported",
     # No hash-algorithm or resilient-ECMP line is rendered (none verified for XGS).
     unrendered={
+        "breakouts[].parent": "no EOS line splits a cage: the split ports (Ethernet1/1, 1/5, ...) "
+                              "must already run in that mode on the switch",
+        "breakouts[].ports": "no EOS line splits a cage: the split ports must already run in "
+                             "that mode on the switch",
         # the queue profile states threshold, headroom (xoff) and resume (xon) [AVD
         # platform-trident.j2]; a PG's total reservation has no line of its own
         "qos.headroom_profiles[].size": "the queue profile states headroom (xoff) and resume "

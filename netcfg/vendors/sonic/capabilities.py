@@ -41,6 +41,10 @@ CAPABILITIES = Capabilities(
     # bgpd.main.conf.j2 takes both from constants.yml.j2 (docker-fpm-frr; FACTS.md section 4),
     # not from CONFIG_DB
     unrendered={
+        "breakouts[].parent": "the PORT table lists the split ports themselves; "
+                              "BREAKOUT_CFG is not rendered",
+        "breakouts[].ports": "the PORT table lists the split ports themselves; BREAKOUT_CFG "
+                             "is not rendered",
         "bgp.maximum_paths": "bgpd takes maximum-paths from constants.yml (514), not CONFIG_DB",
         "bgp.multipath_relax": "bgpd takes multipath-relax from constants.yml (on), not "
                                "CONFIG_DB",
