@@ -3,9 +3,11 @@
 Goldens (golden/cumulus/) were read against the vendor notes (cumulus-nvue.md,
 SUMMARY-cumulus-sonic.md); checked by hand:
 - One `- set:` document (what `nv config replace` takes); object names as NVUE paths:
-  system hostname, system forwarding ecmp-hash <field> enabled|disabled (5.15+ spelling) and
-  hash-seed, interface lo / eth0 / swpN with description, link speed "400G" and mtu (Linux
-  MTU = L2 frame - 18, within 552..9216), ip address.
+  system hostname, system forwarding ecmp-hash <field> enabled|disabled and hash-seed,
+  interface lo / eth0 / swpN with description, link speed "400G" and mtu (Linux MTU = L2
+  frame - 18, within 552..9216), ipv4 address, link breakout on each split cage (the goldens
+  are 5.15 files, the platforms' release; the 5.14 spelling is tested in
+  test_cumulus_releases.py against NVIDIA's change table).
 - qos mapping default-global: trust l3 and all 64 DSCP code points -> switch-priority
   (26 -> 3, 48 -> 6); egress-queue-mapping switch-priority N -> traffic-class N.
 - qos pfc <profile>: switch-priority 3, tx/rx enable, xoff-threshold / xon-threshold /
@@ -15,8 +17,9 @@ SUMMARY-cumulus-sonic.md); checked by hand:
 - pfc-watchdog: polling-interval ms (100..5000) and robustness = ceil(detection / poll);
   per-port `qos pfc-watchdog state enable` only on ports with PFC.
 - Per-port bindings: interface qos mapping/pfc/congestion-control profile.
-- BGP: router bgp autonomous-system/router-id; vrf default neighbors with remote-as,
-  ipv4-unicast multipaths ebgp = maximum-paths, path-selection multipath aspath-ignore.
+- BGP: router bgp state enabled, autonomous-system/router-id; vrf default neighbors with
+  remote-as and `bfd profile <GROUP>` (router bfd profile per peer group), ipv4-unicast
+  multipaths ebgp = maximum-paths, path-selection multipath aspath-ignore enabled.
 """
 
 from __future__ import annotations
