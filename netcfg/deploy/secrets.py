@@ -117,19 +117,28 @@ def load_file(path: Path) -> dict[str, str]:
     return {k: str(v) for k, v in data.items() if isinstance(v, (str, int))}
 
 
+def _by_reference(where: str, file: str | Path | None, env: str | None, base: Path | None,
+                  environ: os._Environ[str] | dict[str, str]) -> tuple[str | None,
+                                                                     dict[str, str]]:
+    """(password, the file's mapping) of a secret given by a 0600 file and/or an environment
+    variable (the variable wins); `where` names the intent entry in errors, never the value."""
+    from_file: dict[str, str] = {}
+    if file is not None:
+        path = Path(file)
+        from_file = load_file(path if path.is_absolute() or base is None else base / path)
+    password = from_file.get("password")
+    if env is not None:
+        if env not in environ:
+            raise CredentialError(f"{where}: environment variable {env} is not set")
+        password = environ[env]
+    return password, from_file
+
+
 def resolve(name: str, cred: Credential, base: Path | None,
             environ: os._Environ[str] | dict[str, str] = os.environ) -> Login:
     """The login a credential entry of the intent points at (`base`: the inventory directory)."""
-    from_file: dict[str, str] = {}
-    if cred.file is not None:
-        path = Path(cred.file)
-        from_file = load_file(path if path.is_absolute() or base is None else base / path)
-    password = from_file.get("password")
-    if cred.password_env is not None:
-        if cred.password_env not in environ:
-            raise CredentialError(f"credentials '{name}': environment variable "
-                                  f"{cred.password_env} is not set")
-        password = environ[cred.password_env]
+    password, from_file = _by_reference(f"credentials '{name}'", cred.file, cred.password_env,
+                                        base, environ)
     if not password:
         raise CredentialError(f"credentials '{name}': no password (set password_env or file)")
     username = from_file.get("username") or cred.username
@@ -151,15 +160,8 @@ def session_key(key: SessionKey, base: Path | None,
                 environ: os._Environ[str] | dict[str, str] = os.environ) -> Secret:
     """The BGP session key `routing.authentication` names (`base`: the inventory directory).
     Errors say where it was looked for and what is wrong, never the key."""
-    value = None
-    if key.file is not None:
-        path = Path(key.file)
-        value = load_file(path if path.is_absolute() or base is None else base / path)["password"]
-    if key.password_env is not None:
-        if key.password_env not in environ:
-            raise CredentialError(f"routing.authentication: environment variable "
-                                  f"{key.password_env} is not set")
-        value = environ[key.password_env]
+    value, _ = _by_reference("routing.authentication", key.file, key.password_env, base,
+                             environ)
     if not value:
         raise CredentialError("routing.authentication: the session key is empty")
     if not SESSION_KEY_TEXT.fullmatch(value):

@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field, model_validator
+from pydantic import AfterValidator, Field, PrivateAttr, model_validator
 
 from netcfg.intent.base import IntentModel, Name, Text
 from netcfg.intent.units import Size, Speed
@@ -99,6 +99,7 @@ class Platform(Sourced):
     cages: int = Field(ge=1, le=1024, description="front-panel cages (OSFP/QSFP-DD)")
     lanes_per_cage: int = Field(ge=1, le=16)
     modes: list[PortMode] = Field(min_length=1)
+    _ports: dict[tuple[str, int], tuple[int, PortMode]] | None = PrivateAttr(default=None)
 
     def mode_for(self, speed: int) -> PortMode | None:
         for mode in self.modes:
@@ -119,7 +120,11 @@ class Platform(Sourced):
     def cage_of(self, port: str, speed: int) -> tuple[int, PortMode] | None:
         """(1-based cage, mode) of a front-panel port running at `speed`, or None when that
         speed's mode names no such port (two modes may share a name: EOS `Ethernet1/1`)."""
-        return _port_index(self).get((port, speed))
+        if self._ports is None:  # built once: every port name of every mode
+            self._ports = {(self.port_name(mode, cage0, sub0), mode.speed): (cage0 + 1, mode)
+                           for mode in self.modes for cage0 in range(self.cages)
+                           for sub0 in range(mode.per_cage)}
+        return self._ports.get((port, speed))
 
     def native_port(self, cage: int) -> str | None:
         """The name of a whole, unsplit cage (1-based), where the platform has that mode."""
@@ -127,19 +132,6 @@ class Platform(Sourced):
         return None if whole is None else self.port_name(whole, cage - 1, 0)
 
 
-def _port_index(platform: Platform) -> dict[tuple[str, int], tuple[int, PortMode]]:
-    key = id(platform)
-    index = _PORT_INDEX.get(key)
-    if index is None or index[0] is not platform:
-        names = {(platform.port_name(mode, cage0, sub0), mode.speed): (cage0 + 1, mode)
-                 for mode in platform.modes for cage0 in range(platform.cages)
-                 for sub0 in range(mode.per_cage)}
-        index = _PORT_INDEX[key] = (platform, names)
-    return index[1]
-
-
-#: platform -> port name -> (cage, mode); built once per catalog platform object
-_PORT_INDEX: dict[int, tuple[Platform, dict[tuple[str, int], tuple[int, PortMode]]]] = {}
 
 
 class Nic(Sourced):

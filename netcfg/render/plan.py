@@ -479,7 +479,7 @@ class PlanBuilder:
                   server_blocks=[str(n) for n in dev.server_blocks()])
         return DevicePlan(
             hostname=dev.name, role=dev.role, nos=platform.nos, platform=dev.platform or "",
-            release=dev.release or platform.release, model=f"{platform.vendor} {platform.model}",
+            release=dev.release, model=f"{platform.vendor} {platform.model}",
             management=dev.management, management_gateway=dev.management_gateway,
             loopback=loopback, mtu=dev.mtu,
             interfaces=interfaces, breakouts=_breakouts(platform, interfaces), bgp=bgp, qos=qos,
