@@ -318,6 +318,12 @@ class _Explainer:
             for name in ("propagation_ns_per_m", "pause_quanta", "interface_delay_bits"):
                 sec.rows.append(self.catalog_row(name, "see steps", "physics", phys.sources, name))
         sec.rows += [_step_row(s) for s in h.steps]
+        nos = plat.nos
+        if h.size > h.xoff:
+            for key, value, formula in vendor(nos).explain_headroom(
+                    h.size, h.xoff, max(x.mtu_local, x.mtu_peer)):
+                sec.rows.append(Row(f"{nos} {key}", f"{value}B",
+                                    f"= {formula} (docs/render-{nos}.md)"))
         n = self.physics.budgets[port.device.name].pgs
         sec.rows.append(Row("port reserves", format_size(h.size * n),
                             f"= size {h.size} · {n} lossless priorities"))
@@ -362,14 +368,25 @@ class _Explainer:
                                 f"= sum of xoff / {b.shp_ratio}" +
                                 (" (less 10240 per port, as SONiC)"
                                  if asic.headroom_model == "sonic_spectrum" else "")))
-        sec.rows += [
+        sec.rows.append(
             Row("shared pool", format_size(b.shared),
-                f"= buffer {b.buffer} − reserved {b.reserved} − shared headroom {b.shp_pool}"),
+                f"= buffer {b.buffer} − reserved {b.reserved} − shared headroom {b.shp_pool}"))
+        shared = "shared"
+        if b.lossless_pool < 100:
+            sec.rows += [
+                self.row("lossless pool", f"{b.lossless_pool}%", buf + ("lossless_pool",)),
+                Row("lossless shared", format_size(b.lossless_shared),
+                    f"= shared {b.shared} · {b.lossless_pool}% ({plat.nos} splits the shared "
+                    "buffer into a lossless and a lossy pool)"),
+            ]
+            shared = "lossless shared"
+        sec.rows += [
             self.row("alpha", fmt(b.alpha), buf + ("dynamic_threshold",)),
             self.row("congested queues", b.congested, buf + ("congested_queues",)),
             Row("queue limit", format_size(b.queue_limit),
-                f"= alpha · shared / (1 + congested · alpha) = {fmt(b.alpha)} · {b.shared} / "
-                f"(1 + {b.congested} · {fmt(b.alpha)}): XOFF point of a busy PG, ECN stays below"),
+                f"= alpha · {shared} / (1 + congested · alpha) = {fmt(b.alpha)} · "
+                f"{b.lossless_shared} / (1 + {b.congested} · {fmt(b.alpha)}): XOFF point of a "
+                "busy PG, ECN stays below"),
         ]
         for p, h in b.costliest(3):
             sec.rows.append(Row(f"costly port {p.name}", format_size(h.size * b.pgs),

@@ -90,3 +90,20 @@ def test_schema_is_json_schema():
     schema = json.loads(r.stdout)
     assert schema["title"] == "netcfg fabric intent"
     assert "topology" in schema["properties"]
+
+
+def test_explain_shows_the_cumulus_pfc_fields():
+    """SONiC's Spectrum-4 table in docs/physics.md worked by hand for 400G, 3 m: size
+    116,736 B, xoff 97,280 B; NVUE's fields: PAUSE at 116,736 − 97,280 = 19,456 B, resume one
+    9,216-byte frame lower; the 50 % lossless pool halves the queue limit's shared buffer."""
+    r = run_cli("explain", "inventories/example", "leaf-su1-r1", "swp1s0", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    rows = {row["key"]: row for s in json.loads(r.stdout)["sections"] for row in s["rows"]}
+    assert rows["cumulus port-buffer"]["value"] == "116736B"
+    assert rows["cumulus xoff-threshold"]["value"] == "19456B"
+    assert rows["cumulus xon-threshold"]["value"] == "9216B"
+    device = run_cli("explain", "inventories/example", "leaf-su1-r1", "--format", "json")
+    rows = {row["key"]: row for s in json.loads(device.stdout)["sections"]
+            for row in s["rows"]}
+    assert rows["lossless pool"]["value"] == "50%"
+    assert rows["lossless pool"]["source"] == "default (qos.buffer.lossless_pool)"

@@ -194,7 +194,9 @@ def test_budget_by_hand(example):
     assert b.reserved == 32 * h3.size + 32 * h30.size
     assert b.buffer == 160 * 2**20
     assert b.shared == b.buffer - b.reserved
-    assert b.queue_limit == int(b.shared / 9)  # alpha 1, 8 congested queues
+    # Cumulus: the lossless PGs draw on the 50 % lossless pool; alpha 1, 8 congested queues
+    assert b.lossless_shared == b.shared // 2
+    assert b.queue_limit == int(b.shared // 2 / 9)
     assert [p.peer.device.role for p, _ in b.costliest(3)] == ["spine"] * 3
 
 

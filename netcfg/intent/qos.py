@@ -142,6 +142,11 @@ class Buffer(IntentModel):
                     "dynamic limit ECN must stay below")
     min_shared_pool: int = Field(
         25, ge=0, le=95, description="percent of the buffer that must stay shared")
+    lossless_pool: int = Field(
+        50, ge=1, le=99,
+        description="percent of the shared buffer in the lossless pool where the NOS splits "
+                    "it into a lossless and a lossy pool by percent (Cumulus traffic pools); "
+                    "default NVIDIA's 50")
     rtt: Duration = Field(5.0, description="base RTT of a short lossless path; ECN defaults "
                                            "are sized from its bandwidth-delay product")
 

@@ -49,7 +49,8 @@ def derive(fabric: Fabric) -> Physics:
     phys = Physics(fabric, calc)
     shp = buf.shared_headroom_pool
     for dev in fabric.switches():
-        asic = fabric.catalog.asics[fabric.platform(dev).asic]
+        platform = fabric.platform(dev)
+        asic = fabric.catalog.asics[platform.asic]
         rows: list[tuple[Port, Headroom]] = []
         if pgs:
             for port in dev.ports:
@@ -60,8 +61,17 @@ def derive(fabric: Fabric) -> Physics:
         phys.budgets[dev.name] = budget(
             dev, rows, buffer=asic.buffer, cell=asic.cell, model=asic.headroom_model, pgs=pgs,
             dynamic_threshold=buf.dynamic_threshold, congested=buf.congested_queues,
-            shp_ratio=shp.over_subscribe_ratio if shp is not None else None)
+            shp_ratio=shp.over_subscribe_ratio if shp is not None else None,
+            lossless_pool=buf.lossless_pool if _splits_pools(platform.nos) else 100)
     return phys
+
+
+def _splits_pools(nos: str) -> bool:
+    """The NOS gives lossless traffic its own pool, a percent of the shared buffer."""
+    # imported here: the vendor packages read the plan, which reads physics
+    from netcfg.vendors import vendor
+
+    return vendor(nos).capabilities.lossless_pool
 
 
 __all__ = ["Budget", "Device", "EcnSetting", "Headroom", "Physics", "derive"]

@@ -27,17 +27,25 @@ class Budget:
     shp_ratio: int | None = None
     reserved: int = 0
     shp_pool: int = 0
+    #: percent of the shared buffer the lossless PGs and queues draw on: 100 where the NOS
+    #: keeps one shared pool, the lossless pool's share where it splits the buffer by percent
+    lossless_pool: int = 100
 
     @property
     def shared(self) -> int:
         return self.buffer - self.reserved - self.shp_pool
 
     @property
+    def lossless_shared(self) -> int:
+        """The part of the shared buffer the lossless PGs and queues draw on."""
+        return self.shared * self.lossless_pool // 100
+
+    @property
     def queue_limit(self) -> int:
         """Steady-state dynamic limit of one queue/PG with `congested` of them busy."""
-        if self.shared <= 0:
+        if self.lossless_shared <= 0:
             return 0
-        return int(self.alpha * self.shared / (1 + self.congested * self.alpha))
+        return int(self.alpha * self.lossless_shared / (1 + self.congested * self.alpha))
 
     def costliest(self, n: int = 5) -> list[tuple[Port, Headroom]]:
         return sorted(self.ports, key=lambda ph: (-ph[1].size, ph[0].name))[:n]
@@ -45,8 +53,9 @@ class Budget:
 
 def budget(device: Device, ports: list[tuple[Port, Headroom]], *, buffer: int, cell: int,
            model: str, pgs: int, dynamic_threshold: int, congested: int,
-           shp_ratio: int | None) -> Budget:
-    b = Budget(device, buffer, cell, pgs, 2.0 ** dynamic_threshold, congested, ports, shp_ratio)
+           shp_ratio: int | None, lossless_pool: int = 100) -> Budget:
+    b = Budget(device, buffer, cell, pgs, 2.0 ** dynamic_threshold, congested, ports, shp_ratio,
+               lossless_pool=lossless_pool)
     b.reserved = pgs * sum(h.size for _, h in ports)
     if shp_ratio is not None and ports:
         xoff_total = pgs * sum(h.xoff for _, h in ports)

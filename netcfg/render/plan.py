@@ -8,7 +8,7 @@ timers, L2 frame MTU; each vendor converts in one place (`netcfg/vendors/`).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from netcfg.intent.units import format_length, format_speed
 from netcfg.physics import Physics, lossless
@@ -455,6 +455,8 @@ class PlanBuilder:
                                           self.keyed(dev, peer.device)))
         wd = intent.qos.pfc.watchdog
         pools = self._pools(platform.asic, budget, interfaces, len(pfc))
+        if budget.lossless_pool < 100:
+            pools = replace(pools, lossless_percent=budget.lossless_pool)
         qos = Qos(
             classes=classes, dscp_to_tc=dscp_to_tc, default_tc=default_tc,
             pfc_priorities=pfc,

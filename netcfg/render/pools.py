@@ -34,6 +34,9 @@ class BufferPools:
     shared: int
     headroom_pool: int  # shared headroom pool (ingress pool xoff), 0 = none
     reserved: int  # everything `shared` leaves out
+    #: percent of `shared` in the lossless pool where the NOS splits it by percent (Cumulus
+    #: traffic pools; the lossy pool has the rest), None where one pool serves both
+    lossless_percent: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -79,6 +79,14 @@ class Capabilities:
     management_route: bool = True
     #: why not, and what to do instead (CAP014's message)
     management_route_note: str = ""
+    #: lossless traffic has a shared pool of its own, `qos.buffer.lossless_pool` percent of
+    #: the shared buffer (the lossy pool has the rest): the lossless queues' dynamic limit is
+    #: taken of that share, and the plan carries the percent (`qos.pools.lossless_percent`)
+    lossless_pool: bool = False
+    #: the NOS config can state a shared headroom pool (`qos.buffer.shared_headroom_pool`:
+    #: lossless PGs reserve only xon per port, their xoff comes from one pool); where not,
+    #: CAP015 refuses the intent
+    shared_headroom_pool: bool = True
     #: DevicePlan fields (paths as in tests/test_coverage.py: `qos.pools.total`,
     #: `interfaces[].lanes`) the rendered config does not state, each with why: the switch then
     #: keeps its own value, and CAP010 says so
@@ -170,6 +178,12 @@ class Vendor(ABC):
 
     def check(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
         """NOS-specific findings beyond the capability table (none by default)."""
+        return []
+
+    def explain_headroom(self, size: int, xoff: int, frame: int) -> list[tuple[str, int, str]]:
+        """How the config states one lossless PG's headroom (reserve `size`, `xoff` bytes
+        arriving after PAUSE, largest frame `frame`) where the NOS's fields mean something
+        else: (field, value, formula) rows for `netcfg explain`; none where they are netcfg's."""
         return []
 
     @abstractmethod

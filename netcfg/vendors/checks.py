@@ -49,6 +49,9 @@ RULES: dict[str, Rule] = {r.id: r for r in (
     Rule("CAP014", "warning", "a management gateway the device's NOS config does not route to",
          "the switch answers only its own management subnet: a push, NTP or syslog from beyond "
          "it fails", "render capability table"),
+    Rule("CAP015", "error", "a shared headroom pool asked for where the device's NOS config "
+         "cannot state one", "each lossless port would reserve only part of the headroom "
+         "netcfg's physics needs, and PFC would drop", "render capability table"),
     Rule("CAP012", "warning", "the device's NOS file holds routing only",
          "PFC, ECN, DSCP mapping, buffers and hashing must be configured on the box by other "
          "means, or the lossless class is not lossless there", "render capability table"),
@@ -131,6 +134,13 @@ def check(fabric: Fabric, physics: object | None = None) -> list[Finding]:
                                   f"{ecmp.algorithm} ({where}); rendered: "
                                   f"{', '.join(sorted(caps.hash_algorithms))}",
                                   ("ecmp", "algorithm"), device=first))
+        shp = ("qos", "buffer", "shared_headroom_pool")
+        if (li.intent.qos.buffer.shared_headroom_pool is not None
+                and not caps.shared_headroom_pool and li.intent.qos.pfc_priorities()):
+            out.append(li.finding("CAP015", f"{nos} config cannot state a shared headroom pool "
+                                  f"({where}): each lossless port reserves its whole headroom "
+                                  "there; leave qos.buffer.shared_headroom_pool out", shp,
+                                  device=first))
         if ecmp.resilient and not caps.resilient_hashing:
             out.append(li.finding("CAP008", f"{nos} does not render resilient ECMP hashing "
                                   f"({where})", ("ecmp", "resilient"), device=first))

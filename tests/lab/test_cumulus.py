@@ -314,3 +314,60 @@ def test_a_file_for_the_other_release_is_refused(make_lab, rendered):
     with pytest.raises(ReplaceConfigException, match="Invalid config"):
         _replace(dev, files[0].read_text())
     assert dev.running_config() == before
+
+
+def _edited(text: str, edit) -> str:
+    """`text` changed by `edit`; YAML 1.1 reads 5.14's on/off as booleans, written back so."""
+    import yaml
+
+    class Dumper(yaml.SafeDumper):
+        pass
+
+    Dumper.add_representer(bool, lambda d, v: d.represent_scalar(
+        "tag:yaml.org,2002:bool", "on" if v else "off"))
+    doc = yaml.safe_load(text)
+    edit(doc[0]["set"])
+    return yaml.dump(doc, Dumper=Dumper, sort_keys=False)
+
+
+def _drop_pools(cfg):
+    del cfg["qos"]["traffic-pool"]
+
+
+def _lossless_only(cfg):
+    del cfg["qos"]["traffic-pool"]["default-lossy"]  # default-lossy stays at 100 %
+
+
+def _two_lossless(cfg):
+    cfg["qos"]["traffic-pool"] = {"default-lossless": {"memory-percent": 30},
+                                  "roce-lossless": {"memory-percent": 20},
+                                  "default-lossy": {"memory-percent": 50}}
+
+
+def _pause_at_the_top(cfg):
+    p = next(iter(cfg["qos"]["pfc"].values()))
+    p["xoff-threshold"] = p["port-buffer"]
+
+
+def _resume_below_empty(cfg):
+    p = next(iter(cfg["qos"]["pfc"].values()))
+    p["xon-threshold"] = p["xoff-threshold"]
+
+
+@pytest.mark.parametrize("edit,message", [
+    (_drop_pools, "needs the lossless traffic pool first"),
+    (_lossless_only, "add up to 150%"),
+    (_two_lossless, "only one lossless traffic pool"),
+    (_pause_at_the_top, "leaves no room in port-buffer"),
+    (_resume_below_empty, "must be smaller than it"),
+], ids=["no-pool", "over-100", "two-lossless", "xoff-at-port-buffer", "xon-at-xoff"])
+def test_buffer_rules_of_nvidia_are_enforced(make_lab, rendered, edit, message):
+    """NVIDIA's QoS page: PFC after the lossless pool, pools at most 100 % (default-lossy is
+    100 % unless set), one lossless pool; PFC fields with their documented meanings."""
+    release, files = rendered
+    lab = make_lab(DeviceSpec(files[0].stem, "cumulus", version=f"{release}.0"))
+    dev = lab[files[0].stem]
+    before = dev.running_config()
+    with pytest.raises(ReplaceConfigException, match=message):
+        _replace(dev, _edited(files[0].read_text(), edit))
+    assert dev.running_config() == before

@@ -10,8 +10,12 @@ SUMMARY-cumulus-sonic.md); checked by hand:
   test_cumulus_releases.py against NVIDIA's change table).
 - qos mapping default-global: trust l3 and all 64 DSCP code points -> switch-priority
   (26 -> 3, 48 -> 6); egress-queue-mapping switch-priority N -> traffic-class N.
-- qos pfc <profile>: switch-priority 3, tx/rx enable, xoff-threshold / xon-threshold /
-  port-buffer in bytes equal to the plan's headroom (not NVUE's cable-length auto mode).
+- qos traffic-pool default-lossless / default-lossy memory-percent 50 / 50 (QoS page 5.14,
+  "Flow Control Buffers": the lossless pool before PFC, at most 100 % together).
+- qos pfc <profile>: switch-priority 3, tx/rx enable, port-buffer = the plan's size,
+  xoff-threshold = size - xoff (NVIDIA: buffer consumed before PAUSE), xon-threshold = one
+  9216-byte frame (NVIDIA: a delta below the xoff threshold); checked by hand for 3 m:
+  116736 - 97280 = 19456, and 30 m: 133120 - 113664 = 19456.
 - qos congestion-control <profile> traffic-class 3: ecn enable, red disable, min/max in bytes,
   probability 1..100. egress-scheduler: CNP TC 6 strict, the others dwrr with bw-percent.
 - pfc-watchdog: polling-interval ms (100..5000) and robustness = ceil(detection / poll);
@@ -139,3 +143,59 @@ def test_capabilities_name_known_fields():
     from netcfg.intent.qos import HashField
     assert vendor("cumulus").capabilities.hash_fields <= set(get_args(HashField))
     assert vendor("cumulus").capabilities.watchdog_actions == {"drop"}
+
+
+@pytest.fixture(scope="module")
+def sonic_table_fabric(tmp_path_factory):
+    """The example with the cables and MTU of rows of SONiC's own Spectrum-4 headroom table
+    (../shared/specs/headroom-sonic-spectrum.md: SPC4, 400G, 4 lanes, port MTU 9100, defaults
+    1024/50, no shared headroom pool): 5 m -> xon 19456, xoff 98304, size 117760;
+    40 m -> xon 19456, xoff 119808, size 139264), and a 70 % lossless pool."""
+    import shutil
+
+    dst = tmp_path_factory.mktemp("inv") / "example"
+    shutil.copytree(INVENTORIES / "example", dst)
+    path = dst / "fabric.yaml"
+    doc = yaml.safe_load(path.read_text())
+    doc["fabric"]["mtu"] = 9100
+    doc["topology"]["host_leaf"]["cable"] = "5m"
+    doc["topology"]["leaf_spine"]["cable"] = "40m"
+    doc["qos"]["buffer"] = {"lossless_pool": 70}
+    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+    return path
+
+
+def test_pfc_fields_carry_nvidia_meanings(sonic_table_fabric):
+    """port-buffer is the PG's reserve; PAUSE at xoff-threshold leaves exactly the bytes
+    SONiC's table says still arrive (its xoff); resume one 9100-byte frame lower."""
+    plan = next(p for p in plans(sonic_table_fabric) if p.role == "leaf")
+    qos = yaml.safe_load(render_plan(plan))[0]["set"]["qos"]
+    by_buffer = {p["port-buffer"]: p for p in qos["pfc"].values()}
+    assert sorted(by_buffer) == [117760, 139264]
+    for size, in_flight in ((117760, 98304), (139264, 119808)):
+        p = by_buffer[size]
+        assert p["xoff-threshold"] == 19456 == size - in_flight
+        assert p["xon-threshold"] == 9100  # below half of 19456
+        assert p["switch-priority"] == {"3": {}}
+
+
+def test_lossless_pool_before_pfc(sonic_table_fabric, example):
+    """NVIDIA's Flow Control Buffers: the lossless pool next to the lossy one, at most 100 %
+    together; 50/50 as NVIDIA's example where the intent is silent."""
+    leaf = next(p for p in plans(sonic_table_fabric) if p.role == "leaf")
+    pools = yaml.safe_load(render_plan(leaf))[0]["set"]["qos"]["traffic-pool"]
+    assert pools == {"default-lossless": {"memory-percent": 70},
+                     "default-lossy": {"memory-percent": 30}}
+    pools = yaml.safe_load(render_plan(example[0]))[0]["set"]["qos"]["traffic-pool"]
+    assert pools == {"default-lossless": {"memory-percent": 50},
+                     "default-lossy": {"memory-percent": 50}}
+
+
+def test_no_pool_no_lossless_priorities(example):
+    """Read back: PFC priorities without a lossless pool stay in the 100 % lossy pool."""
+    text = render_plan(example[0])
+    doc = yaml.safe_load(text)
+    del doc[0]["set"]["qos"]["traffic-pool"]
+    facts = cumulus.read(yaml.safe_dump(doc))
+    assert facts.lossless_priorities == () and facts.pfc_ports
+    assert cumulus.read(text).lossless_priorities == (3,)

@@ -404,7 +404,7 @@ _QOS = Obj({
                          "robustness": integer(1, 1000)}),
     "traffic-pool": Coll(lambda k: k in ("default-lossy", "default-lossless", "mc-lossy",
                                          "roce-lossy", "roce-lossless"), "traffic-pool-id",
-                         Obj({"memory-percent": integer(0, 100),
+                         Obj({"memory-percent": integer(1, 100),
                               "switch-priority": Coll(_SP, "qos-sp-id", EMPTY)})),
 })
 
@@ -436,6 +436,8 @@ def validate(tree: Mapping[str, Any], rel: tuple[int, ...]) -> None:
     _check(ROOT, tree, [], rel)
     _check_split_ports(tree.get("interface") or {})
     _check_bfd_profiles(tree)
+    _check_pools(tree)
+    _check_pfc_profiles(tree)
 
 
 def _check_bfd_profiles(tree: Mapping[str, Any]) -> None:
@@ -449,6 +451,60 @@ def _check_bfd_profiles(tree: Mapping[str, Any]) -> None:
                 if wanted is not None and wanted not in profiles:
                     raise SchemaError(["vrf", str(vrf), "router", "bgp", kind, str(name), "bfd",
                                        "profile"], f"BFD profile '{wanted}' does not exist")
+
+
+#: the lossless pools (QoS page, Traffic Pools): one at a time, `roce-lossless` with RoCE
+_LOSSLESS_POOLS = ("default-lossless", "roce-lossless")
+
+
+def _check_pools(tree: Mapping[str, Any]) -> None:
+    """NVIDIA's QoS page (5.9, 5.14), Flow Control Buffers and Traffic Pools: 100 % of the
+    buffer is in `default-lossy` unless set otherwise, the pools add up to at most 100 %,
+    only one lossless pool exists at a time, and PFC (or link pause) needs the lossless pool
+    first ("Before configuring PFC, first modify the switch buffer allocation") unless
+    `qos roce` makes its own."""
+    qos = tree.get("qos") or {}
+    pools = qos.get("traffic-pool") or {}
+    percent = {name: int((body or {}).get("memory-percent", 0) or 0)
+               for name, body in pools.items()}
+    percent.setdefault("default-lossy", 100)
+    if sum(percent.values()) > 100:
+        raise SchemaError(["qos", "traffic-pool"], "traffic pools add up to "
+                          f"{sum(percent.values())}% of the buffer (default-lossy "
+                          f"{percent['default-lossy']}%); the total must not exceed 100%")
+    lossless = [n for n in _LOSSLESS_POOLS if percent.get(n)]
+    if len(lossless) > 1:
+        raise SchemaError(["qos", "traffic-pool", lossless[1]],
+                          "only one lossless traffic pool can be configured at a time")
+    roce = qos.get("roce")
+    if lossless or (isinstance(roce, dict) and roce.get("enable", "on") == "on"
+                    and roce.get("state", "enabled") == "enabled"):
+        return
+    for name, body in (tree.get("interface") or {}).items():
+        iq = (body or {}).get("qos") or {}
+        for kind in ("pfc", "link-pause"):
+            if (iq.get(kind) or {}).get("profile") is not None:
+                raise SchemaError(["interface", str(name), "qos", kind], f"{kind} needs the "
+                                  "lossless traffic pool first: every switch priority is in "
+                                  "default-lossy (100%); set qos traffic-pool default-lossless "
+                                  "memory-percent")
+
+
+def _check_pfc_profiles(tree: Mapping[str, Any]) -> None:
+    """NVIDIA's meanings: PAUSE at `xoff-threshold` inside `port-buffer` (what lies above it
+    takes the data in flight), resume `xon-threshold` bytes below it; a profile that leaves no
+    room above the threshold, or resumes below empty, cannot work."""
+    for name, body in (((tree.get("qos") or {}).get("pfc")) or {}).items():
+        b = body or {}
+        xoff, xon, size = (b.get(k) for k in ("xoff-threshold", "xon-threshold", "port-buffer"))
+        if xoff is not None and size is not None and int(xoff) >= int(size):
+            raise SchemaError(["qos", "pfc", str(name), "xoff-threshold"],
+                              f"xoff-threshold {xoff} leaves no room in port-buffer {size} "
+                              "for the data that arrives after PAUSE")
+        if xon is not None and xoff is not None and int(xon) >= int(xoff):
+            raise SchemaError(["qos", "pfc", str(name), "xon-threshold"],
+                              f"xon-threshold {xon} is a delta below xoff-threshold {xoff} "
+                              "and must be smaller than it")
 
 
 _SPLIT = re.compile(r"^swp(\d+)s(\d+)$")

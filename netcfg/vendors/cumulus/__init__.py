@@ -20,5 +20,8 @@ class Cumulus(ModuleVendor):
     render: ClassVar[ModuleType] = render
     routing: ClassVar[ModuleType] = routing
 
+    def explain_headroom(self, size: int, xoff: int, frame: int) -> list[tuple[str, int, str]]:
+        return render.explain_headroom(size, xoff, frame)
+
 
 VENDOR = Cumulus()

@@ -13,6 +13,13 @@ CAPABILITIES = Capabilities(
     ecmp_modes=frozenset({"static"}),
     # `interface <swp> qos pfc profile <p>`, each profile with its own xoff/xon/port-buffer.
     per_port_headroom=True,
+    # QoS page (5.9, 5.14), "Flow Control Buffers": `qos traffic-pool default-lossless
+    # memory-percent` and `default-lossy memory-percent`, at most 100 together; PFC traffic
+    # uses the lossless service pool (flow_control.ingress/egress_service_pool = 1).
+    lossless_pool=True,
+    # NVUE's PFC profile reserves `port-buffer` per port and priority; no NVUE command or
+    # qos_infra.conf key for a shared headroom pool is documented (5.9, 5.14 QoS pages).
+    shared_headroom_pool=False,
     # `system forwarding hash-seed` (NVUE System-Forwarding reference)
     hash_seed="configured",
     # BFD as each release writes it (netcfg/vendors/cumulus/releases.py): 5.14 per neighbour
@@ -27,8 +34,13 @@ CAPABILITIES = Capabilities(
         "qos.dynamic_th": "no NVUE shared-buffer alpha is rendered; the switch keeps its own",
         "bgp.neighbors[].name": "no BGP neighbor description is rendered",
         "bgp.neighbors[].peer_port": "no BGP neighbor description is rendered",
-        "qos.pools.total": "NVUE traffic pools are not rendered; the switch keeps its split",
-        "qos.pools.shared": "NVUE traffic pools are not rendered; the switch keeps its split",
+        "qos.headroom_profiles[].xon": "NVIDIA's PFC fields need the reserve (port-buffer = "
+                                       "size) and what arrives after PAUSE (xoff); xon is "
+                                       "inside size − xoff, the fill at which PAUSE goes out",
+        "qos.pools.total": "NVUE states the pools as percents of the buffer "
+                           "(qos.pools.lossless_percent), not their sizes in bytes",
+        "qos.pools.shared": "NVUE states the pools as percents of the buffer "
+                            "(qos.pools.lossless_percent), not their sizes in bytes",
         "lldp": "lldpd runs by default on Cumulus Linux; nothing is rendered for it",
     },
 )

@@ -64,11 +64,25 @@ class Scheduler:
 
 @dataclass(frozen=True, slots=True)
 class PfcProfile:
+    """`qos pfc <name>` with NVIDIA's meanings (qos_features.conf `pfc.<name>.*`), bytes."""
+
     name: str
     switch_priorities: tuple[int, ...]
-    xoff: int  # bytes
-    xon: int
+    #: `xoff-threshold` (xoff_size): the PG's fill at which the switch sends PAUSE
+    xoff_threshold: int
+    #: `xon-threshold` (xon_delta): how far below that the fill must drop before it resumes
+    xon_threshold: int
+    #: `port-buffer` (port_buffer_bytes): the PG's reserved buffer; what lies above the
+    #: xoff-threshold holds the data still arriving after PAUSE
     port_buffer: int
+
+
+@dataclass(frozen=True, slots=True)
+class TrafficPool:
+    """`qos traffic-pool <name> memory-percent <n>`."""
+
+    name: str  # default-lossless | default-lossy
+    memory_percent: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +132,8 @@ class CumulusConfig:
     dscp_to_switch_priority: tuple[tuple[int, int], ...]
     switch_priority_to_traffic_class: tuple[tuple[int, int], ...]
     schedulers: tuple[Scheduler, ...]
+    #: empty where no port runs PFC (the switch keeps 100 % lossy)
+    traffic_pools: tuple[TrafficPool, ...]
     pfc_profiles: tuple[PfcProfile, ...]
     ecn_profiles: tuple[EcnProfile, ...]
     pfc_watchdog: PfcWatchdog

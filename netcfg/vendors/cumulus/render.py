@@ -6,7 +6,8 @@ the plan's release and only that one (netcfg/vendors/cumulus/releases.py: 5.14 `
 decided here; the template only lays them out. Headroom is set explicitly per PFC profile
 (xoff-threshold, xon-threshold, port-buffer in bytes) from netcfg's physics instead of NVUE's
 cable-length auto mode, so the numbers are the ones netcfg proved; one PFC profile per distinct
-headroom.
+headroom. The three fields carry NVIDIA's meanings (`pfc_fields`), and a switch with PFC gets
+its lossless traffic pool first, as NVIDIA's "Flow Control Buffers" asks.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from netcfg.vendors.cumulus.model import (
     PfcProfile,
     PfcWatchdog,
     Scheduler,
+    TrafficPool,
 )
 from netcfg.vendors.cumulus.releases import spelling
 from netcfg.vendors.units import whole_polls
@@ -45,6 +47,9 @@ HASH_FIELDS: dict[str, str] = {
 
 WATCHDOG_ROBUSTNESS_MAX = 1000  # `qos pfc-watchdog robustness` 1-1000
 MAPPING = "default-global"
+#: `qos traffic-pool` names (QoS page, Traffic Pools): the pool PFC traffic uses when RoCE
+#: mode is off, and the pool every switch priority is in by default (100 %)
+LOSSLESS_POOL, LOSSY_POOL = "default-lossless", "default-lossy"
 
 
 def link_mtu(l2_mtu: int) -> int:
@@ -60,6 +65,34 @@ def pfc_profile(name: str) -> str:
     return name.replace(HEADROOM_PREFIX, "pfc", 1)
 
 
+def pfc_fields(size: int, xoff: int, frame: int) -> tuple[int, int, int]:
+    """(xoff-threshold, xon-threshold, port-buffer) for one PG of netcfg's headroom.
+
+    NVIDIA (QoS page, 5.9 and 5.14): `xoff-threshold` is the buffer the PG consumes before
+    the switch sends PAUSE, `xon-threshold` how many bytes below it the fill must drop before
+    PAUSE stops, `port-buffer` the PG's reserved buffer. So the reserve is netcfg's size, PAUSE
+    goes out where exactly netcfg's xoff (what still arrives after PAUSE) is left above it,
+    and the fill must drop one frame (the largest on the profile's ports), at most half the
+    way, before traffic resumes.
+    """
+    before_pause = size - xoff
+    if before_pause <= 0:  # xoff held in a shared headroom pool: not expressible (CAP015)
+        raise ValueError(f"headroom size {size} leaves no room below xoff {xoff}; NVUE PFC "
+                         "profiles cannot use a shared headroom pool")
+    return before_pause, max(1, min(frame, before_pause // 2)), size
+
+
+def explain_headroom(size: int, xoff: int, frame: int) -> list[tuple[str, int, str]]:
+    """How `pfc_fields` states one PG's headroom, for `netcfg explain`."""
+    xoff_th, xon_th, port_buffer = pfc_fields(size, xoff, frame)
+    return [
+        ("port-buffer", port_buffer, f"size {size}: the PG's reserve"),
+        ("xoff-threshold", xoff_th, f"size {size} − xoff {xoff}: PAUSE leaves xoff free"),
+        ("xon-threshold", xon_th, f"min(frame {frame}, xoff-threshold / 2): resume one frame "
+                                  "below"),
+    ]
+
+
 def ecn_profile(names: tuple[str, ...]) -> str:
     return "-".join(names)
 
@@ -73,11 +106,17 @@ def build(plan: DevicePlan) -> CumulusConfig:
     pfc: dict[str, PfcProfile] = {}
     ecn: dict[str, EcnProfile] = {}
     interfaces = []
+    frames: dict[str, int] = {}
+    for i in plan.interfaces:
+        if i.headroom is not None and i.pfc_priorities:
+            name = pfc_profile(i.headroom.name)
+            frames[name] = max(frames.get(name, 0), i.mtu)
     for i in plan.interfaces:
         pfc_name = ecn_name = None
         if i.headroom is not None and i.pfc_priorities:
             h, pfc_name = i.headroom, pfc_profile(i.headroom.name)
-            pfc[pfc_name] = PfcProfile(pfc_name, tuple(i.pfc_priorities), h.xoff, h.xon, h.size)
+            pfc[pfc_name] = PfcProfile(pfc_name, tuple(i.pfc_priorities),
+                                       *pfc_fields(h.size, h.xoff, frames[pfc_name]))
         if i.ecn:
             ecn_name = ecn_profile(tuple(e.name for e in i.ecn))
             ecn[ecn_name] = EcnProfile(ecn_name, tuple(
@@ -85,6 +124,13 @@ def build(plan: DevicePlan) -> CumulusConfig:
         interfaces.append(Interface(i.name, i.description, i.speed_text, link_mtu(i.mtu),
                                     i.address, pfc_name, ecn_name,
                                     i.watchdog is not None and i.watchdog.enabled))
+    pools: tuple[TrafficPool, ...] = ()
+    if pfc:
+        lossless = q.pools.lossless_percent
+        if lossless is None or not 0 < lossless < 100:
+            raise ValueError(f"{plan.hostname}: PFC needs a lossless traffic pool of 1-99 "
+                             f"percent, the plan has {lossless}")
+        pools = (TrafficPool(LOSSLESS_POOL, lossless), TrafficPool(LOSSY_POOL, 100 - lossless))
     poll = q.watchdog_poll_ms
     b = plan.bgp
     bfd = b.bfd()
@@ -114,7 +160,7 @@ def build(plan: DevicePlan) -> CumulusConfig:
         schedulers=tuple(Scheduler(c.tc, "strict" if c.mode == "strict" else "dwrr",
                                    None if c.mode == "strict" else c.weight)
                          for c in q.classes),
-        pfc_profiles=tuple(pfc.values()), ecn_profiles=tuple(ecn.values()),
+        traffic_pools=pools, pfc_profiles=tuple(pfc.values()), ecn_profiles=tuple(ecn.values()),
         pfc_watchdog=PfcWatchdog(poll, robustness(q.watchdog_default.detection_ms, poll)))
 
 
@@ -171,7 +217,15 @@ def read(text: str) -> QosFacts:
                         int(e["min-threshold"]), int(e["max-threshold"]), int(e["probability"]))
         if iq.get("pfc-watchdog", {}).get("state") == "enable":
             f.watchdog[name] = WatchdogFacts(poll * robust, 0, "drop")
-    f.lossless_priorities = tuple(sorted(prios))
+    # PFC priorities are lossless only with a lossless pool to go to ("Flow Control Buffers";
+    # `qos roce` makes its own): without one they stay in the 100 % lossy pool
+    pools = qos.get("traffic-pool", {})
+    has_pool = any(int((pools.get(n) or {}).get("memory-percent", 0) or 0) > 0
+                   for n in (LOSSLESS_POOL, "roce-lossless"))
+    roce = qos.get("roce")
+    roce_on = isinstance(roce, dict) and roce.get("enable", "on") in ("on", True) \
+        and roce.get("state", "enabled") == "enabled"
+    f.lossless_priorities = tuple(sorted(prios)) if has_pool or roce_on else ()
     back = {v: k for k, v in HASH_FIELDS.items()}
     hashed = cfg.get("system", {}).get("forwarding", {}).get("ecmp-hash", {})
     f.hash_fields = tuple(back[k] for k, v in hashed.items() if v in ("enabled", "on"))
