@@ -2,7 +2,8 @@
 
 Goldens (golden/sonic/) were read against the vendor notes (sonic.md, SUMMARY-cumulus-sonic.md)
 and SONiC's YANG models; checked by hand:
-- PORT: lanes start at the number in the port name (Ethernet<first lane>), one per SerDes lane;
+- PORT: lanes, alias, index and fec as the SKU's port_config.ini states them (compared row by
+  row in test_sonic_ports.py; Arista 7060X6 lanes are permuted, e.g. Ethernet0 = 17-20);
   speed in Mb/s; mtu = L2 frame - 22 (orchagent adds header, tag and FCS back); all strings.
 - The lossless chain lines up for TC 3: DSCP 26 -> TC 3 (DSCP_TO_TC_MAP, all 64 code points),
   TC 3 -> PG 3 (TC_TO_PRIORITY_GROUP_MAP, lossy TCs -> PG 0), TC 3 -> queue 3, PFC 3 -> queue 3,
@@ -117,8 +118,10 @@ def test_conversions(multivendor):
     port = plan.interfaces[1]
     db = json.loads(render_plan(plan))
     entry = db["PORT"][port.name]
-    first = int(port.name.removeprefix("Ethernet"))
-    assert entry["lanes"].split(",") == [str(first + i) for i in range(port.lanes)]
+    # Arista-7060X6-64PE-O128S2/port_config.ini: Ethernet4 21,22,23,24 etp1b 1 400000 rs
+    assert (plan.platform, port.name) == ("arista-7060x6-sonic", "Ethernet4")
+    assert (entry["lanes"], entry["alias"], entry["index"], entry["fec"]) == (
+        "21,22,23,24", "etp1b", "1", "rs")
     assert entry["mtu"] == str(port.mtu - 22) and entry["speed"] == str(port.speed)
     assert sonic.cable(2.1) == "3m" and sonic.cable(40.0) == "40m"
     pg = db["BUFFER_PG"][f"{port.name}|3"]["profile"]

@@ -17,6 +17,7 @@ from typing import Any
 
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
 from netcfg.render.plan import DevicePlan, Interface
+from netcfg.vendors.sonic import ports
 
 #: orchagent sets SAI_PORT_ATTR_MTU = PORT.mtu + 22 (Ethernet header 14, one VLAN tag 4, FCS 4):
 #: sonic-net/sonic-swss orchagent/port.h (DEFAULT_MTU comment) and portsorch setPortMtu.
@@ -52,10 +53,14 @@ CABLE_TABLE = "AZURE"  # the name buffermgrd reads
 # --------------------------------------------------------------------------- conversions
 
 
-def lanes(iface: Interface) -> str:
-    """SONiC names a port Ethernet<first lane>; the lanes follow on from it."""
-    first = int(iface.name.removeprefix("Ethernet"))
-    return ",".join(str(first + i) for i in range(iface.lanes))
+def port_entry(plan: DevicePlan, iface: Interface) -> dict[str, str]:
+    """lanes, alias, index and fec of a port, from the platform's own port table
+    (netcfg/vendors/sonic/ports.py: platform.json and the SKUs' port_config.ini)."""
+    table = ports.table(plan.platform)
+    if table is None:
+        raise ValueError(f"{plan.hostname}: no SONiC port table for platform {plan.platform} "
+                         f"(known: {', '.join(sorted(ports.PLATFORMS))})")
+    return table.entry(iface.name, iface.lanes, iface.speed)
 
 
 def port_mtu(l2_mtu: int) -> str:
@@ -93,15 +98,16 @@ def _device(plan: DevicePlan) -> dict[str, Any]:
         # to eth0's own table ("default", or mgmt's 6000), apart from the fabric's routes
         out["MGMT_INTERFACE"] = {f"eth0|{plan.management}": (
             {"gwaddr": plan.management_gateway} if plan.management_gateway else {})}
-    ports: dict[str, dict[str, str]] = {}
+    port_table: dict[str, dict[str, str]] = {}
     intf: dict[str, dict[str, str]] = {}
     for i in plan.interfaces:
-        ports[i.name] = {"lanes": lanes(i), "speed": str(i.speed), "mtu": port_mtu(i.mtu),
-                         "description": i.description, "admin_status": "up"}
+        port_table[i.name] = {**port_entry(plan, i), "speed": str(i.speed),
+                              "mtu": port_mtu(i.mtu), "description": i.description,
+                              "admin_status": "up"}
         if i.address:
             intf[i.name] = {}
             intf[f"{i.name}|{i.address}"] = {}
-    out["PORT"], out["INTERFACE"] = ports, intf
+    out["PORT"], out["INTERFACE"] = port_table, intf
     local = {i.name: i.address.split("/")[0] for i in plan.interfaces if i.address}
     out["BGP_NEIGHBOR"] = {
         n.address: {"asn": str(n.remote_as), "name": n.name, "local_addr": local[n.interface],
