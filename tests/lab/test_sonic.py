@@ -23,6 +23,9 @@ from netcfg.vendors.sonic.driver import keep_device_local
 
 REPO = Path(__file__).resolve().parents[2]
 SONIC_YANG = REPO.parent / "shared" / "sonic-yang" / "yang"
+SONIC_SKUS = REPO.parent / "shared" / "sonic-skus" / "sonic-buildimage" / "device"
+#: the multivendor fabric's SONiC leaves run on arista-7060x6-sonic (catalog model)
+MULTIVENDOR_MODEL = "DCS-7060X6-64PE"
 DRIVER = "netcfg_sonic"
 
 
@@ -362,13 +365,16 @@ def rendered(tmp_path_factory) -> dict[str, dict]:
     return found
 
 
-@pytest.mark.parametrize("yang", [False, True], ids=["own-checks", "yang"])
-def test_every_rendered_config_replaces_and_commits(make_lab, drivers, rendered, yang):
-    if yang and _yang_skip_reason():
+@pytest.mark.parametrize("check", ["own-checks", "yang", "sku"])
+def test_every_rendered_config_replaces_and_commits(make_lab, drivers, rendered, check):
+    if check == "yang" and _yang_skip_reason():
         pytest.skip(_yang_skip_reason())
-    options = {"yang_dir": str(SONIC_YANG)} if yang else {}
-    specs = [DeviceSpec(name, "sonic", interfaces=list(db["PORT"]), options=options)
-             for name, db in rendered.items()]
+    if check == "sku" and not SONIC_SKUS.is_dir():
+        pytest.skip("SONiC SKU files (../shared/sonic-skus) not present next to the repo")
+    options = {"own-checks": {}, "yang": {"yang_dir": str(SONIC_YANG)},
+               "sku": {"sku_dir": str(SONIC_SKUS)}}[check]
+    specs = [DeviceSpec(name, "sonic", interfaces=list(db["PORT"]), options=options,
+                        model=MULTIVENDOR_MODEL) for name, db in rendered.items()]
     lab = make_lab(*specs)
     for name, db in rendered.items():
         dev = lab[name]
@@ -404,3 +410,35 @@ def test_yang_rejects_what_the_models_forbid(make_lab, drivers):
         target = running(lab["leaf1"])
         target["WRED_PROFILE"] = {"w": {"green_min_threshold": "200", "green_max_threshold": "100"}}
         drv.load_replace_candidate(config=json.dumps(target))
+
+
+def _first_port(db: dict) -> str:
+    return next(iter(db["PORT"]))
+
+
+@pytest.mark.parametrize("edit,message", [
+    (lambda e: e.update(lanes="0,1,2,3"), "lanes 0,1,2,3 is not the platform's 17,18,19,20"),
+    (lambda e: e.update(index="7"), "index 7 is not the platform's 1"),
+    (lambda e: e.pop("fec"), "fec \\(none\\) where the platform's SKU sets rs"),
+    (lambda e: e.update(lanes="17,18,19"), "has no port Ethernet0 of 3 lanes"),
+], ids=["name-order-lanes", "index", "no-fec", "lane-count"])
+def test_ports_the_hardware_does_not_have_are_refused(make_lab, drivers, rendered, edit,
+                                                      message):
+    """Arista-7060X6-64PE-O128S2/port_config.ini: Ethernet0 = lanes 17-20, etp1a, index 1,
+    fec rs; no breakout mode of the 7060X6's platform.json makes a 3-lane port."""
+    if not SONIC_SKUS.is_dir():
+        pytest.skip("SONiC SKU files (../shared/sonic-skus) not present next to the repo")
+    name, db = next(iter(rendered.items()))
+    lab = make_lab(DeviceSpec(name, "sonic", interfaces=list(db["PORT"]), model=MULTIVENDOR_MODEL,
+                              options={"sku_dir": str(SONIC_SKUS)}))
+    dev = lab[name]
+    before = running(dev)
+    candidate = keep_device_local(json.loads(json.dumps(db)), before)
+    port = _first_port(candidate)
+    assert port == "Ethernet0"
+    edit(candidate["PORT"][port])
+    drv = drivers(DRIVER, dev)
+    drv.open()
+    with pytest.raises(ReplaceConfigException, match=message):
+        drv.load_replace_candidate(config=json.dumps(candidate))
+    assert running(dev) == before

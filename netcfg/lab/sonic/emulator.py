@@ -24,6 +24,7 @@ from netcfg.lab.faults import FaultKind
 from netcfg.lab.sonic import schema
 from netcfg.lab.sonic.gcu import GcuError, apply_patch, check_target
 from netcfg.lab.sonic.shell import SonicShell
+from netcfg.lab.sonic.sku import Platform
 from netcfg.lab.sonic.yang import YangValidator
 
 DEFAULT_VERSION = "SONiC.202405.0-20240531"
@@ -72,6 +73,7 @@ class SonicEmulator(Emulator):
         for folder in ("tmp", "home/" + spec.username, "etc/sonic/checkpoints"):
             (self.root / folder).mkdir(parents=True, exist_ok=True)
         self.yang = YangValidator.from_options(spec.options)
+        self.hardware = Platform.from_spec(spec.model, spec.options)
         startup = json.loads(spec.startup_config) if spec.startup_config else self.factory_config()
         self.write_file(SAVED_CONFIG, _dump(startup))
         self.running: dict[str, Any] = startup
@@ -97,10 +99,17 @@ class SonicEmulator(Emulator):
             ports[name] = {"alias": f"etp{index + 1}", "index": str(index + 1),
                            "lanes": ",".join(str(first + i) for i in range(4)),
                            "speed": "400000", "mtu": "9100", "admin_status": "up"}
+            layout = self.hardware.layout(name, 4) if self.hardware is not None else None
+            if layout is not None:  # the platform's own layout at 2x400G
+                ports[name].update(lanes=layout.lanes, alias=layout.alias, index=layout.index)
+                fec = self.hardware.fec.get((name, "400000"))  # type: ignore[union-attr]
+                if fec is not None:
+                    ports[name]["fec"] = fec
         return {
             "DEVICE_METADATA": {"localhost": {
                 "hostname": self.spec.name, "hwsku": self.spec.model or DEFAULT_MODEL,
-                "platform": PLATFORM, "mac": self.mac, "type": "LeafRouter",
+                "platform": self.hardware.name if self.hardware is not None else PLATFORM,
+                "mac": self.mac, "type": "LeafRouter",
                 "buffer_model": "traditional", "default_pfcwd_status": "disable",
                 "docker_routing_config_mode": "separated"}},
             "PORT": ports,
@@ -201,6 +210,8 @@ class SonicEmulator(Emulator):
     # --- CONFIG_DB operations (called by the shell) -----------------------------------------------
     def validate(self, target: dict) -> None:
         schema.validate(target)
+        if self.hardware is not None:
+            self.hardware.check(target)
         if self.yang is not None:
             self.yang.validate(target)
 

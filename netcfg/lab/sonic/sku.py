@@ -1,0 +1,99 @@
+"""The emulated box's hardware as SONiC's own platform files describe it: which ports exist,
+with which lanes, alias, index and FEC.
+
+Read straight from a sonic-buildimage `device/` tree (`DeviceSpec.options["sku_dir"]`, or the
+`NETCFG_SONIC_SKUS` environment variable; ../shared/sonic-skus/sonic-buildimage/device in the
+tests), never from netcfg's own port tables: a PORT entry whose lanes, alias or index are not
+the platform's (`platform.json`, any breakout mode of the cage) is refused, as orchagent cannot
+create a port on lanes the ASIC does not have; a FEC other than the one the platform's SKU
+sets at that speed and name is refused too (the peer, configured from the same SKU, would not
+link up). Without the directory the emulator keeps its own sequential layout and checks none
+of this.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from netcfg.lab.sonic.schema import SchemaError
+
+#: the model a DeviceSpec names (the catalog's `model`) -> the platform directory
+PLATFORM_DIRS: dict[str, str] = {
+    "SN5600": "mellanox/x86_64-nvidia_sn5600-r0",
+    "DCS-7060X6-64PE": "arista/x86_64-arista_7060x6_64pe",
+}
+
+
+@dataclass(frozen=True)
+class PortLayout:
+    """One port as the platform defines it."""
+
+    lanes: str
+    alias: str
+    index: str
+
+
+class Platform:
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.name = directory.name
+        interfaces = json.loads((directory / "platform.json").read_text())["interfaces"]
+        #: every port of every breakout mode: name -> {lane count: layout}
+        self.ports: dict[str, dict[int, PortLayout]] = {}
+        for cage, body in interfaces.items():
+            lanes = body["lanes"].split(",")
+            index = body["index"].split(",")[0]
+            base = int(cage.removeprefix("Ethernet"))
+            for aliases in body["breakout_modes"].values():
+                ways = len(aliases)
+                width = len(lanes) // ways
+                for k, alias in enumerate(aliases):
+                    name = f"Ethernet{base + k * width}"
+                    self.ports.setdefault(name, {})[width] = PortLayout(
+                        ",".join(lanes[k * width:(k + 1) * width]), alias, index)
+        #: (name, speed) -> FEC, over every SKU of the platform that sets one
+        self.fec: dict[tuple[str, str], str] = {}
+        for ini in sorted(directory.glob("*/port_config.ini")):
+            header: list[str] = []
+            for line in ini.read_text().splitlines():
+                if line.startswith("#"):
+                    words = line.lstrip("#").split()
+                    header = words if words[:2] == ["name", "lanes"] else header
+                elif line.strip():
+                    row = dict(zip(header, line.split()))
+                    if "fec" in row and "speed" in row:
+                        self.fec[(row["name"], row["speed"])] = row["fec"]
+
+    @classmethod
+    def from_spec(cls, model: str, options: dict[str, Any]) -> Platform | None:
+        root = options.get("sku_dir") or os.environ.get("NETCFG_SONIC_SKUS")
+        sub = PLATFORM_DIRS.get(model or "SN5600")
+        if not root or sub is None or not (Path(root) / sub / "platform.json").is_file():
+            return None
+        return cls(Path(root) / sub)
+
+    def layout(self, name: str, lanes: int) -> PortLayout | None:
+        return self.ports.get(name, {}).get(lanes)
+
+    def check(self, db: dict) -> None:
+        """Raise SchemaError for the first PORT entry the hardware does not have."""
+        for name, entry in (db.get("PORT") or {}).items():
+            lanes = str(entry.get("lanes", ""))
+            layout = self.layout(name, len(lanes.split(",")))
+            if layout is None:
+                raise SchemaError(f"PORT|{name}: {self.name} has no port {name} of "
+                                  f"{len(lanes.split(','))} lanes in any breakout mode "
+                                  "(platform.json)")
+            for key in ("lanes", "alias", "index"):
+                if key in entry and str(entry[key]) != getattr(layout, key):
+                    raise SchemaError(f"PORT|{name}: {key} {entry[key]} is not the platform's "
+                                      f"{getattr(layout, key)} (platform.json)")
+            fec = self.fec.get((name, str(entry.get("speed", ""))))
+            if fec is not None and entry.get("fec") != fec:
+                raise SchemaError(f"PORT|{name}: fec {entry.get('fec', '(none)')} where the "
+                                  f"platform's SKU sets {fec} at {entry.get('speed')} Mb/s "
+                                  "(port_config.ini)")
