@@ -319,11 +319,10 @@ class _Explainer:
                 sec.rows.append(self.catalog_row(name, "see steps", "physics", phys.sources, name))
         sec.rows += [_step_row(s) for s in h.steps]
         nos = plat.nos
-        if h.size > h.xoff:
-            for key, value, formula in vendor(nos).explain_headroom(
-                    h.size, h.xoff, max(x.mtu_local, x.mtu_peer)):
-                sec.rows.append(Row(f"{nos} {key}", f"{value}B",
-                                    f"= {formula} (docs/render-{nos}.md)"))
+        for key, value, formula in vendor(nos).explain_headroom(
+                h.size, h.xoff, max(x.mtu_local, x.mtu_peer)):
+            sec.rows.append(Row(f"{nos} {key}", f"{value}B",
+                                f"= {formula} (docs/render-{nos}.md)"))
         n = self.physics.budgets[port.device.name].pgs
         sec.rows.append(Row("port reserves", format_size(h.size * n),
                             f"= size {h.size} · {n} lossless priorities"))

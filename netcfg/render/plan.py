@@ -334,7 +334,7 @@ def _breakouts(platform: Platform, interfaces: list[Interface]) -> list[Breakout
     split: dict[int, Breakout] = {}
     for i in interfaces:
         found = platform.cage_of(i.name, i.speed)
-        if found is not None and found[1].per_cage > 1:
+        if found is not None and found[1].per_cage > 1 and found[0] not in split:
             cage, mode = found
             split[cage] = Breakout(cage, platform.native_port(cage), mode.per_cage, mode.speed)
     return [split[c] for c in sorted(split)]
@@ -470,6 +470,7 @@ class PlanBuilder:
                     else ecmp_i.seed(tier), ecmp_i.algorithm, ecmp_i.mode,
                     ecmp_i.flowlet_inactivity, ecmp_i.resilient)
         loopback = f"{dev.loopback_ip}/32"
+        subnets = dev.server_subnets()
         bgp = Bgp(asn=dev.asn or 0, router_id=dev.loopback_ip or "0.0.0.0",
                   maximum_paths=effective.max_paths(fabric, dev), multipath_relax=True,
                   neighbors=neighbors,
@@ -477,8 +478,8 @@ class PlanBuilder:
                           for name, role in sorted({(group_name(p.device.role), p.device.role)
                                                     for p in (q.peer for q in dev.ports)
                                                     if p is not None and p.device.is_switch})],
-                  networks=[loopback] + [str(n) for n in dev.server_subnets()],
-                  server_blocks=[str(n) for n in dev.server_blocks()])
+                  networks=[loopback] + [str(n) for n in subnets],
+                  server_blocks=[str(n) for n in dev.server_blocks(subnets)])
         return DevicePlan(
             hostname=dev.name, role=dev.role, nos=platform.nos, platform=dev.platform or "",
             release=dev.release, model=f"{platform.vendor} {platform.model}",

@@ -90,12 +90,14 @@ class Device:
                        if p.ip is not None and p.peer is not None
                        and not p.peer.device.is_switch})
 
-    def server_blocks(self) -> list[ipaddress.IPv4Network]:
-        """The server subnets collapsed into the fewest CIDR blocks that hold exactly them and
-        no other address: a leaf whose 32 server /31s are consecutive owns one /26. A block
-        never reaches past the leaf's own subnets, so announcing it cannot pull in another
-        switch's traffic."""
-        return list(ipaddress.collapse_addresses(self.server_subnets()))
+    def server_blocks(self, subnets: list[ipaddress.IPv4Network] | None = None
+                      ) -> list[ipaddress.IPv4Network]:
+        """The server subnets (`subnets`, when the caller has them already) collapsed into the
+        fewest CIDR blocks that hold exactly them and no other address: a leaf whose 32 server
+        /31s are consecutive owns one /26. A block never reaches past the leaf's own subnets,
+        so announcing it cannot pull in another switch's traffic."""
+        return list(ipaddress.collapse_addresses(
+            self.server_subnets() if subnets is None else subnets))
 
     def port(self, name: str) -> Port | None:
         for p in self.ports:

@@ -257,5 +257,6 @@ def _port_watchdog(li, fabric: Fabric, nos: str, per_port: frozenset[str],
 
 def _lone_subnets(dev: Device) -> list[str]:
     """Server subnets of `dev` that are a block of their own (no neighbour to merge with)."""
-    subnets = set(dev.server_subnets())
-    return [str(b) for b in dev.server_blocks() if b in subnets]
+    subnets = dev.server_subnets()
+    known = set(subnets)
+    return [str(b) for b in dev.server_blocks(subnets) if b in known]

@@ -119,6 +119,10 @@ def test_missing_value_fails(example):
 
 def test_conversions():
     assert cumulus.link_mtu(9216) == 9198
+    # a shared headroom pool's PG reserves only xon: no NVUE form, nothing to explain (CAP015)
+    assert cumulus.explain_headroom(19456, 97280, 9216) == []
+    with pytest.raises(ValueError, match="shared headroom pool"):
+        cumulus.pfc_fields(19456, 97280, 9216)
     assert cumulus.robustness(200, 100) == 2 and cumulus.robustness(250, 100) == 3
     assert cumulus.robustness(50, 100) == 1
 

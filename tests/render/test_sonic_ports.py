@@ -61,6 +61,14 @@ def test_every_sku_row(platform, speed):
         assert got == want, name
 
 
+def test_every_sonic_platform_of_the_catalog_has_a_port_table():
+    from netcfg.platforms import load_catalog
+
+    sonic = {n for n, p in load_catalog().platforms.items() if p.nos == "sonic"}
+    assert sonic == set(ports.PLATFORMS)
+    assert all(ports.table(n) is not None for n in sonic)
+
+
 def test_a_port_outside_the_breakout_is_refused():
     table = ports.table("arista-7060x6-sonic")
     assert table is not None

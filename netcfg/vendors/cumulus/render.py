@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
-from netcfg.render.plan import HEADROOM_PREFIX, DevicePlan
+from netcfg.render.plan import HEADROOM_PREFIX, DevicePlan, HeadroomProfile
 from netcfg.vendors.cumulus.model import (
     BfdProfile,
     Bgp,
@@ -83,7 +83,10 @@ def pfc_fields(size: int, xoff: int, frame: int) -> tuple[int, int, int]:
 
 
 def explain_headroom(size: int, xoff: int, frame: int) -> list[tuple[str, int, str]]:
-    """How `pfc_fields` states one PG's headroom, for `netcfg explain`."""
+    """How `pfc_fields` states one PG's headroom, for `netcfg explain`; nothing where a shared
+    headroom pool holds the xoff (CAP015 refuses that intent for Cumulus)."""
+    if size <= xoff:
+        return []
     xoff_th, xon_th, port_buffer = pfc_fields(size, xoff, frame)
     return [
         ("port-buffer", port_buffer, f"size {size}: the PG's reserve"),
@@ -103,20 +106,16 @@ def ecn_profile(names: tuple[str, ...]) -> str:
 def build(plan: DevicePlan) -> CumulusConfig:
     """The plan as an NVUE configuration: values in NVUE's units and spellings."""
     q = plan.qos
-    pfc: dict[str, PfcProfile] = {}
     ecn: dict[str, EcnProfile] = {}
     interfaces = []
-    frames: dict[str, int] = {}
-    for i in plan.interfaces:
-        if i.headroom is not None and i.pfc_priorities:
-            name = pfc_profile(i.headroom.name)
-            frames[name] = max(frames.get(name, 0), i.mtu)
+    #: PFC profile -> (priorities, headroom, largest frame on its ports)
+    headrooms: dict[str, tuple[tuple[int, ...], HeadroomProfile, int]] = {}
     for i in plan.interfaces:
         pfc_name = ecn_name = None
         if i.headroom is not None and i.pfc_priorities:
-            h, pfc_name = i.headroom, pfc_profile(i.headroom.name)
-            pfc[pfc_name] = PfcProfile(pfc_name, tuple(i.pfc_priorities),
-                                       *pfc_fields(h.size, h.xoff, frames[pfc_name]))
+            pfc_name = pfc_profile(i.headroom.name)
+            frame = max(headrooms[pfc_name][2], i.mtu) if pfc_name in headrooms else i.mtu
+            headrooms[pfc_name] = (tuple(i.pfc_priorities), i.headroom, frame)
         if i.ecn:
             ecn_name = ecn_profile(tuple(e.name for e in i.ecn))
             ecn[ecn_name] = EcnProfile(ecn_name, tuple(
@@ -124,6 +123,8 @@ def build(plan: DevicePlan) -> CumulusConfig:
         interfaces.append(Interface(i.name, i.description, i.speed_text, link_mtu(i.mtu),
                                     i.address, pfc_name, ecn_name,
                                     i.watchdog is not None and i.watchdog.enabled))
+    pfc = {name: PfcProfile(name, prios, *pfc_fields(h.size, h.xoff, frame))
+           for name, (prios, h, frame) in headrooms.items()}
     pools: tuple[TrafficPool, ...] = ()
     if pfc:
         lossless = q.pools.lossless_percent

@@ -12,8 +12,8 @@ tests.
 from __future__ import annotations
 
 import argparse
+import bisect
 import json
-import re
 import sys
 from dataclasses import dataclass
 from functools import cache
@@ -54,16 +54,18 @@ class PortTable:
     #: port speed (Mb/s) -> FEC the SKU's port_config.ini sets (absent: none set)
     fec: dict[int, str]
     cages: tuple[Cage, ...]
+    #: each cage's first port number, in cage order (platform.json lists the cages so)
+    firsts: tuple[int, ...]
 
     def entry(self, name: str, width: int, speed: int) -> dict[str, str]:
         """lanes, alias, index (and fec where the SKU sets one) of port `name` when its cage
         is split into ports of `width` lanes."""
         number = int(name.removeprefix("Ethernet"))
-        first = {int(c.name.removeprefix("Ethernet")): c for c in self.cages}
-        base = max((n for n in first if n <= number), default=None)
-        if base is None:
+        # the cage whose first port number is the last one not above this port's
+        k = bisect.bisect_right(self.firsts, number) - 1
+        if k < 0:
             raise ValueError(f"{self.platform}: no cage holds {name}")
-        cage = first[base]
+        cage, base = self.cages[k], self.firsts[k]
         per_cage = len(cage.lanes) // width
         sub, rest = divmod(number - base, width)
         if rest or sub >= per_cage or per_cage not in cage.aliases:
@@ -87,13 +89,14 @@ def table(platform: str) -> PortTable | None:
 
 
 def _parse(platform: str, doc: dict[str, Any]) -> PortTable:
+    cages = tuple(Cage(c["name"], tuple(c["lanes"]), c["index"],
+                       {int(k): tuple(v) for k, v in c["aliases"].items()})
+                  for c in doc["cages"])
     return PortTable(
         platform=platform, source=doc["source"],
         skus={int(k): v for k, v in doc["skus"].items()},
-        fec={int(k): v for k, v in doc["fec"].items()},
-        cages=tuple(Cage(c["name"], tuple(c["lanes"]), c["index"],
-                         {int(k): tuple(v) for k, v in c["aliases"].items()})
-                    for c in doc["cages"]))
+        fec={int(k): v for k, v in doc["fec"].items()}, cages=cages,
+        firsts=tuple(int(c.name.removeprefix("Ethernet")) for c in cages))
 
 
 # --------------------------------------------------------------------------- import
@@ -126,7 +129,7 @@ def import_platform(platform: str, devices: Path) -> dict[str, Any]:
             continue
         aliases: dict[str, list[str]] = {}
         for mode, names in body["breakout_modes"].items():
-            aliases.setdefault(str(int(re.match(r"(\d+)x", mode).group(1))), names)  # type: ignore[union-attr]
+            aliases.setdefault(mode.split("x", 1)[0], names)  # "2x400G[...]" -> "2"
         cages.append({"name": name, "lanes": lanes, "index": int(body["index"].split(",")[0]),
                       "aliases": dict(sorted(aliases.items(), key=lambda kv: int(kv[0])))})
     fec = {}
