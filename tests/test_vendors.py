@@ -151,14 +151,16 @@ def test_sonic_seeds_are_what_orchagent_derives_from_the_device_type():
         assert caps.seed_by_role[role] == _sonic_seed(device_type), role
 
 
-def test_a_sonic_core_is_told_it_hashes_like_a_spine(tmp_path):
+def test_sonic_devices_are_told_the_seed_their_type_gives(tmp_path):
+    """SONiC leaves are ToRRouter (seed 0) and cores SpineRouter (25): with the multivendor
+    seeds (leaf 10, core 40) each gets one CAP005 naming the seed SONiC applies."""
     def edit(data):
         data["platforms"]["core"] = "nvidia-sn5600-sonic"
 
     found = _rules(_write(tmp_path, MULTIVENDOR, edit))
-    core = [m for m in found["CAP005"] if m.startswith("sonic derives")]
-    assert len(core) == 1
-    assert "gets 25, the same as every spine: the tiers hash alike, not 40" in core[0]
+    sonic = sorted(m for m in found["CAP005"] if m.startswith("sonic derives"))
+    assert [m.split(": ", 1)[1] for m in sonic] == ["core1 gets 25, not 40",
+                                                   "leaf-su2-r1 gets 0, not 10"]
 
 
 def test_bfd_is_reported_where_the_nos_renders_none(tmp_path):

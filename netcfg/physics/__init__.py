@@ -58,20 +58,22 @@ def derive(fabric: Fabric) -> Physics:
                     h = calc(port)
                     phys.ports[port] = h
                     rows.append((port, h))
+        layout = _layout(fabric, dev, len(rows))
         phys.budgets[dev.name] = budget(
-            dev, rows, buffer=asic.buffer, cell=asic.cell, model=asic.headroom_model, pgs=pgs,
-            dynamic_threshold=buf.dynamic_threshold, congested=buf.congested_queues,
+            dev, rows, buffer=layout.buffer, cell=asic.cell, model=asic.headroom_model,
+            pgs=pgs, dynamic_threshold=buf.dynamic_threshold, congested=buf.congested_queues,
             shp_ratio=shp.over_subscribe_ratio if shp is not None else None,
-            lossless_pool=buf.lossless_pool if _splits_pools(platform.nos) else 100)
+            lossless_pool=buf.lossless_pool if layout.lossless_pool else 100,
+            nos_reserved=layout.reserved, source=layout.source)
     return phys
 
 
-def _splits_pools(nos: str) -> bool:
-    """The NOS gives lossless traffic its own pool, a percent of the shared buffer."""
+def _layout(fabric: Fabric, dev: Device, lossless_ports: int):  # -> vendors.base.PoolLayout
+    """How the device's NOS carves its ASIC's buffer (the vendor package knows)."""
     # imported here: the vendor packages read the plan, which reads physics
     from netcfg.vendors import vendor
 
-    return vendor(nos).capabilities.lossless_pool
+    return vendor(fabric.platform(dev).nos).pool_layout(fabric, dev, lossless_ports)
 
 
 __all__ = ["Budget", "Device", "EcnSetting", "Headroom", "Physics", "derive"]

@@ -30,10 +30,14 @@ class Budget:
     #: percent of the shared buffer the lossless PGs and queues draw on: 100 where the NOS
     #: keeps one shared pool, the lossless pool's share where it splits the buffer by percent
     lossless_pool: int = 100
+    #: what the NOS keeps back before any pool beyond the PGs' headroom (SONiC's Spectrum
+    #: reserves), and where that and `buffer` come from
+    nos_reserved: int = 0
+    source: str = ""
 
     @property
     def shared(self) -> int:
-        return self.buffer - self.reserved - self.shp_pool
+        return self.buffer - self.reserved - self.shp_pool - self.nos_reserved
 
     @property
     def lossless_shared(self) -> int:
@@ -53,9 +57,10 @@ class Budget:
 
 def budget(device: Device, ports: list[tuple[Port, Headroom]], *, buffer: int, cell: int,
            model: str, pgs: int, dynamic_threshold: int, congested: int,
-           shp_ratio: int | None, lossless_pool: int = 100) -> Budget:
+           shp_ratio: int | None, lossless_pool: int = 100, nos_reserved: int = 0,
+           source: str = "") -> Budget:
     b = Budget(device, buffer, cell, pgs, 2.0 ** dynamic_threshold, congested, ports, shp_ratio,
-               lossless_pool=lossless_pool)
+               lossless_pool=lossless_pool, nos_reserved=nos_reserved, source=source)
     b.reserved = pgs * sum(h.size for _, h in ports)
     if shp_ratio is not None and ports:
         xoff_total = pgs * sum(h.xoff for _, h in ports)

@@ -7,6 +7,7 @@ the same inputs share one result, which keeps a 200k-port fabric fast.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from netcfg.physics import ieee, sonic_spectrum
@@ -87,6 +88,20 @@ class HeadroomCalculator:
         self._memo: dict[tuple, Headroom] = {}
         self._medium: dict[tuple, str | None] = {}
         self._lanes: dict[tuple[str, int], int] = {}
+        self._whole_metres: dict[str | None, bool] = {}
+
+    def cable(self, port: Port) -> float:
+        """The cable length the headroom is computed for: rounded up to whole metres where
+        the NOS states lengths so (its config and netcfg's numbers then agree)."""
+        platform = port.device.platform
+        whole = self._whole_metres.get(platform)
+        if whole is None:
+            # imported here: the vendor packages read the plan, which reads physics
+            from netcfg.vendors import vendor
+
+            nos = self.fabric.platform(port.device).nos
+            whole = self._whole_metres[platform] = vendor(nos).capabilities.whole_metre_cables
+        return float(math.ceil(port.cable)) if whole else port.cable
 
     def inputs(self, port: Port) -> PortInputs:
         dev = port.device
@@ -103,14 +118,15 @@ class HeadroomCalculator:
         peer_mtu = port.peer.mtu if port.peer is not None else port.mtu
         mtu, spp, shp = self._pattern
         return PortInputs(self.fabric.catalog.platforms[dev.platform].asic,  # type: ignore[index]
-                          port.speed, port.cable, medium, port.mtu, peer_mtu, lanes, mtu, spp, shp)
+                          port.speed, self.cable(port), medium, port.mtu, peer_mtu, lanes, mtu,
+                          spp, shp)
 
     def __call__(self, port: Port) -> Headroom:
         # Platform, speed, cable, link class (-> medium) and both MTUs decide every input,
         # so a plain tuple of them is the memo key (cheaper than building PortInputs).
         peer = port.peer
         link = port.link
-        key = (port.device.platform, port.speed, port.cable,
+        key = (port.device.platform, port.speed, self.cable(port),
                link.source if link is not None else None, port.mtu,
                peer.mtu if peer is not None else port.mtu)
         got = self._memo.get(key)

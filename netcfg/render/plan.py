@@ -8,14 +8,14 @@ timers, L2 frame MTU; each vendor converts in one place (`netcfg/vendors/`).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from netcfg.intent.units import format_length, format_speed
 from netcfg.physics import Physics, lossless
 from netcfg.physics.ecn import EcnSetting
 from netcfg.physics.result import Headroom
 from netcfg.platforms import Platform
-from netcfg.render.pools import BufferPools, PortBuffer, budget_pools, spectrum_pools
+from netcfg.render.pools import BufferPools, budget_pools
 from netcfg.topology import effective
 from netcfg.topology.fabric import Device, Fabric, Port, ipv4
 
@@ -386,18 +386,6 @@ class PlanBuilder:
         return Watchdog(bool(w["enabled"][0]), _ms(w["detection"][0]),
                         _ms(w["restoration"][0]), str(w["action"][0]))
 
-    def _pools(self, asic_name: str, budget, interfaces: list[Interface],
-               pgs: int) -> BufferPools:
-        """Pool sizes: SONiC's Spectrum rule where the ASIC has its constants, else the
-        physics budget."""
-        asic = self.fabric.catalog.asics[asic_name]
-        if asic.spectrum is None:
-            return budget_pools(budget.buffer, budget.cell, budget.reserved, budget.shp_pool)
-        ports = [PortBuffer(pgs * i.headroom.size if i.headroom is not None else 0, i.lanes,
-                            i.headroom is not None) for i in interfaces]
-        return spectrum_pools(budget.buffer, budget.cell, asic.spectrum.pipeline_latency_kib,
-                              ports, budget.shp_pool)
-
     def plan(self, dev: Device) -> DevicePlan:
         fabric, intent, phys = self.fabric, self.intent, self.physics
         platform = fabric.platform(dev)
@@ -454,9 +442,7 @@ class PlanBuilder:
                                           group_name(peer.device.role),
                                           self.keyed(dev, peer.device)))
         wd = intent.qos.pfc.watchdog
-        pools = self._pools(platform.asic, budget, interfaces, len(pfc))
-        if budget.lossless_pool < 100:
-            pools = replace(pools, lossless_percent=budget.lossless_pool)
+        pools = budget_pools(budget)
         qos = Qos(
             classes=classes, dscp_to_tc=dscp_to_tc, default_tc=default_tc,
             pfc_priorities=pfc,

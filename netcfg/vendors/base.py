@@ -87,10 +87,28 @@ class Capabilities:
     #: lossless PGs reserve only xon per port, their xoff comes from one pool); where not,
     #: CAP015 refuses the intent
     shared_headroom_pool: bool = True
+    #: the NOS states cable lengths in whole metres and derives or checks headroom from that
+    #: (SONiC's CABLE_LENGTH): netcfg computes the headroom of the rounded-up length too, so
+    #: both sides agree
+    whole_metre_cables: bool = False
     #: DevicePlan fields (paths as in tests/test_coverage.py: `qos.pools.total`,
     #: `interfaces[].lanes`) the rendered config does not state, each with why: the switch then
     #: keeps its own value, and CAP010 says so
     unrendered: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class PoolLayout:
+    """How a NOS carves a switch's buffer into pools, as the physics budget needs it."""
+
+    #: bytes the pools divide
+    buffer: int
+    #: what the NOS keeps back before any pool, beyond the lossless PGs' headroom
+    reserved: int = 0
+    #: lossless PGs draw on a pool of their own, `qos.buffer.lossless_pool` percent of the rest
+    lossless_pool: bool = False
+    #: where `buffer` and `reserved` come from (explain prints it)
+    source: str = ""
 
 
 class PendingElsewhere(Exception):
@@ -179,6 +197,13 @@ class Vendor(ABC):
     def check(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
         """NOS-specific findings beyond the capability table (none by default)."""
         return []
+
+    def pool_layout(self, fabric: Fabric, dev: Device, lossless_ports: int) -> PoolLayout:
+        """How this NOS carves the device's buffer (`lossless_ports` ports with lossless PGs):
+        by default the catalog's ASIC buffer, nothing kept back, and the capability's pools."""
+        asic = fabric.catalog.asics[fabric.platform(dev).asic]
+        return PoolLayout(asic.buffer, lossless_pool=self.capabilities.lossless_pool,
+                          source=f"the {fabric.platform(dev).asic} buffer (catalog)")
 
     def explain_headroom(self, size: int, xoff: int, frame: int) -> list[tuple[str, int, str]]:
         """How the config states one lossless PG's headroom (reserve `size`, `xoff` bytes

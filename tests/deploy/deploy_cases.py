@@ -38,7 +38,8 @@ def specs(names: list[str], password: str = PASSWORD) -> list[DeviceSpec]:
     for name in names:
         dev = fabric.devices[name]
         out.append(DeviceSpec(name, fabric.platform(dev).nos, username="netops",
-                              password=password, interfaces=[p.name for p in dev.ports]))
+                              password=password, interfaces=[p.name for p in dev.ports],
+                              model=fabric.platform(dev).model))
     return out
 
 

@@ -35,7 +35,8 @@ def test_one_failure_in_a_batch_stops_and_rolls_back_the_run(fleet_intent, make_
     assert {fabric.platform(d).nos for d in switches} == {"eos", "nxos", "junos", "sonic",
                                                           "cumulus"}
     lab = make_lab(*[DeviceSpec(d.name, fabric.platform(d).nos, username="netops",
-                                password=PASSWORD, interfaces=[p.name for p in d.ports])
+                                password=PASSWORD, interfaces=[p.name for p in d.ports],
+                                model=fabric.platform(d).model)
                      for d in switches])
     lab.advance(30)
     targets = from_devices_file(fabric, switches, devices_file(lab, tmp_path))

@@ -442,3 +442,27 @@ def test_ports_the_hardware_does_not_have_are_refused(make_lab, drivers, rendere
     with pytest.raises(ReplaceConfigException, match=message):
         drv.load_replace_candidate(config=json.dumps(candidate))
     assert running(dev) == before
+
+
+def test_pools_the_asic_cannot_hold_are_refused():
+    """The SN5600 SKUs' templates give their pools at most 158229504 B (egress_lossless_pool
+    of ACS-SN5600, O128 and V256): a larger pool is refused, and on Spectrum the ingress pools
+    plus the PGs' reserves must fit in it too."""
+    if not SONIC_SKUS.is_dir():
+        pytest.skip("SONiC SKU files (../shared/sonic-skus) not present next to the repo")
+    from netcfg.lab.sonic.schema import SchemaError
+    from netcfg.lab.sonic.sku import Platform
+
+    hw = Platform(SONIC_SKUS / "mellanox" / "x86_64-nvidia_sn5600-r0")
+    ok = {"BUFFER_POOL": {"ingress_lossless_pool": {"type": "ingress", "size": "79114752"},
+                          "ingress_lossy_pool": {"type": "ingress", "size": "79114752"}}}
+    hw.check(ok)  # 2 x 79114752 = 158229504: the whole buffer, nothing reserved
+    big = json.loads(json.dumps(ok))
+    big["BUFFER_POOL"]["ingress_lossy_pool"]["size"] = "158229505"
+    with pytest.raises(SchemaError, match="more than the 158229504 B"):
+        hw.check(big)
+    reserved = json.loads(json.dumps(ok))
+    reserved["BUFFER_PROFILE"] = {"p": {"size": "1"}}
+    reserved["BUFFER_PG"] = {"Ethernet0|3": {"profile": "p"}}
+    with pytest.raises(SchemaError, match="exceed the 158229504 B buffer"):
+        hw.check(reserved)

@@ -10,6 +10,7 @@ timer is how a client arranges one.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import re
@@ -59,6 +60,41 @@ def _click_failure(command: str, usage: str, message: str) -> CommandFailed:
     """How a click command of the SONiC CLI reports `ctx.fail(...)` (exit status 2)."""
     return CommandFailed(f"Usage: config {command} [OPTIONS] {usage}\n"
                          f'Try "config {command} -h" for help.\n\nError: {message}', 2)
+
+
+#: BUFFER_POOL and BUFFER_PROFILE of the 2 x 400G SKUs' t1 templates (sonic-buildimage
+#: 086b03bd: Mellanox-SN5600-O128 via ACS-SN5600/buffers_defaults_{t1,objects}.j2, and
+#: Arista-7060X6-64PE-O128S2/buffers_defaults_t1.j2), for a lab without the SKU files
+FACTORY_BUFFERS: dict[str, dict[str, Any]] = {
+    "SN5600": {
+        "BUFFER_POOL": {
+            "ingress_lossless_pool": {"size": "52161690", "type": "ingress", "mode": "dynamic"},
+            "ingress_lossy_pool": {"size": "52161690", "type": "ingress", "mode": "dynamic"},
+            "egress_lossless_pool": {"size": "158229504", "type": "egress", "mode": "dynamic"},
+            "egress_lossy_pool": {"size": "52161690", "type": "egress", "mode": "dynamic"}},
+        "BUFFER_PROFILE": {
+            "ingress_lossless_profile": {"pool": "ingress_lossless_pool", "size": "0",
+                                         "dynamic_th": "7"},
+            "ingress_lossy_profile": {"pool": "ingress_lossy_pool", "size": "0",
+                                      "dynamic_th": "3"},
+            "egress_lossless_profile": {"pool": "egress_lossless_pool", "size": "0",
+                                        "dynamic_th": "7"},
+            "egress_lossy_profile": {"pool": "egress_lossy_pool", "size": "9216",
+                                     "dynamic_th": "7"},
+            "q_lossy_profile": {"pool": "egress_lossy_pool", "size": "0", "dynamic_th": "3"}}},
+    "DCS-7060X6-64PE": {
+        "BUFFER_POOL": {
+            "ingress_lossless_pool": {"size": "166115492", "type": "ingress", "mode": "dynamic",
+                                      "xoff": "29423360"},
+            "egress_lossless_pool": {"size": "166115492", "type": "egress", "mode": "dynamic"}},
+        "BUFFER_PROFILE": {
+            "ingress_lossy_profile": {"pool": "ingress_lossless_pool", "size": "0",
+                                      "static_th": "167546528"},
+            "egress_lossy_profile": {"pool": "egress_lossless_pool", "size": "1778",
+                                     "dynamic_th": "0"},
+            "egress_lossless_profile": {"pool": "egress_lossless_pool", "size": "0",
+                                        "static_th": "167546528"}}},
+}
 
 
 class SonicEmulator(Emulator):
@@ -115,23 +151,21 @@ class SonicEmulator(Emulator):
             "PORT": ports,
             "MGMT_PORT": {"eth0": {"alias": "eth0", "admin_status": "up"}},
             "MGMT_INTERFACE": {"eth0|192.0.2.10/24": {"gwaddr": "192.0.2.1"}},
-            "BUFFER_POOL": {
-                "ingress_lossless_pool": {"type": "ingress", "mode": "dynamic",
-                                          "size": "136900608", "xoff": "17432576"},
-                "egress_lossless_pool": {"type": "egress", "mode": "dynamic",
-                                         "size": "160000000"},
-                "egress_lossy_pool": {"type": "egress", "mode": "dynamic", "size": "136900608"}},
-            "BUFFER_PROFILE": {
-                "ingress_lossy_profile": {"pool": "ingress_lossless_pool", "size": "0",
-                                          "dynamic_th": "3"},
-                "egress_lossless_profile": {"pool": "egress_lossless_pool", "size": "0",
-                                            "dynamic_th": "7"},
-                "egress_lossy_profile": {"pool": "egress_lossy_pool", "size": "9216",
-                                         "dynamic_th": "7"}},
+            **self.factory_buffers(ports),
             "FLEX_COUNTER_TABLE": {"PFCWD": {"FLEX_COUNTER_STATUS": "enable"},
                                    "QUEUE": {"FLEX_COUNTER_STATUS": "enable"},
                                    "PORT": {"FLEX_COUNTER_STATUS": "enable"}},
         }
+
+    def factory_buffers(self, ports: dict[str, Any]) -> dict[str, Any]:
+        """BUFFER_POOL and BUFFER_PROFILE as the SKU's own templates install them: rendered
+        from the platform's files where the lab has them, else those tables of the 2 x 400G
+        SKU's t1 template, as published (FACTORY_BUFFERS)."""
+        hw = self.hardware
+        if hw is not None and hw.sku_400g is not None:
+            tables = hw.buffer_tables(hw.sku_400g, "LeafRouter", ports)
+            return {t: tables[t] for t in ("BUFFER_POOL", "BUFFER_PROFILE") if t in tables}
+        return copy.deepcopy(FACTORY_BUFFERS.get(self.spec.model, FACTORY_BUFFERS["SN5600"]))
 
     # --- lab interface ----------------------------------------------------------------------------
     async def start(self) -> None:

@@ -40,6 +40,7 @@ class PortLayout:
 class Platform:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
+        self._mmu: int | None = None
         self.name = directory.name
         interfaces = json.loads((directory / "platform.json").read_text())["interfaces"]
         #: every port of every breakout mode: name -> {lane count: layout}
@@ -68,6 +69,34 @@ class Platform:
                     if "fec" in row and "speed" in row:
                         self.fec[(row["name"], row["speed"])] = row["fec"]
 
+        self.asic = (directory / "platform_asic").read_text().strip()
+        #: the SKU whose ports are 2 x 400G per cage (the emulator's factory layout)
+        self.sku_400g = next(
+            (ini.parent.name for ini in sorted(directory.glob("*/port_config.ini"))
+             if any(r.split()[:1] == ["Ethernet4"] and len(r.split()[1].split(",")) == 4
+                    for r in ini.read_text().splitlines() if r.strip())), None)
+
+    def buffer_tables(self, sku: str, device_type: str, port_rows: dict) -> dict[str, Any]:
+        """What SONiC's own buffer templates write for `sku` and these ports (the factory
+        buffer configuration of a freshly installed switch)."""
+        # the generic template runner: SONiC's buffers.json.j2 over SONiC's files, no netcfg data
+        from netcfg.vendors.sonic.buffers import render_sku
+
+        root = self.directory.parents[2]
+        return render_sku(root, f"{self.directory.parent.name}/{self.name}", sku, device_type,
+                          port_rows)
+
+    def mmu(self) -> int:
+        """The largest buffer any of the platform's SKUs gives its pools (the egress lossless
+        pool of its buffer templates, which buffermgrd takes as the ASIC's buffer)."""
+        sizes = [0]
+        for ini in sorted(self.directory.glob("*/buffers.json.j2")):
+            for kind in ("ToRRouter", "LeafRouter"):
+                one = {"Ethernet0": {"admin_status": "up"}}
+                pools = self.buffer_tables(ini.parent.name, kind, one).get("BUFFER_POOL", {})
+                sizes += [int(p["size"]) for p in pools.values() if "size" in p]
+        return max(sizes)
+
     @classmethod
     def from_spec(cls, model: str, options: dict[str, Any]) -> Platform | None:
         root = options.get("sku_dir") or os.environ.get("NETCFG_SONIC_SKUS")
@@ -80,7 +109,35 @@ class Platform:
         return self.ports.get(name, {}).get(lanes)
 
     def check(self, db: dict) -> None:
-        """Raise SchemaError for the first PORT entry the hardware does not have."""
+        """Raise SchemaError for the first PORT entry the hardware does not have, or for
+        buffer pools the ASIC cannot hold."""
+        self._check_ports(db)
+        self._check_pools(db)
+
+    def _check_pools(self, db: dict) -> None:
+        pools = db.get("BUFFER_POOL") or {}
+        if not pools:
+            return
+        if self._mmu is None:
+            self._mmu = self.mmu()
+        for name, pool in pools.items():
+            if int(pool.get("size", 0)) > self._mmu:
+                raise SchemaError(f"BUFFER_POOL|{name}: size {pool['size']} is more than the "
+                                  f"{self._mmu} B the {self.name} SKUs give their pools "
+                                  "(buffers_defaults_t*.j2)")
+        if self.asic != "mellanox":
+            return
+        # Spectrum pools partition the buffer: the ingress pools and every PG's reserve
+        profiles = db.get("BUFFER_PROFILE") or {}
+        ingress = sum(int(p.get("size", 0)) for p in pools.values()
+                      if p.get("type") == "ingress")
+        reserved = sum(int(profiles.get(e.get("profile", ""), {}).get("size", 0))
+                       for e in (db.get("BUFFER_PG") or {}).values())
+        if ingress + reserved > self._mmu:
+            raise SchemaError(f"BUFFER_POOL: the ingress pools ({ingress} B) and the PGs' "
+                              f"reserves ({reserved} B) exceed the {self._mmu} B buffer")
+
+    def _check_ports(self, db: dict) -> None:
         for name, entry in (db.get("PORT") or {}).items():
             lanes = str(entry.get("lanes", ""))
             layout = self.layout(name, len(lanes.split(",")))

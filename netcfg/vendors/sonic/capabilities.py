@@ -4,10 +4,9 @@ from netcfg.vendors.base import Capabilities
 from netcfg.vendors.sonic.render import DEVICE_TYPES, HASH_ALGORITHMS, HASH_FIELDS
 
 #: orchagent's switch.json.j2 (sonic-buildimage dockers/docker-orchagent): ecmp_hash_seed by
-#: DEVICE_METADATA type, for the types netcfg writes. The template tests `"SpineRouter" in
-#: type` before `UpperSpineRouter`, so an UpperSpineRouter gets the spine's 25, not the 50 of
-#: its own branch (tests/test_vendors.py renders the template to check this)
-SEED_OF_TYPE = {"LeafRouter": 10, "SpineRouter": 25, "UpperSpineRouter": 25}
+#: DEVICE_METADATA type, for the types netcfg writes: ToRRouter 0, LeafRouter 10, SpineRouter 25
+#: (tests/test_vendors.py renders the template to check this)
+SEED_OF_TYPE = {"ToRRouter": 0, "LeafRouter": 10, "SpineRouter": 25}
 
 CAPABILITIES = Capabilities(
     # sonic-hash.yang (sonic-buildimage src/sonic-yang-models) hash-field enum: no RoCE QP field.
@@ -38,6 +37,9 @@ CAPABILITIES = Capabilities(
     # manager reads a password; BGP_NEIGHBOR `auth_password` (sonic-bgp-common.yang) is again
     # frrcfgd's only (CAP013).
     session_key=False,
+    # CABLE_LENGTH values match `[0-9]+m` (sonic-cable-length.yang); buffermgrd names and
+    # looks up lossless profiles by that string (cfgmgr/buffermgr.cpp)
+    whole_metre_cables=True,
     # bgpd.main.conf.j2 takes both from constants.yml.j2 (docker-fpm-frr; FACTS.md section 4),
     # not from CONFIG_DB
     unrendered={
@@ -51,6 +53,12 @@ CAPABILITIES = Capabilities(
         "bgp.neighbors[].peer_port": "BGP_NEIGHBOR has a name (the peer switch) but no "
                                      "description for the peer's port",
         "lldp": "the lldp feature runs by default [M]; no FEATURE entry is rendered",
+        "qos.pools.total": "the egress lossless pool is the SKU's own size "
+                           "(buffers_defaults_t*.j2)",
+        "qos.pools.shared": "on a Broadcom SKU the pools keep the SKU's own sizes; on "
+                            "Spectrum the ingress and egress lossy pools divide it",
+        "qos.pools.reserved": "on a Broadcom SKU the pools keep the SKU's own sizes; on "
+                              "Spectrum it is what the pools leave out",
         "bgp.groups[].name": "bgpcfgd puts every neighbour in its own peer group PEER_V4",
         "bgp.neighbors[].group": "bgpcfgd puts every neighbour in PEER_V4",
     },

@@ -17,7 +17,7 @@ from typing import Any
 
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
 from netcfg.render.plan import DevicePlan, Interface
-from netcfg.vendors.sonic import ports
+from netcfg.vendors.sonic import buffers, ports
 
 #: orchagent sets SAI_PORT_ATTR_MTU = PORT.mtu + 22 (Ethernet header 14, one VLAN tag 4, FCS 4):
 #: sonic-net/sonic-swss orchagent/port.h (DEFAULT_MTU comment) and portsorch setPortMtu.
@@ -35,10 +35,12 @@ HASH_FIELDS: dict[str, str] = {
 HASH_ALGORITHMS: dict[str, str | None] = {
     "default": None, "crc16": "CRC", "crc32": "CRC_32LO", "xor": "XOR"}
 
-#: DEVICE_METADATA type per role; orchagent's switch.json.j2 derives the ECMP hash seed from the
-#: type (no seed leaf in CONFIG_DB), so the type is how a per-tier seed reaches the ASIC.
-DEVICE_TYPES: dict[str, str] = {"leaf": "LeafRouter", "spine": "SpineRouter",
-                                "core": "UpperSpineRouter"}
+#: DEVICE_METADATA type per role, SONiC's tier names: the server-facing leaf is SONiC's T0
+#: (ToRRouter), a spine T1 (LeafRouter), a core T2 (SpineRouter). The type selects the hash
+#: seed (orchagent's switch.json.j2; there is no seed leaf in CONFIG_DB), the SKU's buffer
+#: defaults file (buffers_config.j2: t0, t1, t2) and BGP template details (FACTS.md section 3).
+DEVICE_TYPES: dict[str, str] = {"leaf": "ToRRouter", "spine": "LeafRouter",
+                                "core": "SpineRouter"}
 
 
 MAP = "NETCFG"  # name of the QoS maps (one set per device)
@@ -46,8 +48,10 @@ QUEUES = range(8)
 LOSSLESS_POOL = "ingress_lossless_pool"
 EGRESS_LOSSLESS_POOL = "egress_lossless_pool"
 EGRESS_LOSSY_POOL = "egress_lossy_pool"
-EGRESS_LOSSLESS_PROFILE = "egress_lossless_profile"
 CABLE_TABLE = "AZURE"  # the name buffermgrd reads
+#: qos_config.j2 (files/build_templates) writes PFC_PRIORITY_TO_PRIORITY_GROUP_MAP and
+#: PORT_QOS_MAP pfc_to_pg_map only for these `platform_asic` values (FACTS.md section 3)
+PFC_TO_PG_ASICS = frozenset({"mellanox", "barefoot"})
 
 
 # --------------------------------------------------------------------------- conversions
@@ -89,7 +93,8 @@ def _prios(prios: tuple[int, ...]) -> str:
 
 def _device(plan: DevicePlan) -> dict[str, Any]:
     meta = {"hostname": plan.hostname, "bgp_asn": str(plan.bgp.asn),
-            "type": DEVICE_TYPES.get(plan.role, "LeafRouter"), "buffer_model": "traditional",
+            "hwsku": device_layout(plan).sku,
+            "type": DEVICE_TYPES[plan.role], "buffer_model": "traditional",
             "docker_routing_config_mode": "separated"}
     out: dict[str, Any] = {"DEVICE_METADATA": {"localhost": meta}}
     out["LOOPBACK_INTERFACE"] = {"Loopback0": {}, f"Loopback0|{plan.loopback}": {}}
@@ -160,45 +165,98 @@ def _qos(plan: DevicePlan) -> dict[str, Any]:
                 queue[f"{i.name}|{c.tc}"]["wred_profile"] = ecn.pop(c.tc)
         for qn, name in sorted(ecn.items()):  # ECN on a queue no class schedules
             queue[f"{i.name}|{qn}"] = {"wred_profile": name}
+    if q.pfc_priorities and buffers.asic_type(plan.platform) in PFC_TO_PG_ASICS:
+        out["PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"] = {
+            MAP: {str(p): str(q.tc_to_pg(p)) for p in q.pfc_priorities}}
+        for i in plan.interfaces:
+            if i.pfc_priorities:
+                qos_map[i.name]["pfc_to_pg_map"] = MAP
     out["PORT_QOS_MAP"], out["QUEUE"] = qos_map, queue
     out["PFC_WD"] = {"GLOBAL": {"POLL_INTERVAL": str(q.watchdog_poll_ms)}, **pfcwd}
     return out
 
 
-def _pools(plan: DevicePlan) -> dict[str, Any]:
-    """The traditional buffer model takes every pool size (and the shared headroom pool as
-    the ingress pool's xoff) from CONFIG_DB; one ingress pool carries lossless and lossy PGs."""
+def device_layout(plan: DevicePlan) -> buffers.Layout:
+    """The buffer layout of the device's SKU (named by the speed most of its ports run)."""
+    return buffers.layout(plan.platform, buffers.main_speed([i.speed for i in plan.interfaces]),
+                          DEVICE_TYPES[plan.role])
+
+
+def lossless_profile_name(speed: int, cable_length: str) -> str:
+    """buffermgrd's own name for a lossless PG profile (sonic-swss cfgmgr/buffermgr.cpp
+    doSpeedUpdateTask: `pg_lossless_<PORT.speed>_<CABLE_LENGTH>_profile`). Named so, an
+    existing profile is reused and a PG that already names it is left alone, so buffermgrd
+    never replaces netcfg's headroom with its pg_profile_lookup.ini row."""
+    return f"pg_lossless_{speed}_{cable_length}_profile"
+
+
+def _pools(plan: DevicePlan, lay: buffers.Layout) -> dict[str, Any]:
+    """The SKU's pools. On Spectrum netcfg sizes them as SONiC's pool rule would for its
+    headroom (the egress lossless pool stays the SKU's buffer); elsewhere the SKU's sizes
+    stand. The ingress lossless pool's xoff is netcfg's shared headroom pool, if any."""
     p = plan.qos.pools
-    ingress: dict[str, str] = {"type": "ingress", "mode": "dynamic", "size": str(p.shared)}
+    out = {name: dict(pool) for name, pool in lay.pools.items()}
+    ingress = out[LOSSLESS_POOL]
+    ingress.pop("xoff", None)
     if p.headroom_pool:
         ingress["xoff"] = str(p.headroom_pool)
-    return {LOSSLESS_POOL: ingress,
-            EGRESS_LOSSLESS_POOL: {"type": "egress", "mode": "dynamic", "size": str(p.total)},
-            EGRESS_LOSSY_POOL: {"type": "egress", "mode": "dynamic", "size": str(p.shared)}}
+    if len(lay.ingress_pools) > 1 or EGRESS_LOSSY_POOL in out:  # Spectrum: sized by netcfg
+        percent = p.lossless_percent or 100
+        lossless = math.ceil(p.shared * percent / 100)
+        lossy = math.ceil(p.shared * (100 - percent) / 100) if percent < 100 else p.shared
+        ingress["size"] = str(lossless)
+        for name in lay.pools:
+            if name not in (LOSSLESS_POOL, EGRESS_LOSSLESS_POOL):
+                out[name]["size"] = str(lossy)
+    return out
 
 
 def _buffers(plan: DevicePlan) -> dict[str, Any]:
     q = plan.qos
-    lossless = [i for i in plan.interfaces if i.headroom is not None]
-    if not lossless:
-        return {"BUFFER_POOL": _pools(plan)}
-    profiles = {profile_name(h.name): {"pool": LOSSLESS_POOL, "xon": str(h.xon),
-                                       "xoff": str(h.xoff), "size": str(h.size),
-                                       "dynamic_th": str(h.dynamic_th)}
-                for h in q.headroom_profiles}
-    # SONiC's own egress lossless profile (buffers_defaults_t*.j2): no reserve, alpha 2^7.
-    profiles[EGRESS_LOSSLESS_PROFILE] = {"pool": EGRESS_LOSSLESS_POOL, "size": "0",
-                                         "dynamic_th": "7"}
-    pg, bq = {}, {}
-    for i, headroom in ((i, i.headroom) for i in lossless if i.headroom is not None):
-        for p in i.pfc_priorities:
-            pg[f"{i.name}|{q.tc_to_pg(p)}"] = {"profile": profile_name(headroom.name)}
-            bq[f"{i.name}|{p}"] = {"profile": EGRESS_LOSSLESS_PROFILE}
-    return {
-        "BUFFER_POOL": _pools(plan),
-        "BUFFER_PROFILE": profiles, "BUFFER_PG": pg, "BUFFER_QUEUE": bq,
-        "CABLE_LENGTH": {CABLE_TABLE: {i.name: cable(i.cable_m) for i in plan.interfaces}},
-    }
+    lay = device_layout(plan)
+    profiles: dict[str, dict[str, str]] = {k: dict(v) for k, v in lay.profiles.items()}
+    # one profile per (speed, cable) as buffermgrd names them; ports that share the name but
+    # not the numbers (other MTU or lanes) get the largest of each, the safe side
+    lossless: dict[str, dict[str, int]] = {}
+    pg: dict[str, dict[str, str]] = {}
+    queue: dict[str, dict[str, str]] = {}
+    ingress_lists: dict[str, dict[str, str]] = {}
+    egress_lists: dict[str, dict[str, str]] = {}
+    lossless_ids = sorted(set(q.pfc_priorities))
+    lossy_queues = [n for n in buffers.PROFILED_QUEUES if n not in lossless_ids]
+    for i in plan.interfaces:
+        for ids, name in lay.pgs.items():
+            pg[f"{i.name}|{ids}"] = {"profile": name}
+        for ids in buffers.ranges(lossy_queues):
+            queue[f"{i.name}|{ids}"] = {"profile": lay.lossy_queue}
+        if lay.ingress_list:
+            ingress_lists[i.name] = {"profile_list": lay.ingress_list}
+        if lay.egress_list:
+            egress_lists[i.name] = {"profile_list": lay.egress_list}
+        h = i.headroom
+        if h is None:
+            continue
+        name = lossless_profile_name(i.speed, cable(i.cable_m))
+        worst = lossless.setdefault(name, {"xon": 0, "xoff": 0, "size": 0})
+        for f, v in (("xon", h.xon), ("xoff", h.xoff), ("size", h.size)):
+            worst[f] = max(worst[f], v)
+        for ids in buffers.ranges(sorted({q.tc_to_pg(p) for p in i.pfc_priorities})):
+            pg[f"{i.name}|{ids}"] = {"profile": name}
+        for ids in buffers.ranges(list(i.pfc_priorities)):
+            queue[f"{i.name}|{ids}"] = {"profile": lay.lossless_queue}
+    for name, worst in lossless.items():
+        profiles[name] = {"pool": LOSSLESS_POOL, "xon": str(worst["xon"]),
+                          "xoff": str(worst["xoff"]), "size": str(worst["size"]),
+                          "dynamic_th": str(q.dynamic_th)}
+    out: dict[str, Any] = {
+        "BUFFER_POOL": _pools(plan, lay), "BUFFER_PROFILE": profiles, "BUFFER_PG": pg,
+        "BUFFER_QUEUE": queue,
+        "CABLE_LENGTH": {CABLE_TABLE: {i.name: cable(i.cable_m) for i in plan.interfaces}}}
+    if ingress_lists:
+        out["BUFFER_PORT_INGRESS_PROFILE_LIST"] = ingress_lists
+    if egress_lists:
+        out["BUFFER_PORT_EGRESS_PROFILE_LIST"] = egress_lists
+    return out
 
 
 def _hash(plan: DevicePlan) -> dict[str, Any]:
