@@ -217,6 +217,14 @@ class Twin:
         try:
             _stop([pid for router in self.routers for daemon in DAEMONS
                    if (pid := _pid(router.rundir / f"{daemon}.pid")) is not None])
+            # a daemon interrupted while it daemonized has no pid file yet, but its argv
+            # names its run directory from the moment it is forked
+            rundirs = {str(router.rundir) for router in self.routers}
+            for _ in range(3):
+                strays = _daemons_of(rundirs)
+                if not strays:
+                    break
+                _stop(strays)
             if self.namespaces:
                 _ip_batch([f"netns del {n}" for n in self.namespaces], check=False)
             for router in self.routers:
@@ -271,15 +279,31 @@ def _alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[-1].split()[0] != "Z"
 
 
+def _daemons_of(rundirs: set[str]) -> list[int]:
+    """Live processes whose argv gives one of `rundirs` as their `--vty_socket`."""
+    found = []
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            argv = [a.decode(errors="replace")
+                    for a in (proc / "cmdline").read_bytes().split(b"\0")]
+        except OSError:
+            continue
+        if any(a == "--vty_socket" and b in rundirs for a, b in zip(argv, argv[1:])) \
+                and argv[0] != "vtysh" and _alive(int(proc.name)):
+            found.append(int(proc.name))
+    return found
+
+
 def _stop(pids: list[int]) -> None:
-    """SIGTERM to all, up to 2 s for them to exit together, then SIGKILL."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
+    """SIGTERM to all, up to 2 s for them to exit together, then SIGKILL and wait until the
+    kernel has removed them (a killed process cannot linger; the bound only ends a hang)."""
+    for sig, rounds in ((signal.SIGTERM, 200), (signal.SIGKILL, 6000)):
         for pid in pids:
             try:
                 os.kill(pid, sig)
             except ProcessLookupError:
                 pass
-        for _ in range(200):
+        for _ in range(rounds):
             pids = [p for p in pids if _alive(p)]
             if not pids:
                 return
