@@ -354,6 +354,7 @@ class _Explainer:
         buf = ("qos", "buffer")
         sec = Section("buffer budget")
         sec.rows += [
+            Row("buffer", format_size(b.buffer), b.source) if b.source else
             self.catalog_row("buffer", format_size(b.buffer), plat.asic, asic.sources, "buffer"),
             self.row("lossless priorities", b.pgs, ("qos", "pfc", "priorities")),
             Row("lossless ports", len(b.ports), "topology (links with PFC at both ends)"),
@@ -367,9 +368,15 @@ class _Explainer:
                                 f"= sum of xoff / {b.shp_ratio}" +
                                 (" (less 10240 per port, as SONiC)"
                                  if asic.headroom_model == "sonic_spectrum" else "")))
+        kept = ""
+        if b.nos_reserved:
+            sec.rows.append(Row(f"{plat.nos} reserves", format_size(b.nos_reserved),
+                                b.reserves_source))
+            kept = f" − {plat.nos} reserves {b.nos_reserved}"
         sec.rows.append(
             Row("shared pool", format_size(b.shared),
-                f"= buffer {b.buffer} − reserved {b.reserved} − shared headroom {b.shp_pool}"))
+                f"= buffer {b.buffer} − reserved {b.reserved} − shared headroom {b.shp_pool}"
+                + kept))
         shared = "shared"
         if b.lossless_pool < 100:
             sec.rows += [

@@ -7,12 +7,16 @@ the renderers write them. Model docs: docs/physics.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from netcfg.physics.budget import Budget, budget
 from netcfg.physics.ecn import EcnSetting, thresholds
 from netcfg.physics.ports import HeadroomCalculator
 from netcfg.physics.result import Headroom
 from netcfg.topology.fabric import Device, Fabric, Port
+
+if TYPE_CHECKING:
+    from netcfg.vendors.base import PoolLayout
 
 
 @dataclass
@@ -64,11 +68,12 @@ def derive(fabric: Fabric) -> Physics:
             pgs=pgs, dynamic_threshold=buf.dynamic_threshold, congested=buf.congested_queues,
             shp_ratio=shp.over_subscribe_ratio if shp is not None else None,
             lossless_pool=buf.lossless_pool if layout.lossless_pool else 100,
-            nos_reserved=layout.reserved, source=layout.source)
+            nos_reserved=layout.reserved, source=layout.source,
+            reserves_source=layout.reserves_source)
     return phys
 
 
-def _layout(fabric: Fabric, dev: Device, lossless_ports: int):  # -> vendors.base.PoolLayout
+def _layout(fabric: Fabric, dev: Device, lossless_ports: int) -> PoolLayout:
     """How the device's NOS carves its ASIC's buffer (the vendor package knows)."""
     # imported here: the vendor packages read the plan, which reads physics
     from netcfg.vendors import vendor

@@ -31,9 +31,10 @@ class Budget:
     #: keeps one shared pool, the lossless pool's share where it splits the buffer by percent
     lossless_pool: int = 100
     #: what the NOS keeps back before any pool beyond the PGs' headroom (SONiC's Spectrum
-    #: reserves), and where that and `buffer` come from
+    #: reserves); where `buffer` ("" = the catalog's ASIC buffer) and that come from
     nos_reserved: int = 0
     source: str = ""
+    reserves_source: str = ""
 
     @property
     def shared(self) -> int:
@@ -58,9 +59,10 @@ class Budget:
 def budget(device: Device, ports: list[tuple[Port, Headroom]], *, buffer: int, cell: int,
            model: str, pgs: int, dynamic_threshold: int, congested: int,
            shp_ratio: int | None, lossless_pool: int = 100, nos_reserved: int = 0,
-           source: str = "") -> Budget:
+           source: str = "", reserves_source: str = "") -> Budget:
     b = Budget(device, buffer, cell, pgs, 2.0 ** dynamic_threshold, congested, ports, shp_ratio,
-               lossless_pool=lossless_pool, nos_reserved=nos_reserved, source=source)
+               lossless_pool=lossless_pool, nos_reserved=nos_reserved, source=source,
+               reserves_source=reserves_source)
     b.reserved = pgs * sum(h.size for _, h in ports)
     if shp_ratio is not None and ports:
         xoff_total = pgs * sum(h.xoff for _, h in ports)

@@ -107,8 +107,10 @@ class PoolLayout:
     reserved: int = 0
     #: lossless PGs draw on a pool of their own, `qos.buffer.lossless_pool` percent of the rest
     lossless_pool: bool = False
-    #: where `buffer` and `reserved` come from (explain prints it)
+    #: where `buffer` comes from ("" = the catalog's ASIC buffer) and where `reserved` does;
+    #: explain prints them
     source: str = ""
+    reserves_source: str = ""
 
 
 class PendingElsewhere(Exception):
@@ -202,8 +204,7 @@ class Vendor(ABC):
         """How this NOS carves the device's buffer (`lossless_ports` ports with lossless PGs):
         by default the catalog's ASIC buffer, nothing kept back, and the capability's pools."""
         asic = fabric.catalog.asics[fabric.platform(dev).asic]
-        return PoolLayout(asic.buffer, lossless_pool=self.capabilities.lossless_pool,
-                          source=f"the {fabric.platform(dev).asic} buffer (catalog)")
+        return PoolLayout(asic.buffer, lossless_pool=self.capabilities.lossless_pool)
 
     def explain_headroom(self, size: int, xoff: int, frame: int) -> list[tuple[str, int, str]]:
         """How the config states one lossless PG's headroom (reserve `size`, `xoff` bytes

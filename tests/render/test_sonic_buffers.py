@@ -110,6 +110,7 @@ def test_lossless_profiles_carry_buffermgrd_names(rendered):
     and leaves a PG that names it alone; its key is the PFC priorities as a range."""
     for _plan, db in rendered:
         cables = db["CABLE_LENGTH"]["AZURE"]
+        spans: dict[str, list[list[int]]] = {}
         for key, v in db["BUFFER_PG"].items():
             port, ids = key.split("|")
             prof = db["BUFFER_PROFILE"][v["profile"]]
@@ -117,8 +118,17 @@ def test_lossless_profiles_carry_buffermgrd_names(rendered):
                 continue
             assert v["profile"] == f"pg_lossless_{db['PORT'][port]['speed']}_" \
                                    f"{cables[port]}_profile"
-            assert ids == db["PORT_QOS_MAP"][port]["pfc_enable"].replace(",", "-") or \
-                "," not in db["PORT_QOS_MAP"][port]["pfc_enable"]
+            spans.setdefault(port, []).append(_ids(ids))
+        pg_of = next(iter(db["TC_TO_PRIORITY_GROUP_MAP"].values()))
+        for port, entry in db["PORT_QOS_MAP"].items():
+            if not entry.get("pfc_enable"):
+                assert port not in spans
+                continue
+            want = sorted(int(pg_of[p]) for p in entry["pfc_enable"].split(","))
+            got = sorted(spans[port])
+            assert [i for span in got for i in span] == want, port
+            # maximal runs, as orch.cpp generateIdListFromMap writes them
+            assert all(a[-1] + 1 < b[0] for a, b in zip(got, got[1:])), port
 
 
 def test_spectrum_reserves_by_hand():
@@ -205,3 +215,14 @@ def test_headroom_is_computed_for_the_length_config_db_states(tmp_path):
     cables_3, profiles_3 = profiles("3m", "b")
     assert "3m" in cables_25.values() and "2.5m" not in cables_25.values()
     assert cables_25 == cables_3 and profiles_25 == profiles_3
+
+
+def test_id_ranges_are_written_as_buffermgrd_writes_them():
+    """BUFFER_PG/BUFFER_QUEUE keys: a single id, or a maximal run "first-last", as sonic-swss
+    orchagent/orch.cpp generateIdListFromMap writes them for buffermgrd (its example: ids 1, 2
+    and 5 give "1-2" and "5"), and as SONiC's templates key queues ("3-4", "0-2", "5-6")."""
+    assert buffers.ranges([3]) == ["3"]
+    assert buffers.ranges([4, 3]) == ["3-4"]
+    assert buffers.ranges([0, 1, 2, 5, 6]) == ["0-2", "5-6"]
+    assert buffers.ranges([2, 4]) == ["2", "4"]
+    assert buffers.ranges([]) == []

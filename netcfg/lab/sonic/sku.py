@@ -13,6 +13,7 @@ of this.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from dataclasses import dataclass
@@ -40,7 +41,6 @@ class PortLayout:
 class Platform:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
-        self._mmu: int | None = None
         self.name = directory.name
         interfaces = json.loads((directory / "platform.json").read_text())["interfaces"]
         #: every port of every breakout mode: name -> {lane count: layout}
@@ -79,23 +79,12 @@ class Platform:
     def buffer_tables(self, sku: str, device_type: str, port_rows: dict) -> dict[str, Any]:
         """What SONiC's own buffer templates write for `sku` and these ports (the factory
         buffer configuration of a freshly installed switch)."""
-        # the generic template runner: SONiC's buffers.json.j2 over SONiC's files, no netcfg data
-        from netcfg.vendors.sonic.buffers import render_sku
-
-        root = self.directory.parents[2]
-        return render_sku(root, f"{self.directory.parent.name}/{self.name}", sku, device_type,
-                          port_rows)
+        return _sku_tables(self.directory, sku, device_type, port_rows)
 
     def mmu(self) -> int:
         """The largest buffer any of the platform's SKUs gives its pools (the egress lossless
         pool of its buffer templates, which buffermgrd takes as the ASIC's buffer)."""
-        sizes = [0]
-        for ini in sorted(self.directory.glob("*/buffers.json.j2")):
-            for kind in ("ToRRouter", "LeafRouter"):
-                one = {"Ethernet0": {"admin_status": "up"}}
-                pools = self.buffer_tables(ini.parent.name, kind, one).get("BUFFER_POOL", {})
-                sizes += [int(p["size"]) for p in pools.values() if "size" in p]
-        return max(sizes)
+        return _largest_pool(self.directory)
 
     @classmethod
     def from_spec(cls, model: str, options: dict[str, Any]) -> Platform | None:
@@ -118,12 +107,11 @@ class Platform:
         pools = db.get("BUFFER_POOL") or {}
         if not pools:
             return
-        if self._mmu is None:
-            self._mmu = self.mmu()
+        mmu = self.mmu()
         for name, pool in pools.items():
-            if int(pool.get("size", 0)) > self._mmu:
+            if int(pool.get("size", 0)) > mmu:
                 raise SchemaError(f"BUFFER_POOL|{name}: size {pool['size']} is more than the "
-                                  f"{self._mmu} B the {self.name} SKUs give their pools "
+                                  f"{mmu} B the {self.name} SKUs give their pools "
                                   "(buffers_defaults_t*.j2)")
         if self.asic != "mellanox":
             return
@@ -133,9 +121,9 @@ class Platform:
                       if p.get("type") == "ingress")
         reserved = sum(int(profiles.get(e.get("profile", ""), {}).get("size", 0))
                        for e in (db.get("BUFFER_PG") or {}).values())
-        if ingress + reserved > self._mmu:
+        if ingress + reserved > mmu:
             raise SchemaError(f"BUFFER_POOL: the ingress pools ({ingress} B) and the PGs' "
-                              f"reserves ({reserved} B) exceed the {self._mmu} B buffer")
+                              f"reserves ({reserved} B) exceed the {mmu} B buffer")
 
     def _check_ports(self, db: dict) -> None:
         for name, entry in (db.get("PORT") or {}).items():
@@ -154,3 +142,23 @@ class Platform:
                 raise SchemaError(f"PORT|{name}: fec {entry.get('fec', '(none)')} where the "
                                   f"platform's SKU sets {fec} at {entry.get('speed')} Mb/s "
                                   "(port_config.ini)")
+
+
+def _sku_tables(directory: Path, sku: str, device_type: str, port_rows: dict) -> dict[str, Any]:
+    # the generic template runner: SONiC's buffers.json.j2 over SONiC's files, no netcfg data
+    from netcfg.vendors.sonic.buffers import render_sku
+
+    return render_sku(directory.parents[2], f"{directory.parent.name}/{directory.name}", sku,
+                      device_type, port_rows)
+
+
+@functools.cache
+def _largest_pool(directory: Path) -> int:
+    """Platform.mmu, once per platform directory (every emulated switch asks)."""
+    sizes = [0]
+    for ini in sorted(directory.glob("*/buffers.json.j2")):
+        for kind in ("ToRRouter", "LeafRouter"):
+            one = {"Ethernet0": {"admin_status": "up"}}
+            pools = _sku_tables(directory, ini.parent.name, kind, one).get("BUFFER_POOL", {})
+            sizes += [int(p["size"]) for p in pools.values() if "size" in p]
+    return max(sizes)

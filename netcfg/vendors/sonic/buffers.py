@@ -83,6 +83,7 @@ def _data(platform: str) -> dict[str, Any] | None:
     return json.loads(path.read_text())
 
 
+@cache
 def layout(platform: str, speed: int, device_type: str) -> Layout:
     """The buffer layout of the SKU whose ports run at `speed`, for the device type. A SKU
     whose templates render no buffer tables (Arista-7060X6-64PE) takes the tables of the
@@ -131,8 +132,8 @@ def pool_layout(fabric: Fabric, dev: Device, lossless_ports: int,
     platform = fabric.platform(dev)
     connected = [p for p in dev.ports if p.peer is not None]
     lay = layout(dev.platform or "", main_speed([p.speed for p in connected]), device_type)
-    source = (f"the egress lossless pool of SKU {lay.borrowed_from or lay.sku} "
-              f"({lay.topology}, sonic-buildimage buffers_defaults_{lay.topology}.j2)")
+    source = (f"egress_lossless_pool of SKU {lay.borrowed_from or lay.sku} "
+              f"(sonic-buildimage buffers_defaults_{lay.topology}.j2)")
     spectrum = fabric.catalog.asics[platform.asic].spectrum
     if spectrum is None:
         return PoolLayout(lay.mmu, source=source)
@@ -146,7 +147,10 @@ def pool_layout(fabric: Fabric, dev: Device, lossless_ports: int,
         spectrum.pipeline_latency_kib, [lanes[p.speed] for p in connected], lossy_pgs,
         lay.egress_list_reserve(), lossless_ports, shp)
     return PoolLayout(lay.mmu, reserved, lossless_pool=len(lay.ingress_pools) > 1,
-                      source=source + "; SONiC's Spectrum reserves (buffer_pool_mellanox.lua)")
+                      source=source, reserves_source=(
+                          "per port: management and lossy PGs, egress profile list, mirror "
+                          "headroom; 256 KiB management pool (sonic-swss "
+                          "cfgmgr/buffer_pool_mellanox.lua)"))
 
 
 def _count(id_range: str) -> int:

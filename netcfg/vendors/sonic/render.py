@@ -200,7 +200,7 @@ def _pools(plan: DevicePlan, lay: buffers.Layout) -> dict[str, Any]:
     ingress.pop("xoff", None)
     if p.headroom_pool:
         ingress["xoff"] = str(p.headroom_pool)
-    if len(lay.ingress_pools) > 1 or EGRESS_LOSSY_POOL in out:  # Spectrum: sized by netcfg
+    if buffers.asic_type(plan.platform) == "mellanox":  # Spectrum: sized by SONiC's rule
         percent = p.lossless_percent or 100
         lossless = math.ceil(p.shared * percent / 100)
         lossy = math.ceil(p.shared * (100 - percent) / 100) if percent < 100 else p.shared
