@@ -22,6 +22,7 @@ class Sonic(ModuleVendor):
     deploy = SonicDeploy()
     render: ClassVar[ModuleType] = render
     routing: ClassVar[ModuleType] = routing
+    filters = {"sonic_json": render.to_json}
 
     def pool_layout(self, fabric: Fabric, dev: Device, lossless_ports: int) -> PoolLayout:
         return buffers.pool_layout(fabric, dev, lossless_ports, render.DEVICE_TYPES[dev.role])
