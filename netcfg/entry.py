@@ -34,3 +34,7 @@ def main() -> None:
     except Interrupted:
         sys.stderr.write("netcfg: interrupted\n")
         sys.exit(130)
+    finally:
+        # the command is over: a Ctrl-C now has nothing to stop, and Python's shutdown would
+        # otherwise restore the default action and die of it (exit -2, output already complete)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)

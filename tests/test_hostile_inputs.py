@@ -9,6 +9,7 @@ connect file's are tests/deploy/test_targets.py's.)
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -156,6 +157,10 @@ def test_a_push_state_below_a_file_is_one_line(tmp_path):
     assert blocker.read_text() == "keep me\n"
 
 
+#: a validation finding as the CLI prints it: severity, where, message [RULE]
+FINDING_LINE = re.compile(r"(warning|error|info): .* \[[A-Z]+\d+\]$")
+
+
 def _interrupt(args: list[str], after: float) -> subprocess.CompletedProcess[str]:
     proc = subprocess.Popen([sys.executable, "-m", "netcfg", *args], cwd=ROOT, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -177,5 +182,8 @@ def test_ctrl_c_ends_a_long_command_in_one_line_and_writes_nothing(tmp_path, com
         return
     assert done.returncode in (1, 130), done.stderr
     assert "Traceback" not in done.stderr + done.stdout
-    assert len([line for line in done.stderr.splitlines() if line.strip()]) <= 2, done.stderr
+    # the findings validation printed before the signal (as many as it got to), then one line
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert lines and lines[-1] == "netcfg: interrupted", done.stderr
+    assert all(FINDING_LINE.match(line) for line in lines[:-1]), done.stderr
     assert not out.exists() or not any(out.iterdir())
