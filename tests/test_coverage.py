@@ -99,7 +99,7 @@ def other_value(name: str, value: Any, caps: Capabilities) -> Any:
     if name in ("dynamic_th", "seed", "remote_as", "asn", "maximum_paths", "probability",
                 "watchdog_poll_ms", "queue", "tc", "weight"):
         return value + 1 if name != "dynamic_th" else value - 1
-    if name == "min":  # an ECN threshold: a step Junos's whole percents still see
+    if name == "min":  # an ECN threshold: a step large enough to see in any unit
         return value * 2
     if isinstance(value, int):
         return value * 3 // 4  # a byte count

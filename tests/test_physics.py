@@ -220,8 +220,15 @@ def test_ecn_defaults_scale_with_speed_and_stay_below_pfc():
 
 
 def test_junos_fill_levels():
+    from decimal import Decimal
+
     assert junos_fill_levels(150_000, 1_500_000, 15_000_000) == (1, 10)
-    assert junos_fill_levels(10_000, 20_000, 15_000_000) is None  # both round to 0 %
+    assert str(junos_fill_levels(150_000, 1_500_000, 15_000_000)[0]) == "1"  # no "1.000000000"
+    # 10,000 / 15,000,000 = 0.0666...% and 20,000 / 15,000,000 = 0.1333...%, nine digits
+    assert junos_fill_levels(10_000, 20_000, 15_000_000) == (Decimal("0.066666667"),
+                                                             Decimal("0.133333333"))
+    assert junos_fill_levels(1_500_000, 150_000, 15_000_000) is None  # not in order
+    assert junos_fill_levels(150_000, 16_000_000, 15_000_000) is None  # past 100 %
 
 
 def test_explain_port_shows_formulas_and_sources(example):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from decimal import ROUND_HALF_EVEN, Decimal
 
 from netcfg.intent.qos import Ecn
 from netcfg.intent.yamlsrc import PathKey
@@ -87,13 +88,25 @@ def thresholds(ecn: Ecn, path: PathKey, speed: int, rtt_us: float,
     return EcnSetting(True, kmin, kmax, pmax, tuple(origin), tuple(steps))
 
 
-def junos_fill_levels(kmin: int, kmax: int, queue_buffer: int) -> tuple[int, int] | None:
-    """Junos drop profiles take whole percents of the queue's buffer; None if the two
-    thresholds cannot be told apart or fall outside 1..100 percent."""
+#: fraction digits of a Junos `fill-level` (decimal64 in Juniper's configuration YANG,
+#: junos-conf-class-of-service, drop-profiles interpolate fill-level, Junos OS Evolved 24.4R1)
+FILL_LEVEL_DIGITS = 9
+
+
+def fill_level(size: int, queue_buffer: int) -> Decimal:
+    """`size` bytes as a percent of the queue buffer, to the schema's nine fraction digits
+    (half-even), written without an exponent or trailing zeros: 150 KB of 15 MB -> 1."""
+    exact = Decimal(100 * size) / Decimal(queue_buffer)
+    level = exact.quantize(Decimal(1).scaleb(-FILL_LEVEL_DIGITS), rounding=ROUND_HALF_EVEN)
+    return level.normalize() if level != level.to_integral() else level.to_integral()
+
+
+def junos_fill_levels(kmin: int, kmax: int, queue_buffer: int) -> tuple[Decimal, Decimal] | None:
+    """The two ECN thresholds as Junos drop-profile fill levels (percents of the queue's
+    buffer); None if they cannot be told apart or fall outside (0, 100] percent."""
     if queue_buffer <= 0:
         return None
-    lo = round(100 * kmin / queue_buffer)
-    hi = round(100 * kmax / queue_buffer)
-    if not 1 <= lo < hi <= 100:
+    lo, hi = fill_level(kmin, queue_buffer), fill_level(kmax, queue_buffer)
+    if not 0 < lo < hi <= 100:
         return None
     return lo, hi

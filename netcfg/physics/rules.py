@@ -26,7 +26,7 @@ RULES: dict[str, Rule] = {r.id: r for r in (
     Rule("ECN005", "warning", "ECN Kmin below BDP/7",
          "marking too early costs throughput (DCTCP analysis: K > C*RTT/7)", "E6"),
     Rule("ECN006", "error", "ECN thresholds not expressible on the device's NOS",
-         "Junos drop profiles take whole percents of the queue buffer", "E2"),
+         "Junos drop profiles take percents of the queue buffer, in (0, 100]", "E2"),
     Rule("DCQ001", "error", "DCQCN needs ECN on the RoCE queue, or a design note when off",
          "DCQCN needs the congestion point (switch ECN) and both NIC roles; running without "
          "it is a design choice that must say what controls congestion instead", "E1"),

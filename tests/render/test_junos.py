@@ -13,8 +13,9 @@ Junos vendor notes; checked:
 - forwarding classes keep best-effort (queue 0) and network-control (queue 7), and every class
   is in the scheduler map (unmapped classes get no bandwidth) [notes pitfalls 6, 7];
 - ECN: drop profile `interpolate { fill-level [ lo hi ]; drop-probability [ 0 Pmax ]; }`, fill
-  levels as whole percents of the queue limit, scheduler `drop-profile-map loss-priority any
-  protocol any drop-profile ...` + `explicit-congestion-notification` [JVD]; ETS classes
+  levels as percents of the queue limit to the schema's nine fraction digits, scheduler
+  `drop-profile-map loss-priority any protocol any drop-profile ...` +
+  `explicit-congestion-notification` [JVD]; ETS classes
   `transmit-rate percent`, CNP `priority strict-high` [C];
 - `pfc-watchdog { poll-interval 100; detection 2; recovery 200; }`: detection as a count of
   polls (200 ms / 100 ms) [V names, M values];
@@ -88,19 +89,25 @@ def test_units():
     assert junos.quote('a "b"\\c\n d') == '"a \\"b\\"\\\\c d"'
 
 
-def test_ecn_rounds_through_whole_percents():
-    """expected() is not facts_of(): the plan's bytes come back as whole percents of the
-    queue limit, which is what a QFX would actually mark at."""
+def test_ecn_fill_levels_are_exact_to_the_schemas_precision():
+    """Juniper's YANG types fill-level decimal64 with 9 fraction digits: core1's 150 KB and
+    1,500 KB of its 18,644,728 B queue limit, worked by hand, are 0.804516966 % and
+    8.045169659 % (15,000,000 / 18,644,728 = 0.80451696587...), and they come back to the
+    plan's bytes (whole percents would have written 1 % = 186,447 B)."""
+    from decimal import Decimal
+
     from netcfg.render.facts import facts_of
 
     plan = _multivendor_plan("core1")
-    qb = plan.qos.queue_limit
+    assert plan.qos.queue_limit == 18_644_728
     name = plan.interfaces[0].name
     e = plan.interfaces[0].ecn[0]
+    assert (e.min, e.max) == (150_000, 1_500_000)
+    assert junos.fill_levels(e, plan.qos.queue_limit) == (Decimal("0.804516966"),
+                                                          Decimal("8.045169659"))
+    assert "fill-level [ 0.804516966 8.045169659 ];" in render_plan(plan)
     got = junos.expected(plan).ecn[name][e.queue]
-    lo, hi = junos.fill_levels(e, qb)
-    assert (got.min, got.max) == (round(lo * qb / 100), round(hi * qb / 100))
-    assert abs(got.min - e.min) <= qb / 200 and abs(got.max - e.max) <= qb / 200
+    assert (got.min, got.max) == (150_000, 1_500_000)
     assert facts_of(plan).ecn[name][e.queue] == junos.Ecn(e.min, e.max, e.probability)
 
 

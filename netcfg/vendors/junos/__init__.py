@@ -32,8 +32,8 @@ class Junos(ModuleVendor):
         return render.read(text, queue_buffer=plan.qos.queue_limit)
 
     def check(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
-        """ECN006: Junos writes ECN thresholds as whole percents of the queue buffer; a pair
-        that rounds to one fill level (or outside 1-100 %) cannot be written."""
+        """ECN006: Junos writes ECN thresholds as percents of the queue buffer (nine fraction
+        digits); a pair outside (0, 100] % of it, or not in order, cannot be written."""
         if physics is None:
             return []
         li, classes = fabric.loaded, fabric.loaded.intent.qos.classes
@@ -54,10 +54,10 @@ class Junos(ModuleVendor):
                     path = e.source("min") or ("qos", "classes", cls, "ecn")
                     count[path] = count.get(path, 0) + 1
                     first.setdefault(path, (
-                        f"class {cls}: Junos writes ECN thresholds as whole percents of the "
+                        f"class {cls}: Junos writes ECN thresholds as percents of the "
                         f"queue buffer ({format_size(limit)}); {format_size(e.min)}/"
                         f"{format_size(e.max)} do not map to two distinct fill levels in "
-                        "1-100%", dev.name, port.name))
+                        "(0, 100] %", dev.name, port.name))
         out = []
         for path, (message, device, interface) in first.items():
             more = count[path] - 1

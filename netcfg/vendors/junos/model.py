@@ -6,6 +6,7 @@ code points as 3-bit strings)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 
 from netcfg.render.plan import Bfd
 
@@ -83,8 +84,8 @@ class FlowControlQueue:
 @dataclass(frozen=True, slots=True)
 class DropProfile:
     name: str
-    fill_min: int  # percent of the queue buffer
-    fill_max: int
+    fill_min: Decimal  # percent of the queue buffer, up to nine fraction digits
+    fill_max: Decimal
     probability_at_min: int  # percent: marking starts at fill_min from this
     probability: int  # percent at fill_max
 

@@ -6,10 +6,12 @@ conversions live here:
 - DSCP code points are 6-bit strings (26 -> `011010`), PFC priorities 3-bit (3 -> `011`);
 - a traffic class is a forwarding class with `queue-num` = TC, lossless ones `no-loss` +
   `pfc-priority` = TC;
-- ECN thresholds are drop-profile `fill-level`s in whole percents of the queue's buffer, which
-  netcfg takes as the queue's dynamic limit (`plan.qos.queue_limit`, the number ECN006 checks).
-  The config does not state that buffer, so `read` needs it to turn percents back into bytes,
-  and `expected` runs the plan's bytes through the same percents (rounded to nearest);
+- ECN thresholds are drop-profile `fill-level`s in percents of the queue's buffer, which netcfg
+  takes as the queue's dynamic limit (`plan.qos.queue_limit`, the number ECN006 checks). The
+  schema's type is decimal64 with nine fraction digits, so the percent is written exact to
+  that precision (150 KB of 18.6 MB is 0.806451613, not 1). The config does not state the
+  buffer, so `read` needs it to turn percents back into bytes, and `expected` runs the plan's
+  bytes through the same percents (rounded to nearest);
 - watchdog detection is a count of poll intervals, recovery in ms;
 - `mtu` is the media MTU, which includes the L2 header: the plan's L2 frame MTU as is.
 """
@@ -17,6 +19,7 @@ conversions live here:
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from netcfg.physics.ecn import junos_fill_levels
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
@@ -80,16 +83,16 @@ def media_mtu(l2: int) -> int:
     return min(l2, MTU_MAX)
 
 
-def fill_bytes(percent: int, queue_buffer: int) -> int:
+def fill_bytes(percent: Decimal, queue_buffer: int) -> int:
     """A fill level (percent of the queue buffer) in bytes, rounded to the nearest byte."""
     return round(percent * queue_buffer / 100)
 
 
-def fill_levels(e: EcnProfile, queue_buffer: int) -> tuple[int, int]:
+def fill_levels(e: EcnProfile, queue_buffer: int) -> tuple[Decimal, Decimal]:
     levels = junos_fill_levels(e.min, e.max, queue_buffer)
     if levels is None:  # the ECN006 finding; validate stops before rendering
         raise ValueError(f"{e.name}: ECN {e.min}/{e.max} B are not two fill levels of "
-                         f"{queue_buffer} B in 1-100 %")
+                         f"{queue_buffer} B in (0, 100] %")
     return levels
 
 
@@ -213,9 +216,9 @@ def build(plan: DevicePlan) -> JunosConfig:
 
 
 def expected(plan: DevicePlan) -> QosFacts:
-    """facts_of(plan) with what Junos rounds: ECN thresholds through whole percents of the queue
-    limit and back (nearest byte), watchdog detection to whole poll intervals, media MTU capped
-    at 9216, hashing by whole layer-3/layer-4 groups."""
+    """facts_of(plan) with what Junos rounds: ECN thresholds through nine-digit percents of the
+    queue limit and back (nearest byte), watchdog detection to whole poll intervals, media MTU
+    capped at 9216, hashing by whole layer-3/layer-4 groups."""
     f = facts_of(plan)
     qb, poll = plan.qos.queue_limit, plan.qos.watchdog_poll_ms
     ecn_of = {(i.name, e.queue): e for i in plan.interfaces for e in i.ecn}
@@ -361,14 +364,15 @@ def _cnps(lines: list[tuple[str, ...]]) -> dict[str, dict]:
     return out
 
 
-def _drop_profiles(lines: list[tuple[str, ...]]) -> dict[str, tuple[int, int, int]]:
+def _drop_profiles(lines: list[tuple[str, ...]]) -> dict[str, tuple[Decimal, Decimal, int]]:
     """Drop profile -> (first fill level, last fill level, drop probability at the last)."""
-    fill: dict[str, list[int]] = {}
+    fill: dict[str, list[Decimal]] = {}
     prob: dict[str, list[int]] = {}
     for s in lines:
-        for key, into in (("fill-level", fill), ("drop-probability", prob)):
-            if key in s:
-                into[s[0]] = [int(x) for x in s[s.index(key) + 1:]]
+        if "fill-level" in s:
+            fill[s[0]] = [Decimal(x) for x in s[s.index("fill-level") + 1:]]
+        if "drop-probability" in s:
+            prob[s[0]] = [int(x) for x in s[s.index("drop-probability") + 1:]]
     return {n: (lv[0], lv[-1], prob.get(n, [0, 100])[-1]) for n, lv in fill.items() if lv}
 
 
