@@ -29,18 +29,23 @@ from netcfg.lab.faults import Fault, FaultKind
               help="serve only matching devices (repeatable)")
 @click.option("--limit", type=int, help="serve at most N devices")
 @click.option("--lenient", is_flag=True, help="accept config lines the NOS grammar does not know")
+@click.option("--vendor-data", type=click.Path(file_okay=False, exists=True),
+              envvar="NETCFG_VENDOR_DATA",
+              help="folder with the vendors' own data the emulators check against (junos-yang/,"
+                   " sonic-yang/yang/, sonic-skus/sonic-buildimage/device/; docs/lab.md)")
 @click.option("--fault", "faults", multiple=True, metavar="GLOB=KIND[:PHASE[:TIMES]]",
               callback=lambda _ctx, _param, value: [parse_fault(v) for v in value],
               help="arm a fault on matching devices, e.g. 'core1=commit_error::1' (repeatable;"
                    " kinds and phases: docs/lab.md)")
 def lab(path: str, out: str | None, patterns: tuple[str, ...], limit: int | None,
-        lenient: bool, faults: list[tuple[str, Fault]]) -> None:
+        lenient: bool, vendor_data: str | None, faults: list[tuple[str, Fault]]) -> None:
     """Serve emulated devices for an inventory on loopback until stopped (Ctrl-C)."""
     import yaml
 
     from netcfg.lab.device import DeviceSpec
     from netcfg.lab.lab import Lab
     from netcfg.lab.registry import supported
+    from netcfg.lab.truth import vendor_options
     from netcfg.platforms import load_catalog
     from netcfg.validate import validate
 
@@ -50,6 +55,7 @@ def lab(path: str, out: str | None, patterns: tuple[str, ...], limit: int | None
             click.echo(f"{f.severity}: {f.text()}", err=True)
         sys.exit(1)
     catalog = load_catalog()
+    options = vendor_options(Path(vendor_data) if vendor_data else None)
     username, password = "netcfg", secrets.token_urlsafe(12)
     specs: list[DeviceSpec] = []
     skipped: dict[str, int] = {}
@@ -64,7 +70,8 @@ def lab(path: str, out: str | None, patterns: tuple[str, ...], limit: int | None
             continue
         specs.append(DeviceSpec(name, platform.nos, username=username, password=password,
                                 interfaces=[p.name for p in device.ports], model=platform.model,
-                                version=device.release, strict=not lenient))
+                                version=device.release, strict=not lenient,
+                                options=dict(options)))
         if limit is not None and len(specs) >= limit:
             break
     for nos, count in sorted(skipped.items()):

@@ -14,10 +14,13 @@ from netcfg.deploy.desired import desired_configs
 from netcfg.deploy.engine import Desired
 from netcfg.deploy.targets import Target, from_devices_file, select
 from netcfg.lab import DeviceSpec, Lab
+from netcfg.lab.truth import vendor_options
 from netcfg.validate import Validation, validate
 
 ROOT = Path(__file__).resolve().parents[2]
 MULTIVENDOR = ROOT / "inventories" / "multivendor"
+#: the vendors' own data (absent outside CI: the emulators then keep only their own checks)
+SHARED = ROOT.parent / "shared" if (ROOT.parent / "shared").is_dir() else None
 #: one device per NOS the deploy layer is tested on
 BY_NOS = {"eos": "leaf-su1-r1", "junos": "core1", "sonic": "leaf-su2-r1",
           "cumulus": "leaf-su2-r5", "nxos": "spine-pod1-1"}
@@ -39,7 +42,7 @@ def specs(names: list[str], password: str = PASSWORD) -> list[DeviceSpec]:
         dev = fabric.devices[name]
         out.append(DeviceSpec(name, fabric.platform(dev).nos, username="netops",
                               password=password, interfaces=[p.name for p in dev.ports],
-                              model=fabric.platform(dev).model))
+                              model=fabric.platform(dev).model, options=vendor_options(SHARED)))
     return out
 
 

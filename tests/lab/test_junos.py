@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from jnpr.junos.exception import CommitError, ConnectAuthError, ConnectClosedError
 from napalm.base import models
@@ -196,3 +198,40 @@ def test_commit_needs_root_authentication_and_dropping_a_login_locks_it_out(core
     drv.close()
     with pytest.raises(ConnectAuthError):
         drivers("junos", dev).open()
+
+
+JUNOS_YANG = Path(__file__).resolve().parents[3] / "shared" / "junos-yang"
+
+
+@pytest.mark.parametrize("statement,refusal,kept", [
+    # Juniper's YANG: fill-level is decimal64 in 0..100, pfc-priority a uint32 in 0..7
+    ("drop-profiles { ROCE-ECN { interpolate { fill-level [ 20 160 ]; } } }",
+     "out of the allowed range", "160"),
+    ("forwarding-classes { class ROCE queue-num 3 no-loss pfc-priority 9; }",
+     "no matching subtype", "pfc-priority 9"),
+])
+def test_commit_checked_against_junipers_yang(make_lab, drivers, statement, refusal, kept):
+    """A value Juniper's schema refuses fails the commit (and `commit check`) on a device given
+    the YANG; the emulator's own hierarchy table lets the same value through, so the refusal is
+    the schema's, not netcfg's belief."""
+    if not (JUNOS_YANG / "validate_junos.py").is_file():
+        pytest.skip("../shared/junos-yang is not present (CI provides it)")
+    pytest.importorskip("libyang", reason="libyang binding (extra 'yang') not installed")
+    bad = CORE + "class-of-service {\n    " + statement + "\n}\n"
+    lab = make_lab(DeviceSpec("core1", "junos", options={"junos_yang": str(JUNOS_YANG)}),
+                   DeviceSpec("core2", "junos"))
+    checked, unchecked = drivers("junos", lab["core1"]), drivers("junos", lab["core2"])
+    for drv in (checked, unchecked):
+        drv.open()
+        drv.load_replace_candidate(config=CORE)
+        drv.commit_config()
+    checked.load_merge_candidate(config=bad)
+    with pytest.raises(CommitError, match=refusal):
+        checked.device.cu.commit_check()
+    with pytest.raises(CommitError, match=refusal):
+        checked.commit_config()
+    checked.discard_config()
+    assert "pfc-priority 3" in lab["core1"].running_config()
+    unchecked.load_merge_candidate(config=bad)
+    unchecked.commit_config()
+    assert kept in lab["core2"].running_config()

@@ -32,6 +32,7 @@ from netcfg.lab.junos.config import (
     to_xml,
 )
 from netcfg.lab.junos.netconf import BASE_11, Framing
+from netcfg.lab.junos.yang import JunosYang
 
 JUNOS_NS = "http://xml.juniper.net/junos/23.4R1/junos"
 DEFAULT_VERSION = "23.4R1.10"
@@ -90,6 +91,7 @@ class JunosEmulator(Emulator):
         self.lock_owner: int | None = None
         self.confirm_timer: Timer | None = None
         self._sessions: dict[Any, int] = {}
+        self.yang = JunosYang.from_options(spec.options)
 
     async def start(self) -> None:
         await self.serve_ssh("netconf", subsystems={"netconf": self._netconf},
@@ -318,6 +320,7 @@ class JunosEmulator(Emulator):
     def rpc_commit_configuration(self, op: etree._Element, sid: int) -> str:
         wrapper = "commit-results"
         self._check_writable(sid, wrapper)
+        self._check_schema(wrapper)
         if _child(op, "check") is not None:
             return f"<{wrapper}><routing-engine><name>re0</name><commit-check-success/>" \
                    f"</routing-engine></{wrapper}>"
@@ -344,6 +347,17 @@ class JunosEmulator(Emulator):
                 f"<commit-success/><commit-revision-information><new-db-revision>"
                 f"{self._revision(self.history[0])}</new-db-revision>"
                 f"</commit-revision-information></routing-engine></{wrapper}>")
+
+    def _check_schema(self, wrapper: str) -> None:
+        """The candidate against Juniper's YANG for the release, where the lab has it: the
+        first statement it refuses fails the commit (and `commit check`)."""
+        if self.yang is None:
+            return
+        errors = self.yang.errors(to_text(self.candidate))
+        if errors:
+            _, where, message = errors[0]
+            raise RpcFailure(message, path=f"[edit {where}]" if where else None,
+                             wrapper=wrapper)
 
     def user_configured(self, username: str) -> bool:
         return self.committed.find(["system", "login", f"user {username}"]) is not None

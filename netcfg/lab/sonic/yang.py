@@ -10,6 +10,7 @@ booleans as JSON numbers/booleans, everything else as strings).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -56,7 +57,7 @@ class YangValidator:
             import libyang  # noqa: F401
         except ImportError:
             return None
-        return cls(Path(folder))
+        return _cached(str(Path(folder).resolve()))
 
     # --- translation config_db -> RFC 7951 --------------------------------------------------------
     def _kind(self, typ: Any) -> str:
@@ -148,3 +149,10 @@ class YangValidator:
             raise SchemaError(f"Data Loading Failed\n{e}") from None
         if node is not None:
             node.free()
+
+
+@functools.cache
+def _cached(folder: str) -> YangValidator:
+    """One validator per folder and process: loading SONiC's models takes seconds, and the
+    loaded context is only read afterwards."""
+    return YangValidator(Path(folder))

@@ -1,0 +1,73 @@
+"""Juniper's own configuration YANG as the lab's commit check, through the published validator.
+
+Active when the device is given the `junos-yang` directory (`DeviceSpec.options["junos_yang"]`,
+or the `NETCFG_JUNOS_YANG` environment variable; ../shared/junos-yang in the tests): a folder
+holding `validate_junos.py` and a release folder of Juniper's `junos-conf-*.yang` models. Every
+candidate the emulator is asked to commit (or `commit check`) is written out as the text the
+device would show and checked statement by statement against those models, so a statement,
+value or range the schema of the release does not have fails the commit as Junos would fail
+it, whatever the emulator's own hierarchy table (`schema.py`) believes. Without the directory,
+or without the `libyang` binding (extra `yang`), the emulator keeps only its own table.
+
+Loading the models takes a few seconds, so one validator is kept per directory and process.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import os
+import tempfile
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+#: the release folder inside the directory (Junos OS Evolved 24.4R1, as the catalog runs)
+RELEASE = "24.4R1-EVO"
+
+
+class JunosYang:
+    """Juniper's YANG for one release, loaded once; `errors(text)` lists what it refuses."""
+
+    def __init__(self, directory: Path) -> None:
+        module = _load_validator(directory / "validate_junos.py")
+        yang_dir = directory / RELEASE
+        self._module = module
+        module.logging.getLogger("libyang").setLevel(module.logging.CRITICAL)
+        module.lib.ly_log_options(module.lib.LY_LOSTORE)
+        module.lib.ly_set_log_clb(module.lib.lypy_log_cb, True)  # data paths in error records
+        self._ctx, _, _ = module.load_context(str(yang_dir))
+        self._cli = module.CliFeatures(str(yang_dir / module.CLI_FEATURES))
+
+    def errors(self, text: str) -> list[tuple[int, str, str]]:
+        """(line, statement path, message) for every statement the schema refuses."""
+        with tempfile.TemporaryDirectory(prefix="junos-yang-") as folder:
+            path = Path(folder) / "candidate.conf"
+            path.write_text(text, encoding="utf-8")
+            errors, _ = self._module.validate_file(self._ctx, self._cli, str(path), "curly")
+        return [(int(line), str(where), str(message)) for line, where, message in errors]
+
+    @classmethod
+    def from_options(cls, options: dict[str, Any]) -> JunosYang | None:
+        folder = options.get("junos_yang") or os.environ.get("NETCFG_JUNOS_YANG")
+        if not folder or not (Path(folder) / "validate_junos.py").is_file():
+            return None
+        try:
+            import libyang  # noqa: F401
+        except ImportError:
+            return None
+        return _cached(str(Path(folder).resolve()))
+
+
+@functools.cache
+def _cached(folder: str) -> JunosYang:
+    return JunosYang(Path(folder))
+
+
+def _load_validator(path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location("validate_junos", path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"{path}: not a Python module")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
