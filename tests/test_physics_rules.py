@@ -45,7 +45,7 @@ qos:
   classes:
     roce:
       {dscp: [26], traffic_class: 3, lossless: true, scheduling: {mode: ets, weight: 50},
-       ecn: {min: 10KB, max: 20KB}}
+       ecn: {min: 10KB, max: 40MB}}
     cnp: {dscp: [48], traffic_class: 6, scheduling: {mode: strict}}
     best-effort: {dscp: [0], traffic_class: 0, scheduling: {mode: ets, weight: 50}}
 """
@@ -82,8 +82,9 @@ CASES = [
      (ROCE_ECN, "ecn: {min: 150KB, max: 1500KB, max_probability: 20}"), "50}"),
     ("ECN005", EXAMPLE, (ROCE_ECN, "ecn: {min: 20KB, max: 1500KB}"),
      (ROCE_ECN, "ecn: {min: 36KB, max: 1500KB}"), "20KB"),
+    # a Kmax past the queue buffer is past 100 %: no fill level (ECN002 says it too)
     ("ECN006", MULTIVENDOR + MV_QOS, None,
-     ("min: 10KB, max: 20KB", "min: 150KB, max: 1500KB"), "10KB"),
+     ("min: 10KB, max: 40MB", "min: 150KB, max: 1500KB"), "10KB"),
     ("DCQ001", EXAMPLE + "dcqcn: {enabled: false}\n", None,
      ("dcqcn: {enabled: false}", "dcqcn: {enabled: false, design_note: receiver-driven CTS}"),
      "false"),
