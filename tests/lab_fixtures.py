@@ -96,7 +96,7 @@ def lab_process(inventory: Path, out: Path, *options: str, default_out: bool = F
                             env=env)
     served = Served(out)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 180  # loading Juniper's YANG takes seconds
         while not out.exists():
             assert proc.poll() is None, proc.communicate()
             assert time.monotonic() < deadline, "lab did not start"

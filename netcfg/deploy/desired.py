@@ -11,7 +11,7 @@ from netcfg.deploy.engine import Desired
 from netcfg.deploy.secrets import Secret
 from netcfg.physics import Physics
 from netcfg.render.engine import file_name, render_plan
-from netcfg.render.plan import SESSION_KEY, PlanBuilder
+from netcfg.render.plan import ROOT_HASH, SESSION_KEY, PlanBuilder
 from netcfg.topology.fabric import Device, Fabric
 from netcfg.vendors import vendor
 
@@ -25,7 +25,7 @@ def desired_configs(fabric: Fabric, physics: Physics, devices: list[Device],
     """`base`: the inventory directory (a session key's file is relative to it)."""
     builder = PlanBuilder(fabric, physics)
     out: dict[str, Desired] = {}
-    key = None
+    key = root = None
     for dev in devices:
         plan = builder.plan(dev)
         if configs is None:
@@ -36,6 +36,10 @@ def desired_configs(fabric: Fabric, physics: Physics, devices: list[Device],
                 text = path.read_text(encoding="utf-8")
             except OSError as exc:
                 raise DesiredError(f"{dev.name}: cannot read {path}: {exc.strerror}") from None
+        if ROOT_HASH in text:  # rendered here (--configs files have the hash filled in)
+            if root is None:
+                root = _root_hash(fabric)
+            text = text.replace(ROOT_HASH, root.reveal())
         if SESSION_KEY in text:
             # the files hold a placeholder where each BGP session's key goes; the key itself
             # is read only now, and `redact` masks it in every diff, error and journal line
@@ -43,7 +47,8 @@ def desired_configs(fabric: Fabric, physics: Physics, devices: list[Device],
                 key = _session_key(fabric, base)
             text = text.replace(SESSION_KEY, key.reveal())
         nos = vendor(plan.nos)
-        out[dev.name] = Desired(text, nos.expected(plan), partial(nos.read, plan=plan))
+        out[dev.name] = Desired(text, nos.expected(plan), partial(nos.read, plan=plan),
+                                device_wins=_device_wins(fabric))
     return out
 
 
@@ -58,3 +63,20 @@ def _session_key(fabric: Fabric, base: Path | None) -> Secret:
         return session_key(ref, base)
     except CredentialError as exc:
         raise DesiredError(str(exc)) from None
+
+
+def _root_hash(fabric: Fabric) -> Secret:
+    from netcfg.deploy.secrets import CredentialError
+    from netcfg.render.engine import resolve_root_hash
+
+    try:
+        return resolve_root_hash(fabric)
+    except CredentialError as exc:
+        raise DesiredError(str(exc)) from None
+
+
+def _device_wins(fabric: Fabric) -> tuple[str, ...]:
+    """Sections a push leaves as the device has them: root's password, unless the intent says
+    its hash replaces the device's (`management.root_authentication.on_push: replace`)."""
+    root = fabric.loaded.intent.management.root_authentication
+    return () if root is not None and root.on_push == "replace" else ("root-authentication",)

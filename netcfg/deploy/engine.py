@@ -35,6 +35,8 @@ class Desired:
     facts: QosFacts | None = None
     #: parses a config of this device's NOS into facts (None: no meaning-level checks)
     reader: Callable[[str], QosFacts] | None = field(default=None, compare=False)
+    #: sections of the file where the device's own version, if it has one, is kept instead
+    device_wins: tuple[str, ...] = ()
 
 
 @dataclass
@@ -95,7 +97,8 @@ def _load(driver: NetworkDriver, target: Target, running: str, desired: Desired,
     except Exception as exc:  # noqa: BLE001 - driver-specific exceptions
         raise DeviceError(target.name, "load", f"checking for leftovers: {describe(exc)}") \
             from None
-    candidate = target.adapter.keep_device_local(running, desired.text)
+    candidate = target.adapter.keep_device_local(
+        running, target.adapter.prefer_device(running, desired.text, desired.device_wins))
     try:
         driver.load_replace_candidate(config=candidate)
         # the device's diff shows session keys: the one given (redact) and the one it runs

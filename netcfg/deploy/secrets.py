@@ -16,7 +16,7 @@ from pathlib import Path
 import yaml
 
 from netcfg.fsutil import UnreadableFile, read_regular
-from netcfg.intent.model import Credential, SessionKey
+from netcfg.intent.model import Credential, RootAuthentication, SessionKey
 
 
 class CredentialError(Exception):
@@ -102,8 +102,8 @@ def check_private(path: Path) -> None:
 MAX_SECRET_FILE_BYTES = 64 * 1024
 
 
-def load_file(path: Path) -> dict[str, str]:
-    """A YAML mapping (`username:`, `password:`) from a private file."""
+def load_file(path: Path, field: str = "password") -> dict[str, str]:
+    """A YAML mapping (`username:`, `password:`; or the `field` named) from a private file."""
     check_private(path)
     try:
         data = yaml.safe_load(read_regular(path, MAX_SECRET_FILE_BYTES).decode("utf-8"))
@@ -112,21 +112,21 @@ def load_file(path: Path) -> dict[str, str]:
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise CredentialError(f"cannot parse credentials file {path}: "
                               f"{type(exc).__name__}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("password"), str):
-        raise CredentialError(f"credentials file {path} must be a mapping with a 'password'")
+    if not isinstance(data, dict) or not isinstance(data.get(field), str):
+        raise CredentialError(f"credentials file {path} must be a mapping with a '{field}'")
     return {k: str(v) for k, v in data.items() if isinstance(v, (str, int))}
 
 
 def _by_reference(where: str, file: str | Path | None, env: str | None, base: Path | None,
-                  environ: os._Environ[str] | dict[str, str]) -> tuple[str | None,
-                                                                     dict[str, str]]:
+                  environ: os._Environ[str] | dict[str, str],
+                  field: str = "password") -> tuple[str | None, dict[str, str]]:
     """(password, the file's mapping) of a secret given by a 0600 file and/or an environment
     variable (the variable wins); `where` names the intent entry in errors, never the value."""
     from_file: dict[str, str] = {}
     if file is not None:
         path = Path(file)
-        from_file = load_file(path if path.is_absolute() or base is None else base / path)
-    password = from_file.get("password")
+        from_file = load_file(path if path.is_absolute() or base is None else base / path, field)
+    password = from_file.get(field)
     if env is not None:
         if env not in environ:
             raise CredentialError(f"{where}: environment variable {env} is not set")
@@ -167,4 +167,27 @@ def session_key(key: SessionKey, base: Path | None,
     if not SESSION_KEY_TEXT.fullmatch(value):
         raise CredentialError("routing.authentication: the session key must be 1-80 letters, "
                               "digits or . _ + = @ % / -, starting with a letter")
+    return remember(value)
+
+
+#: a crypt(3) hash as Junos stores root's password: MD5 `$1$` (salt up to 8, digest 22),
+#: SHA-256 `$5$` or SHA-512 `$6$` (optional `rounds=N$`, salt up to 16, digest 43 or 86);
+#: Juniper's YANG takes 1-128 characters (junos-conf-system, authentication-object
+#: encrypted-password, Junos OS Evolved 24.4R1)
+CRYPT_HASH = re.compile(r"\$1\$[./0-9A-Za-z]{1,8}\$[./0-9A-Za-z]{22}"
+                        r"|\$5\$(rounds=\d{4,9}\$)?[./0-9A-Za-z]{1,16}\$[./0-9A-Za-z]{43}"
+                        r"|\$6\$(rounds=\d{4,9}\$)?[./0-9A-Za-z]{1,16}\$[./0-9A-Za-z]{86}")
+
+
+def root_hash(ref: RootAuthentication, base: Path | None,
+              environ: os._Environ[str] | dict[str, str] = os.environ) -> Secret:
+    """The hash `management.root_authentication` names (`base`: the inventory directory).
+    A value that is not a crypt hash (a password given by mistake) is refused without being
+    shown."""
+    value, _ = _by_reference("management.root_authentication", ref.file, ref.hash_env, base,
+                             environ, field="hash")
+    if not value or not CRYPT_HASH.fullmatch(value) or len(value) > 128:
+        raise CredentialError("management.root_authentication: not a crypt hash ($1$, $5$ or "
+                              "$6$, as `openssl passwd -6` prints it); give the hash of root's "
+                              "password, never the password")
     return remember(value)

@@ -124,6 +124,11 @@ def _credentials(li: LoadedIntent) -> list[Finding]:
         out.append(li.finding("SCH002", "routing.authentication needs password_env or file "
                               "(keys are never written in the intent)",
                               ("routing", "authentication")))
+    root = intent.management.root_authentication
+    if root is not None and root.file is None and root.hash_env is None:
+        out.append(li.finding("SCH002", "management.root_authentication needs hash_env or file "
+                              "(hashes are never written in the intent)",
+                              ("management", "root_authentication")))
     names = tuple(intent.credentials)
     for dev, entry in intent.devices.items():
         if entry.credentials is not None and entry.credentials not in intent.credentials:

@@ -97,6 +97,7 @@ NOT_FOR_SWITCH_CONFIGS: dict[tuple[str, str], str] = {
     ("SessionKey", "password_env"): "deploy: the key push puts where the files hold a placeholder",
     ("SessionKey", "file"): "deploy: the key push puts where the files hold a placeholder",
     ("Management", "port"): "deploy: the port netcfg connects to",
+    ("RootAuthentication", "on_push"): "deploy: whose root password a push leaves",
     ("Intent", "waivers"): "lint",
 }
 
@@ -337,6 +338,20 @@ class Management(IntentModel):
                                  "(default: management.gateway)")
 
 
+class RootAuthentication(IntentModel):
+    """Junos's `system root-authentication`, which Junos will not commit a configuration
+    without: the crypt hash of root's password (MD5 `$1$`, SHA-256 `$5$` or SHA-512 `$6$`,
+    what Junos itself stores), named, never written: an environment variable, or a 0600 YAML
+    file with a `hash:`. The password itself never reaches netcfg."""
+
+    hash_env: Name | None = None
+    file: Text | None = Field(None, description="YAML file with mode 0600 holding hash:")
+    on_push: Literal["keep_device", "replace"] = Field(
+        "keep_device", description="keep_device: a push keeps the root password a switch "
+        "already has (the rendered one serves a switch without one, ZTP and review); "
+        "replace: a push sets the intent's")
+
+
 class ManagementNetwork(IntentModel):
     """The switches' out-of-band network: the next hop of the management VRF's default route,
     so that the switch answers a push, NTP or syslog from beyond its own management subnet."""
@@ -344,6 +359,9 @@ class ManagementNetwork(IntentModel):
     gateway: Host | None = Field(None, description="next hop of the management VRF's default "
                                  "route; inside every switch's management subnet, never "
                                  "handed to a switch from addressing.management")
+    root_authentication: RootAuthentication | None = Field(
+        None, description="Junos: root's password hash, by reference (the files then commit "
+        "on their own)")
 
 
 class DeviceEntry(IntentModel):

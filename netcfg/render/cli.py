@@ -38,6 +38,7 @@ def render(path: str, out: str, devices: tuple[str, ...], roles: tuple[str, ...]
     import jinja2
 
     from netcfg.deadlock import gate
+    from netcfg.deploy.secrets import CredentialError
     from netcfg.outdir import NotOurs, write_owned
     from netcfg.render.engine import render_files, select
     from netcfg.validate import validate
@@ -70,6 +71,9 @@ def render(path: str, out: str, devices: tuple[str, ...], roles: tuple[str, ...]
     try:
         files = render_files(fabric, result.physics, chosen, with_hosts=not partial,
                              progress=progress)
+    except CredentialError as exc:  # the root-password hash: named, never shown
+        click.echo(f"netcfg: nothing rendered, {out} left as it was: {exc}", err=True)
+        sys.exit(1)
     except (jinja2.TemplateError, OSError, ImportError) as exc:
         click.echo(f"netcfg: render failed, {out} left as it was: {type(exc).__name__}: {exc}",
                    err=True)

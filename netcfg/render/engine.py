@@ -10,14 +10,18 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import jinja2
 
 from netcfg.physics import Physics
 from netcfg.render import host
-from netcfg.render.plan import SESSION_KEY, DevicePlan, PlanBuilder
+from netcfg.render.plan import ROOT_HASH, SESSION_KEY, DevicePlan, PlanBuilder
 from netcfg.topology.fabric import Device, Fabric
 from netcfg.vendors import vendor, vendors
+
+if TYPE_CHECKING:
+    from netcfg.deploy.secrets import Secret
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -76,11 +80,29 @@ def render_files(fabric: Fabric, physics: Physics, devices: list[Device],
     """Relative path -> rendered text for the selected switches (and the host profiles)."""
     builder = PlanBuilder(fabric, physics)
     files: dict[str, str] = {}
+    root_hash: Secret | None = None
     for i, dev in enumerate(devices):
         plan = builder.plan(dev)
-        files[file_name(plan)] = render_plan(plan)
+        text = render_plan(plan)
+        if ROOT_HASH in text:
+            root_hash = root_hash or resolve_root_hash(fabric)
+            text = text.replace(ROOT_HASH, root_hash.reveal())
+        files[file_name(plan)] = text
         if progress is not None:
             progress(i + 1, len(devices))
     if with_hosts:
         files.update(host.render_hosts(fabric))
     return files
+
+
+def resolve_root_hash(fabric: Fabric) -> Secret:
+    """The hash `management.root_authentication` names, read where the files are written
+    (never in a plan, so validate, explain and lint run without it); a missing or malformed
+    reference is a CredentialError naming the intent entry, never the value."""
+    from netcfg.deploy.secrets import CredentialError, root_hash
+
+    ref = fabric.loaded.intent.management.root_authentication
+    if ref is None:
+        raise CredentialError("the configs hold a root-password placeholder but the intent has "
+                              "no management.root_authentication")
+    return root_hash(ref, fabric.loaded.root)

@@ -237,11 +237,18 @@ class DevicePlan:
     qos: Qos
     ecmp: Ecmp
     lldp: bool = True
+    #: `management.root_authentication` is given: a NOS that needs root's password in the file
+    #: writes ROOT_HASH where the hash goes, and rendering fills it in (render.engine)
+    root_authentication: bool = False
 
 
 #: what the rendered files hold where a BGP session's key goes: `netcfg push` replaces it with
 #: the key routing.authentication names, so no rendered or committed file ever holds the key
 SESSION_KEY = "NETCFG-SESSION-KEY"
+
+#: what a config holds where root's password hash goes until rendering fills it in from the
+#: reference `management.root_authentication` names (render.engine.fill_root_hash)
+ROOT_HASH = "NETCFG-ROOT-HASH"
 
 #: what every rendered switch config classifies by
 TRUST = "dscp"
@@ -472,4 +479,5 @@ class PlanBuilder:
             management=dev.management, management_gateway=dev.management_gateway,
             loopback=loopback, mtu=dev.mtu,
             interfaces=interfaces, breakouts=_breakouts(platform, interfaces), bgp=bgp, qos=qos,
-            ecmp=ecmp)
+            ecmp=ecmp,
+            root_authentication=intent.management.root_authentication is not None)

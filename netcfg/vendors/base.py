@@ -79,6 +79,10 @@ class Capabilities:
     management_route: bool = True
     #: why not, and what to do instead (CAP014's message)
     management_route_note: str = ""
+    #: the file states root's password (`management.root_authentication`), because the NOS
+    #: refuses to commit a configuration without one (Junos); elsewhere the switch keeps its
+    #: own and CAP016 notes it where the intent gives a hash
+    root_authentication: bool = False
     #: lossless traffic has a shared pool of its own, `qos.buffer.lossless_pool` percent of
     #: the shared buffer (the lossy pool has the rest): the lossless queues' dynamic limit is
     #: taken of that share, and the plan carries the percent (`qos.pools.lossless_percent`)
@@ -175,6 +179,12 @@ class DeployAdapter:
 
     def save(self, driver: NetworkDriver) -> None:
         """Make the startup config equal the running one (no-op where a commit persists)."""
+
+    def prefer_device(self, running: str, candidate: str, sections: tuple[str, ...]) -> str:
+        """`candidate` without those of `sections` the device has its own of, so that
+        keep_device_local puts the device's in (`management.root_authentication.on_push:
+        keep_device`). Only a NOS whose files carry such a section does anything."""
+        return candidate
 
     def keep_device_local(self, running: str, candidate: str) -> str:
         """`candidate` plus the device-local sections of `running` (logins, AAA) it does not

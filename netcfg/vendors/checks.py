@@ -52,6 +52,11 @@ RULES: dict[str, Rule] = {r.id: r for r in (
     Rule("CAP015", "error", "a shared headroom pool asked for where the device's NOS config "
          "cannot state one", "each lossless port would reserve only part of the headroom "
          "netcfg's physics needs, and PFC would drop", "render capability table"),
+    Rule("CAP016", "info", "a root password hash where the device's NOS config states none",
+         "the switch keeps its own root password; nothing is lost", "render capability table"),
+    Rule("CAP017", "warning", "a file that its NOS refuses to commit on its own: Junos needs "
+         "system root-authentication", "a switch given the file alone (ZTP, a reviewer's load "
+         "override) refuses it; netcfg push keeps the device's own", "render capability table"),
     Rule("CAP012", "warning", "the device's NOS file holds routing only",
          "PFC, ECN, DSCP mapping, buffers and hashing must be configured on the box by other "
          "means, or the lossless class is not lossless there", "render capability table"),
@@ -86,6 +91,8 @@ def reported_fields(caps: Capabilities) -> dict[str, str]:
         out["bgp.neighbors[].keyed"] = "CAP013"
     if not caps.management_route:
         out["management_gateway"] = "CAP014"
+    if not caps.root_authentication:
+        out["root_authentication"] = "CAP016"
     for f in set(WATCHDOG_FIELDS) - caps.watchdog_per_port:
         out[f"interfaces[].watchdog.{_WATCHDOG_PLAN_FIELD[f]}"] = "CAP006"
     return out
@@ -193,6 +200,18 @@ def _routing(li, fabric: Fabric, nos: str, caps: Capabilities, devices: list[Dev
             "CAP013", f"{nos} config states no BGP session key ({where}): the sessions to and "
             "from them run without authentication", ("routing", "authentication"),
             severity="warning", device=devices[0].name))
+    root = fabric.loaded.intent.management.root_authentication
+    if caps.root_authentication and root is None:
+        out.append(li.finding(
+            "CAP017", f"{nos} files hold no system root-authentication ({where}): loaded alone "
+            "(ZTP, a reviewer's load override) the switch refuses to commit them; netcfg push "
+            "keeps the device's own. Set management.root_authentication",
+            devices[0].platform_path, severity="warning", device=devices[0].name))
+    if not caps.root_authentication and root is not None:
+        out.append(li.finding(
+            "CAP016", f"{nos} config states no root password ({where}): the switch keeps its "
+            "own (only a NOS that refuses a commit without one gets the hash)",
+            ("management", "root_authentication"), severity="info", device=devices[0].name))
     gated = [d for d in devices if d.management_gateway]
     if not caps.management_route and gated:
         out.append(li.finding(

@@ -16,7 +16,7 @@ import pytest
 import yaml
 from lab_fixtures import Served, lab_process
 
-from .deploy_cases import BY_NOS, MULTIVENDOR, devices_file, specs
+from .deploy_cases import BY_NOS, MULTIVENDOR, SHARED, devices_file, specs
 
 ROOT = Path(__file__).resolve().parents[2]
 DEVICES = sorted(BY_NOS.values())
@@ -31,8 +31,9 @@ def netcfg(*args: str, check: int | None = None) -> subprocess.CompletedProcess[
 
 
 def serve(tmp: Path, names: list[str], *options: str) -> AbstractContextManager[Served]:
-    """`netcfg lab` in its own process serving `names` of the multivendor inventory."""
-    args = list(options)
+    """`netcfg lab` in its own process serving `names` of the multivendor inventory, checking
+    against the vendors' own data where it is present."""
+    args = list(options) + (["--vendor-data", str(SHARED)] if SHARED is not None else [])
     for name in names:
         args += ["--device", name]
     return lab_process(MULTIVENDOR, tmp / "devices.yaml", *args)

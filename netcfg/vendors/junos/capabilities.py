@@ -22,6 +22,7 @@ CAPABILITIES = Capabilities(
     # instance (`system management-instance`); a route in inet.0 would draw fabric traffic.
     # The routing-instances hierarchy is not among the Juniper YANG modules netcfg validates
     # Junos files with (../shared/junos-yang), so it is not rendered unverified (CAP014).
+    root_authentication=True,
     management_route=False,
     management_route_note="it belongs in the mgmt_junos routing instance, whose hierarchy "
                           "netcfg cannot yet check against Juniper's YANG (and a full replace "

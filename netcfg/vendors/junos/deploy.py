@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from netcfg.vendors.base import DeployAdapter
-from netcfg.vendors.junos.syntax import insert_children, top_children
+from netcfg.vendors.junos.syntax import insert_children, remove_children, top_children
 
 if TYPE_CHECKING:
     from napalm.base import NetworkDriver
@@ -23,7 +23,9 @@ DEVICE_LOCAL = ("root-authentication", "login", "authentication-order", "tacplus
 
 class JunosDeploy(DeployAdapter):
     #: `authentication-key "$9$...";` (Junos shows the $9$ form)
-    secret_values = (re.compile(r'(?P<lead>\bauthentication-key )(?P<secret>"[^"]*"|[^;\s]+)'),)
+    secret_values = (re.compile(r'(?P<lead>\bauthentication-key )(?P<secret>"[^"]*"|[^;\s]+)'),
+                     # root's and the logins' password hashes (`encrypted-password "$6$...";`)
+                     re.compile(r'(?P<lead>\bencrypted-password )(?P<secret>"[^"]*"|[^;\s]+)'))
     """Commit timer: `commit confirmed N`, N in whole minutes (netcfg rounds up; NAPALM
     requires a multiple of 60 s)."""
 
@@ -66,6 +68,10 @@ class JunosDeploy(DeployAdapter):
 
     def commit(self, driver: NetworkDriver, seconds: int, message: str) -> None:
         driver.commit_config(message=message, revert_in=seconds)
+
+    def prefer_device(self, running: str, candidate: str, sections: tuple[str, ...]) -> str:
+        theirs = top_children(running, "system")
+        return remove_children(candidate, "system", {s for s in sections if s in theirs})
 
     def keep_device_local(self, running: str, candidate: str) -> str:
         theirs = top_children(running, "system")

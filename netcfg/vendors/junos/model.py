@@ -113,6 +113,9 @@ class DynamicLoadBalancing:
 @dataclass(frozen=True, slots=True)
 class JunosConfig:
     hostname: str
+    #: `system root-authentication encrypted-password`: the placeholder rendering fills with
+    #: the hash (plan.ROOT_HASH), or None where the intent gives none
+    root_hash: str | None
     #: the header comment (model and role), safe inside /* */
     banner: str
     channelized: tuple[Channelized, ...]

@@ -23,7 +23,7 @@ from decimal import Decimal
 
 from netcfg.physics.ecn import junos_fill_levels
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
-from netcfg.render.plan import DevicePlan, EcnProfile, Watchdog
+from netcfg.render.plan import ROOT_HASH, DevicePlan, EcnProfile, Watchdog
 from netcfg.vendors.junos.capabilities import CAPABILITIES
 from netcfg.vendors.junos.model import (
     BgpGroup,
@@ -195,7 +195,7 @@ def build(plan: DevicePlan) -> JunosConfig:
         groups.setdefault(n.group, []).append(
             Neighbor(n.address, n.remote_as, n.description, n.keyed))
     return JunosConfig(
-        hostname=plan.hostname,
+        hostname=plan.hostname, root_hash=ROOT_HASH if plan.root_authentication else None,
         banner=f"{plan.hostname}: {plan.model}, {plan.role}".replace("*/", "* /"),
         channelized=tuple(Channelized(port, count, speed)
                           for port, (count, speed) in _sub_ports(plan).items()),

@@ -156,3 +156,16 @@ def insert_children(text: str, parent: str, children: list[str]) -> str:
     if text[brace:at].strip():  # more on the `parent {` line: start the children on a new one
         return text[:brace] + "\n" + insert + text[brace:]
     return text[:at] + insert + text[at:]
+
+
+def remove_children(text: str, parent: str, keywords: set[str]) -> str:
+    """`text` without the statements named `keywords` directly inside the top-level `parent`
+    block (whole lines, as top_children finds them)."""
+    toks = tokens(text)
+    found = _top_block(text, toks, parent)
+    if found is None:
+        return text
+    for block in reversed(_children(text, toks, found[0] + 1, found[1])):
+        if block.keyword in keywords:
+            text = text[:block.start] + text[block.end:]
+    return text
