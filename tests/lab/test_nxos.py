@@ -438,3 +438,30 @@ def test_own_addresses_are_valid_and_distinct_past_254_devices(tmp_path):
     assert not any(a.endswith((".0", ".255")) for a in addresses)
     with pytest.raises(ValueError, match="at most 65024 addresses for nxos"):
         lab._address_for(DeviceSpec("one-too-many", "nxos"), cls)
+
+
+SPLIT = "interface Ethernet1/3/2\n  description split\n  no switchport\n"
+
+
+@pytest.mark.parametrize("breakout,accepted", [
+    ("", False),  # no breakout line: Ethernet1/3/2 does not exist
+    ("interface breakout module 1 port 1-4 map 400g-2x\n", True),
+    ("interface breakout module 1 port 3 map 400g-1x\n", False),  # one port: no /2
+    ("interface breakout module 1 port 1,5 map 400g-2x\n", False),  # not cage 3
+    ("interface breakout module 1 port 3 map four-by-100\n", False),  # not Cisco's map form
+])
+def test_split_ports_exist_only_after_a_breakout(make_lab, drivers, breakout, accepted):
+    lab = make_lab(DeviceSpec("nx1", "nxos", interfaces=["Ethernet1/1", "Ethernet1/3/1",
+                                                         "Ethernet1/3/2"]))
+    dev = lab["nx1"]
+    assert "Ethernet1/3/2" not in dev.running_config()  # the factory config splits nothing
+    drv = _opened(drivers, dev)
+    drv.load_replace_candidate(config=SPINE + breakout + SPLIT)
+    if accepted:
+        drv.commit_config()
+        assert "interface Ethernet1/3/2" in dev.running_config()
+        assert "interface Ethernet1/3/1" in dev.running_config()
+    else:
+        with pytest.raises(NXAPICommandError, match="Rollback failed"):
+            drv.commit_config()
+        assert "Ethernet1/3/2" not in dev.running_config()

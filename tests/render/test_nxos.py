@@ -121,3 +121,29 @@ def test_port_restoration_override_is_a_capability_error(tmp_path):
     cap = [f for f in result.findings if f.rule == "CAP006"]
     assert not result.ok and len(cap) == 1
     assert "restoration" in cap[0].text() and "spine-pod1-1" in cap[0].text()
+
+
+def test_split_cages_are_broken_out():
+    """spine-pod1-1 (N9364E-SG2) runs cages 1-24 as 2 x 400G (Ethernet1/1/1 ... Ethernet1/24/2,
+    as the inventory's cabling gives them): one line in Cisco's form `interface breakout module
+    1 port <list> map 400g-2x` (NX-OS Interfaces Configuration Guide 10.6(x), ch. 3), and no
+    split port configured outside it."""
+    import re
+
+    from netcfg.render import render_plan
+
+    fabric, physics = _fabric(str(INVENTORIES / "multivendor" / "fabric.yaml"))
+    text = render_plan(PlanBuilder(fabric, physics).plan(fabric.devices["spine-pod1-1"]))
+    lines = [line for line in text.splitlines() if line.startswith("interface breakout")]
+    assert lines == ["interface breakout module 1 port 1-24 map 400g-2x"]
+    split = {(int(p), int(k)) for p, k in re.findall(r"^interface Ethernet1/(\d+)/(\d+)$", text,
+                                                     re.M)}
+    assert split == {(p, k) for p in range(1, 25) for k in (1, 2)}
+
+
+def test_port_lists():
+    from netcfg.vendors.nxos.render import breakout_map, port_list
+
+    assert port_list([5, 1, 2, 3, 7, 8]) == "1-3,5,7-8"
+    assert port_list([49]) == "49"
+    assert breakout_map(2, 400_000) == "400g-2x" and breakout_map(4, 100_000) == "100g-4x"

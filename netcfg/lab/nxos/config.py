@@ -4,6 +4,7 @@ editor, `show running-config` / checkpoint file rendering, and the rollback patc
 
 from __future__ import annotations
 
+import re
 import time
 
 from netcfg.lab.cfgtree import ConfigError, ModalEditor, Node, render
@@ -110,11 +111,46 @@ def parse(text: str, strict: bool = True) -> Node:
     return root
 
 
+#: a split port: EthernetM/P/K (module, cage port, sub-port)
+_SPLIT = re.compile(r"ethernet(\d+)/(\d+)/(\d+)")
+#: `interface breakout module M port LIST map <speed>g-<n>x` (Cisco Nexus 9000 NX-OS Interfaces
+#: Configuration Guide 10.6(x), ch. 3: `... port <port#> map 400g-2x`; maps 10g-4x ... 400g-2x)
+_BREAKOUT = re.compile(r"interface breakout module (\d+) port ([\d,-]+) map (\d+)g-(\d+)x")
+
+
+def split_ports(root: Node) -> dict[tuple[int, int], int]:
+    """(module, port) -> sub-ports, from the tree's `interface breakout` lines; a map keyword
+    not of Cisco's `<speed>g-<n>x` form is refused."""
+    out: dict[tuple[int, int], int] = {}
+    for node in root.children:
+        if node.tokens[:2] != ["interface", "breakout"]:
+            continue
+        m = _BREAKOUT.fullmatch(" ".join(node.tokens))
+        if m is None:
+            raise ConfigError(node.line, len(node.tokens) - 1)
+        for part in m.group(2).split(","):
+            first, _, last = part.partition("-")
+            for port in range(int(first), int(last or first) + 1):
+                out[(int(m.group(1)), port)] = int(m.group(4))
+    return out
+
+
 def ensure_interfaces(root: Node, names: list[str]) -> Node:
-    """Physical interfaces exist whatever a file says (NX-OS cannot delete them)."""
+    """Physical interfaces exist whatever a file says (NX-OS cannot delete them); a split
+    port (EthernetM/P/K) exists only while a breakout line splits its cage into K or more, so
+    a file configuring one without that line is refused, as the switch refuses the interface."""
+    split = split_ports(root)
+
+    def exists(name: str) -> bool:
+        m = _SPLIT.fullmatch(name.lower())
+        return m is None or split.get((int(m.group(1)), int(m.group(2))), 0) >= int(m.group(3))
+
+    for node in root.children:
+        if node.mode == "if" and not exists(node.tokens[1] if len(node.tokens) > 1 else ""):
+            raise ConfigError(node.line, 1)
     have = {c.line.lower() for c in root.children if c.mode == "if"}
     for name in names:
-        if f"interface {name}".lower() not in have:
+        if f"interface {name}".lower() not in have and exists(name):
             root.children.append(Node(f"interface {name}", "if"))
     return root
 

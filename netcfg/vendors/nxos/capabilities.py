@@ -21,10 +21,6 @@ CAPABILITIES = Capabilities(
     # prints it]. Poll interval, restore multiplier and action are switch-wide.
     watchdog_per_port=frozenset({"enabled", "detection"}),
     unrendered={
-        "breakouts[].parent": "no `interface breakout module 1 port N map` line is rendered: "
-                              "the split ports (Ethernet1/N/1, ...) must already exist",
-        "breakouts[].ports": "no `interface breakout module 1 port N map` line is rendered: "
-                             "the split ports must already exist",
         "qos.headroom_profiles[].xon": "no ingress pause-threshold line is rendered [M]; the "
                                        "switch sizes no-drop headroom from the class MTU",
         "qos.headroom_profiles[].xoff": "no ingress pause-threshold line is rendered [M]; the "

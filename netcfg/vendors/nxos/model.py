@@ -91,12 +91,23 @@ class Interface:
 
 
 @dataclass(frozen=True, slots=True)
+class BreakoutLine:
+    """`interface breakout module M port P map <speed>g-<n>x`: the split ports EthernetM/P/1..n
+    exist only after it (Cisco Nexus 9000 NX-OS Interfaces Configuration Guide 10.6(x), ch. 3)."""
+
+    module: int
+    ports: str  # "1-8,17" (NX-OS port list)
+    map: str  # "400g-2x"
+
+
+@dataclass(frozen=True, slots=True)
 class NxosConfig:
     hostname: str
     model: str
     role: str
     lldp: bool
     jumbomtu: int
+    breakouts: tuple[BreakoutLine, ...]
     load_sharing: LoadSharing
     watchdog: Watchdog
     class_maps: tuple[ClassMap, ...]

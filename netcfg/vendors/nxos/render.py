@@ -16,6 +16,7 @@ from netcfg.vendors.lineconfig import parse
 from netcfg.vendors.nxos.capabilities import CAPABILITIES
 from netcfg.vendors.nxos.model import (
     Bgp,
+    BreakoutLine,
     ClassMap,
     EcnMark,
     Interface,
@@ -75,6 +76,37 @@ def _queuing(plan: DevicePlan, ecn: tuple) -> tuple[OutputQueue, ...]:
     return tuple(out)
 
 
+def breakout_map(ports: int, speed: int) -> str:
+    """The map keyword of a cage split into `ports` ports of `speed` Mb/s: 2 x 400G ->
+    `400g-2x` (Cisco's form: 10g-4x, 25g-4x, 50g-2x, 100g-4x, 200g-2x, 400g-2x)."""
+    return f"{speed // 1000}g-{ports}x"
+
+
+def breakout_lines(plan: DevicePlan) -> tuple[BreakoutLine, ...]:
+    """One `interface breakout` line per module and map, the cages as an NX-OS port list
+    (consecutive ports as a range)."""
+    cages: dict[tuple[int, str], list[int]] = {}
+    for b in plan.breakouts:
+        m = re.fullmatch(r"Ethernet(\d+)/(\d+)", b.parent or "")
+        if m is None:
+            raise ValueError(f"cage {b.cage}: no NX-OS parent port name ({b.parent!r})")
+        cages.setdefault((int(m.group(1)), breakout_map(b.ports, b.speed)), []).append(
+            int(m.group(2)))
+    return tuple(BreakoutLine(module, port_list(ports), keyword)
+                 for (module, keyword), ports in sorted(cages.items()))
+
+
+def port_list(ports: list[int]) -> str:
+    """[1, 2, 3, 5] -> "1-3,5"."""
+    runs: list[list[int]] = []
+    for p in sorted(set(ports)):
+        if runs and p == runs[-1][-1] + 1:
+            runs[-1].append(p)
+        else:
+            runs.append([p])
+    return ",".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
+
+
 def build(plan: DevicePlan) -> NxosConfig:
     """The plan as an NX-OS configuration: values in NX-OS's units and spellings."""
     q = plan.qos
@@ -118,7 +150,7 @@ def build(plan: DevicePlan) -> NxosConfig:
     f = set(plan.ecmp.fields)
     return NxosConfig(
         hostname=plan.hostname, model=plan.model, role=plan.role, lldp=plan.lldp,
-        jumbomtu=MTU_MAX,
+        jumbomtu=MTU_MAX, breakouts=breakout_lines(plan),
         load_sharing=LoadSharing(_pair(f, "src_ip", "dst_ip"),
                                  _pair(f, "l4_src_port", "l4_dst_port"), plan.ecmp.seed),
         watchdog=Watchdog(poll, shut, multiplier(wd.restoration_ms, poll)),
