@@ -28,10 +28,6 @@ CAPABILITIES = Capabilities(
                           "netcfg cannot yet check against Juniper's YANG (and a full replace "
                           "removes one set on the switch by hand)",
     unrendered={
-        "breakouts[].parent": "no chassis port channel-speed statement is rendered: the "
-                              "channels (et-0/0/N:0, ...) must already exist",
-        "breakouts[].ports": "no chassis port channel-speed statement is rendered: the "
-                             "channels must already exist",
         # `protocols bgp group multipath` has no path count [Juniper BGP multipath page]
         "bgp.maximum_paths": "BGP multipath has no path count; the platform's ECMP limit "
                              "applies",

@@ -103,15 +103,14 @@ def quote(text: str) -> str:
 
 
 def _sub_ports(plan: DevicePlan) -> dict[str, tuple[int, str]]:
-    """Channelised parent port -> (number-of-sub-ports, speed) for `et-0/0/N:M` names."""
-    from netcfg.platforms import load_catalog
-
-    p = load_catalog().platforms.get(plan.platform)
-    per_cage = {m.speed: m.per_cage for m in p.modes} if p is not None else {}
+    """Channelised parent port -> (number-of-sub-ports, speed) for the `et-0/0/N:M` names: the
+    plan's split cages, at the speed their channels run."""
+    speeds = {i.name.split(":")[0]: i.speed for i in plan.interfaces if ":" in i.name}
     out: dict[str, tuple[int, str]] = {}
-    for i in plan.interfaces:
-        if ":" in i.name and i.speed in per_cage:
-            out[i.name.split(":")[0]] = (per_cage[i.speed], f"{i.speed // 1000}g")
+    for b in plan.breakouts:
+        if b.parent is None:
+            raise ValueError(f"cage {b.cage}: no Junos parent port name")
+        out[b.parent] = (b.ports, f"{speeds.get(b.parent, b.speed) // 1000}g")
     return dict(sorted(out.items(), key=lambda kv: _port_key(kv[0])))
 
 
