@@ -26,6 +26,7 @@ from netcfg.twin.network import Router, Twin, TwinError
 from netcfg.twin.probe import Nic, recheck, unanswered
 from netcfg.vendors import vendor
 from netcfg.vendors.frr import VENDOR as FRR
+from netcfg.vendors.units import ip_packet
 
 
 @dataclass
@@ -210,7 +211,7 @@ def build(twin: Twin, fabric: Fabric, plans: list[DevicePlan],
     for plan in plans:
         ns = ns_of[plan.hostname]
         twin.configure(ns, ["link set lo up"] + [
-            f"link set {names[plan.hostname][i.name]} mtu {i.mtu} up"
+            f"link set {names[plan.hostname][i.name]} mtu {ip_packet(i.mtu)} up"
             for i in plan.interfaces if i.peer.split(":", 1)[0] in by_name or i.peer in nic_ns])
     for server in servers:
         for port in server.ports:
@@ -218,7 +219,8 @@ def build(twin: Twin, fabric: Fabric, plans: list[DevicePlan],
                 continue
             gateway = str(port.peer.ip).split("/")[0] if port.peer and port.peer.ip else None
             twin.configure(nic_ns[port.id], [
-                "link set lo up", f"link set e0 mtu {port.mtu} up", f"addr add {port.ip} dev e0"]
+                "link set lo up", f"link set e0 mtu {ip_packet(port.mtu)} up",
+                f"addr add {port.ip} dev e0"]
                 + ([f"route add default via {gateway}"] if gateway else []))
     routers = []
     for plan in plans:

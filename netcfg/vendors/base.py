@@ -79,6 +79,10 @@ class Capabilities:
     management_route: bool = True
     #: why not, and what to do instead (CAP014's message)
     management_route_note: str = ""
+    #: hash fields the intent may ask for but the file cannot state, because no keyword for
+    #: them is verified on the NOS (EOS: the IP protocol); the switch's own choice applies and
+    #: CAP018 says so
+    unstated_hash_fields: frozenset[str] = frozenset()
     #: the file states root's password (`management.root_authentication`), because the NOS
     #: refuses to commit a configuration without one (Junos); elsewhere the switch keeps its
     #: own and CAP016 notes it where the intent gives a hash

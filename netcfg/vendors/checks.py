@@ -57,6 +57,9 @@ RULES: dict[str, Rule] = {r.id: r for r in (
     Rule("CAP017", "warning", "a file that its NOS refuses to commit on its own: Junos needs "
          "system root-authentication", "a switch given the file alone (ZTP, a reviewer's load "
          "override) refuses it; netcfg push keeps the device's own", "render capability table"),
+    Rule("CAP018", "warning", "an ECMP hash field the device's NOS file cannot state",
+         "no keyword for it is verified on that NOS: the switch's default decides whether it "
+         "is hashed", "render capability table"),
     Rule("CAP012", "warning", "the device's NOS file holds routing only",
          "PFC, ECN, DSCP mapping, buffers and hashing must be configured on the box by other "
          "means, or the lossless class is not lossless there", "render capability table"),
@@ -118,6 +121,15 @@ def check(fabric: Fabric, physics: object | None = None) -> list[Finding]:
                 "class on the box by other means", devices[0].platform_path,
                 severity="warning", device=first))
             continue
+        unstated = [(i, fld) for i, fld in enumerate(ecmp.fields)
+                    if fld in caps.unstated_hash_fields]
+        if unstated:
+            i, fld = unstated[0]
+            out.append(li.finding(
+                "CAP018", f"{nos} config states no {fld} hash keyword ({where}): none is "
+                "verified for it, so the switch hashes on it or not as it does by default "
+                "(RoCEv2 is always UDP: its spread does not depend on the IP protocol)",
+                ("ecmp", "fields", i), severity="warning", device=first))
         for i, fld in enumerate(ecmp.fields):
             if fld not in caps.hash_fields:
                 out.append(li.finding("CAP001", f"{nos} cannot hash on {fld} ({where}); it "

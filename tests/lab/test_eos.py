@@ -165,6 +165,8 @@ def test_rollback_restores_previous_commit(leaf, drivers):
     ("router bgp 65001\n neighbor 10.0.0.0 remote-as\n", "Incomplete command"),
     ("maximum-paths 64\n", "at token 0: 'maximum-paths'"),  # only valid under router bgp
     ("interface Ethernet1/1\n priority-flow-control priority 9 no-drop\n", "at token 2: '9'"),
+    # no public EOS text has a `protocol` field keyword for `fields ip`
+    ("ip load-sharing trident fields ip source-ip protocol\n", "at token 6: 'protocol'"),
 ])
 def test_typo_or_misplaced_line_rejected(leaf, drivers, typo, token):
     lab, dev = leaf
@@ -293,3 +295,15 @@ def test_reboot_cuts_idle_keep_alive_connections(leaf):
             call()
         lab.advance(60)
         assert call() == 200
+
+
+def test_documented_load_sharing_fields_are_taken(leaf, drivers):
+    """The field set EOS shows (and hides as its default), as public configs give it."""
+    lab, dev = leaf
+    drv = drivers("eos", dev)
+    drv.open()
+    line = "ip load-sharing trident fields ip source-ip source-port destination-ip " \
+           "destination-port ingress-interface"
+    drv.load_merge_candidate(config=line + "\n")
+    drv.commit_config()
+    assert line in dev.running_config()

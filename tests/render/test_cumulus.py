@@ -118,7 +118,7 @@ def test_missing_value_fails(example):
 
 
 def test_conversions():
-    assert cumulus.link_mtu(9216) == 9198
+    assert cumulus.link_mtu(9216) == 9202  # the Linux MTU: 9216-byte frame less its 14-B header
     # a shared headroom pool's PG reserves only xon: no NVUE form, nothing to explain (CAP015)
     assert cumulus.explain_headroom(19456, 97280, 9216) == []
     with pytest.raises(ValueError, match="shared headroom pool"):

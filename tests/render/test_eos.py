@@ -110,3 +110,18 @@ def test_seed_not_applied_is_reported():
     fabric, physics = _fabric(str(INVENTORIES / "multivendor" / "fabric.yaml"))
     text = render_plan(PlanBuilder(fabric, physics).plan(fabric.devices["leaf-su1-r1"]))
     assert "seed" not in text
+
+
+def test_load_sharing_states_only_documented_keywords():
+    """leaf-su1-r1 hashes on the intent's default fields (addresses, IP protocol, L4 ports):
+    the line names only keywords public EOS configs show, and the IP protocol, which has none,
+    is reported (CAP018) instead of written."""
+    from netcfg.validate import validate
+
+    fabric, physics = _fabric(str(INVENTORIES / "multivendor" / "fabric.yaml"))
+    text = render_plan(PlanBuilder(fabric, physics).plan(fabric.devices["leaf-su1-r1"]))
+    lines = [line for line in text.splitlines() if line.startswith("ip load-sharing")]
+    assert lines == ["ip load-sharing trident fields ip source-ip destination-ip source-port "
+                     "destination-port"]
+    found = [f for f in validate(INVENTORIES / "multivendor").findings if f.rule == "CAP018"]
+    assert [f.device for f in found] == ["leaf-su1-r1"] and "ip_proto" in found[0].message

@@ -122,7 +122,8 @@ def test_conversions(multivendor):
     assert (plan.platform, port.name) == ("arista-7060x6-sonic", "Ethernet4")
     assert (entry["lanes"], entry["alias"], entry["index"], entry["fec"]) == (
         "21,22,23,24", "etp1b", "1", "rs")
-    assert entry["mtu"] == str(port.mtu - 22) and entry["speed"] == str(port.speed)
+    # portmgr: PORT.mtu is the Linux MTU (the frame less its 14-byte header); orchagent adds 22
+    assert entry["mtu"] == str(port.mtu - 14) and entry["speed"] == str(port.speed)
     assert sonic.cable(2.1) == "3m" and sonic.cable(40.0) == "40m"
     pg = db["BUFFER_PG"][f"{port.name}|3"]["profile"]
     prof = db["BUFFER_PROFILE"][pg]

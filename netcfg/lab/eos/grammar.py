@@ -95,7 +95,11 @@ MODES: dict[str, list] = {
         ("ip prefix-list <word>", "prefix-list"),
         "ip icmp rate-limit-unreachable = <num>",
         "ip hardware fib optimize = <text>",
-        "ip load-sharing trident|tomahawk|sand = fields <text>",
+        # the `fields ip` keywords EOS shows (and hides as its default): source-ip source-port
+        # destination-ip destination-port ingress-interface [public configs, EOS notes]
+        "ip load-sharing trident|tomahawk|sand fields ip = "
+        "source-ip|destination-ip|source-port|destination-port|ingress-interface+",
+        "ip load-sharing trident|tomahawk|sand fields ipv6 = <text>",
         "username <word> = [privilege <0-15>] [role <word>] secret|nopassword <text>",
         "username <word> = [privilege <0-15>] [role <word>] nopassword",
         "username <word> ssh-key = <text>",

@@ -31,11 +31,11 @@ from netcfg.vendors.cumulus.model import (
     TrafficPool,
 )
 from netcfg.vendors.cumulus.releases import spelling
-from netcfg.vendors.units import whole_polls
+from netcfg.vendors.units import frame_size, ip_packet, whole_polls
 
-#: NVUE `link mtu` is the Linux interface MTU (IP packet); the L2 frame adds the Ethernet
-#: header (14) and FCS (4). Linux netdev convention; the Spectrum SDK limit is not documented.
-MTU_OVERHEAD = 18
+#: NVUE `link mtu` is the Linux interface MTU: the largest IP packet (Linux netdev convention;
+#: NVIDIA's RoCE examples set `link mtu 9216`), so the intent's frame less its header
+#: (units.ip_packet); NVUE takes 552-9216.
 
 #: netcfg hash field -> `nv set system forwarding ecmp-hash <field>` (NVUE System-Forwarding ref).
 HASH_FIELDS: dict[str, str] = {
@@ -53,7 +53,7 @@ LOSSLESS_POOL, LOSSY_POOL = "default-lossless", "default-lossy"
 
 
 def link_mtu(l2_mtu: int) -> int:
-    return l2_mtu - MTU_OVERHEAD
+    return ip_packet(l2_mtu)
 
 
 def robustness(detection_ms: int, poll_ms: int) -> int:
@@ -204,7 +204,7 @@ def read(text: str) -> QosFacts:
     for name, iface in cfg.get("interface", {}).items():
         iq = iface.get("qos", {})
         if "mtu" in iface.get("link", {}):
-            f.mtu[name] = int(iface["link"]["mtu"]) + MTU_OVERHEAD
+            f.mtu[name] = frame_size(int(iface["link"]["mtu"]))
         prof = iq.get("pfc", {}).get("profile")
         if prof is not None:
             f.pfc_ports[name] = tuple(sorted(int(p) for p in

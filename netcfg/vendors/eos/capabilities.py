@@ -3,11 +3,15 @@
 from netcfg.vendors.base import Capabilities
 
 CAPABILITIES = Capabilities(
-    # `ip load-sharing trident fields ip source-ip destination-ip source-port destination-port
-    # ingress-interface` [V public configs, per the EOS notes]; `protocol` is assumed [M]. MAC,
-    # VLAN, flow label and the RoCE QP (Sand UDP-payload hashing only) are not offered on XGS.
+    # `ip load-sharing trident fields ip source-ip source-port destination-ip destination-port
+    # ingress-interface` [V public configs, per the EOS notes: the field set a network
+    # automation project found EOS hides as its default]. No public EOS text names a keyword
+    # for the IP protocol, so ip_proto is taken in the intent but not stated (CAP018): RoCEv2
+    # is always UDP, so its spread does not depend on it. MAC, VLAN, flow label and the RoCE QP
+    # (Sand UDP-payload hashing only) are not offered on XGS.
     hash_fields=frozenset({"src_ip", "dst_ip", "ip_proto", "l4_src_port", "l4_dst_port",
                            "ingress_port"}),
+    unstated_hash_fields=frozenset({"ip_proto"}),
     # global `priority-flow-control pause watchdog action drop|no-drop` and port
     # `... port action drop|notify-only` [AVD schema]; no-drop read as "forward" [M].
     watchdog_actions=frozenset({"drop", "forward", "alert"}),

@@ -13,6 +13,7 @@ from typing import Any
 
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
 from netcfg.render.plan import DevicePlan, Interface, Watchdog
+from netcfg.vendors.eos.capabilities import CAPABILITIES
 from netcfg.vendors.eos.model import (
     Bgp,
     EcnMark,
@@ -24,12 +25,13 @@ from netcfg.vendors.eos.model import (
 from netcfg.vendors.eos.model import Interface as EosInterface
 from netcfg.vendors.eos.model import Watchdog as EosWatchdog
 from netcfg.vendors.lineconfig import Statement, parse
+from netcfg.vendors.units import frame_size, ip_packet
 
-#: netcfg hash field -> `ip load-sharing trident fields ip` keyword
-HASH_KEYWORDS = {"src_ip": "source-ip", "dst_ip": "destination-ip", "ip_proto": "protocol",
+#: netcfg hash field -> `ip load-sharing trident fields ip` keyword: the documented set only
+#: (capabilities.py; ip_proto has none and is not stated)
+HASH_KEYWORDS = {"src_ip": "source-ip", "dst_ip": "destination-ip",
                  "l4_src_port": "source-port", "l4_dst_port": "destination-port",
                  "ingress_port": "ingress-interface"}
-ETH_HEADER = 14
 IP_MTU_MAX = 9214
 #: watchdog timeout/recovery take 2 decimals of a second [AVD schema]: 10 ms steps
 TIMER_STEP_MS = 10
@@ -51,7 +53,7 @@ def _asic_family(platform: str) -> str:
 
 
 def ip_mtu(l2: int) -> int:
-    return min(l2 - ETH_HEADER, IP_MTU_MAX)
+    return min(ip_packet(l2), IP_MTU_MAX)
 
 
 def _timer_ms(ms: int) -> int:
@@ -113,7 +115,7 @@ def build(plan: DevicePlan) -> EosConfig:
         # One switch-wide profile: the largest headroom any port needs covers every port.
         worst = max(q.headroom_profiles, key=lambda h: (h.xoff, h.xon, h.name))
         profile = QueueProfile(PROFILE, alpha(q.dynamic_th), worst.xoff, worst.xon)
-    missing = set(plan.ecmp.fields) - set(HASH_KEYWORDS)
+    missing = set(plan.ecmp.fields) - CAPABILITIES.hash_fields
     if missing:
         raise ValueError(f"EOS cannot hash on {sorted(missing)}")
     bgp = Bgp.of(plan.bgp)
@@ -131,14 +133,15 @@ def build(plan: DevicePlan) -> EosConfig:
 
 def expected(plan: DevicePlan) -> QosFacts:
     """facts_of(plan), with what EOS rounds: timers to 10 ms, IP MTU capped at 9214, and
-    lossless priorities as the union of the ports' no-drop priorities (EOS has no global list)."""
+    lossless priorities as the union of the ports' no-drop priorities (EOS has no global list),
+    and only the hash fields the file can state."""
     f = facts_of(plan)
-    f.mtu = {n: ip_mtu(m) + ETH_HEADER for n, m in f.mtu.items()}
+    f.mtu = {n: frame_size(ip_mtu(m)) for n, m in f.mtu.items()}
     f.watchdog = {n: WatchdogFacts(_timer_ms(w.detection_ms), _timer_ms(w.restoration_ms),
                                    w.action) for n, w in f.watchdog.items()}
     f.pfc_ports = {n: tuple(sorted(ps)) for n, ps in f.pfc_ports.items()}
     f.lossless_priorities = tuple(sorted({p for ps in f.pfc_ports.values() for p in ps}))
-    f.hash_fields = tuple(sorted(f.hash_fields))
+    f.hash_fields = tuple(sorted(set(f.hash_fields) - CAPABILITIES.unstated_hash_fields))
     return f
 
 
@@ -219,7 +222,7 @@ def read(text: str) -> QosFacts:
         i = ifaces[name]
         if not name.lower().startswith("ethernet"):
             continue
-        f.mtu[name] = i["mtu"] + ETH_HEADER
+        f.mtu[name] = frame_size(i["mtu"])
         if i["ecn"]:
             f.ecn[name] = dict(sorted(i["ecn"].items()))
         if i["pfc_on"] and i["prios"]:

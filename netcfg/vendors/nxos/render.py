@@ -28,12 +28,11 @@ from netcfg.vendors.nxos.model import (
     QueuingPolicy,
     Watchdog,
 )
-from netcfg.vendors.units import whole_polls
+from netcfg.vendors.units import frame_size, ip_packet, whole_polls
 
 #: interface-multiplier range (DME pfcwdInterfaceMultiplier 0-40; 0 = use the global one)
 INTERFACE_MULTIPLIER_MAX = 40
 
-ETH_HEADER = 14
 CONTROL_QUEUE = 7
 #: strict queues take priority level 1 (DME range 1-8) [V Cisco roce_enable.py, per the
 #: project's NX-OS notes]
@@ -46,7 +45,7 @@ CLASSIFY, NETQOS, QUEUING = "NETCFG-CLASSIFY", "NETCFG-NQ", "NETCFG-OUT"
 
 
 def ip_mtu(l2: int) -> int:
-    return min(l2 - ETH_HEADER, MTU_MAX)
+    return min(ip_packet(l2), MTU_MAX)
 
 
 def qname(tc: int, kind: str) -> str:
@@ -177,7 +176,7 @@ def expected(plan: DevicePlan) -> QosFacts:
     IP protocol hashed whenever the address is."""
     f = facts_of(plan)
     poll = plan.qos.watchdog_poll_ms
-    f.mtu = {n: ip_mtu(m) + ETH_HEADER for n, m in f.mtu.items()}
+    f.mtu = {n: frame_size(ip_mtu(m)) for n, m in f.mtu.items()}
     f.watchdog = {n: WatchdogFacts(multiplier(w.detection_ms, poll) * poll,
                                    multiplier(w.restoration_ms, poll) * poll, w.action)
                   for n, w in f.watchdog.items()}
@@ -258,7 +257,7 @@ def read(text: str) -> QosFacts:
         if not name.lower().startswith("ethernet"):
             continue
         mtu = next((int(k.split()[1]) for k in kids if re.fullmatch(r"mtu \d+", k)), 1500)
-        f.mtu[name] = mtu + ETH_HEADER
+        f.mtu[name] = frame_size(mtu)
         pol = next((k.split()[-1] for k in kids if k.startswith("service-policy type qos input")),
                    None)
         if pol is not None and not f.dscp_to_tc:

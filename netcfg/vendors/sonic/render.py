@@ -20,10 +20,12 @@ import orjson
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
 from netcfg.render.plan import DevicePlan, Interface
 from netcfg.vendors.sonic import buffers, ports
+from netcfg.vendors.units import frame_size, ip_packet
 
-#: orchagent sets SAI_PORT_ATTR_MTU = PORT.mtu + 22 (Ethernet header 14, one VLAN tag 4, FCS 4):
-#: sonic-net/sonic-swss orchagent/port.h (DEFAULT_MTU comment) and portsorch setPortMtu.
-MTU_OVERHEAD = 22
+#: PORT.mtu is the port's Linux MTU, the largest IP packet (sonic-swss cfgmgr/portmgr.cpp: `ip
+#: link set dev <port> mtu <mtu>`); orchagent gives the ASIC PORT.mtu + 22 to leave room for the
+#: header, one VLAN tag and the FCS (orchagent/portsorch.cpp setPortMtu, portsorch.h FCS_LEN and
+#: VLAN_TAG_LEN). So PORT.mtu is the intent's frame less its header (units.ip_packet).
 
 #: netcfg hash field -> sonic-hash.yang `hash-field` enum (SWITCH_HASH|GLOBAL ecmp_hash).
 HASH_FIELDS: dict[str, str] = {
@@ -70,7 +72,7 @@ def port_entry(plan: DevicePlan, iface: Interface) -> dict[str, str]:
 
 
 def port_mtu(l2_mtu: int) -> str:
-    return str(l2_mtu - MTU_OVERHEAD)
+    return str(ip_packet(l2_mtu))
 
 
 def cable(meters: float) -> str:
@@ -328,7 +330,7 @@ def read(text: str) -> QosFacts:
                                              int(wd["restoration_time"]), wd["action"])
     for name, p in ports.items():
         if "mtu" in p:
-            f.mtu[name] = int(p["mtu"]) + MTU_OVERHEAD
+            f.mtu[name] = frame_size(int(p["mtu"]))
     back = {v: k for k, v in HASH_FIELDS.items()}
     f.hash_fields = tuple(back[h] for h in db.get("SWITCH_HASH", {}).get("GLOBAL", {})
                           .get("ecmp_hash", []))
