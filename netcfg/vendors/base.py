@@ -79,6 +79,9 @@ class Capabilities:
     management_route: bool = True
     #: why not, and what to do instead (CAP014's message)
     management_route_note: str = ""
+    #: rendered lines no vendor text confirms (the spelling, as a prefix of the line -> what is
+    #: known of it): CAP019 names them for every platform of the NOS until a source is found
+    unverified_lines: Mapping[str, str] = field(default_factory=dict)
     #: hash fields the intent may ask for but the file cannot state, because no keyword for
     #: them is verified on the NOS (EOS: the IP protocol); the switch's own choice applies and
     #: CAP018 says so

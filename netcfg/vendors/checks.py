@@ -60,6 +60,10 @@ RULES: dict[str, Rule] = {r.id: r for r in (
     Rule("CAP018", "warning", "an ECMP hash field the device's NOS file cannot state",
          "no keyword for it is verified on that NOS: the switch's default decides whether it "
          "is hashed", "render capability table"),
+    Rule("CAP019", "warning", "a rendered line no vendor text confirms",
+         "if the NOS does not know the spelling, it refuses the whole file (a replace fails and "
+         "changes nothing); the line stays until a source confirms or corrects it",
+         "render capability table"),
     Rule("CAP012", "warning", "the device's NOS file holds routing only",
          "PFC, ECN, DSCP mapping, buffers and hashing must be configured on the box by other "
          "means, or the lossless class is not lossless there", "render capability table"),
@@ -121,6 +125,13 @@ def check(fabric: Fabric, physics: object | None = None) -> list[Finding]:
                 "class on the box by other means", devices[0].platform_path,
                 severity="warning", device=first))
             continue
+        if caps.unverified_lines:
+            platforms = sorted({d.platform or "" for d in devices})
+            out.append(li.finding(
+                "CAP019", f"{nos} config holds lines no vendor text confirms ({where}), "
+                f"unverified on {', '.join(platforms)}: "
+                + "; ".join(f"`{line}` ({why})" for line, why in caps.unverified_lines.items()),
+                devices[0].platform_path, severity="warning", device=first))
         unstated = [(i, fld) for i, fld in enumerate(ecmp.fields)
                     if fld in caps.unstated_hash_fields]
         if unstated:

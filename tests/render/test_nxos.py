@@ -147,3 +147,20 @@ def test_port_lists():
     assert port_list([5, 1, 2, 3, 7, 8]) == "1-3,5,7-8"
     assert port_list([49]) == "49"
     assert breakout_map(2, 400_000) == "400g-2x" and breakout_map(4, 100_000) == "100g-4x"
+
+
+def test_unverified_lines_are_named_and_really_rendered():
+    """CAP019 names every NX-OS line no Cisco text confirms, and each named line is in the
+    file (a warning about a line the file does not hold would not tell the truth)."""
+    from netcfg.render import render_plan
+    from netcfg.validate import validate
+    from netcfg.vendors import vendor
+
+    fabric, physics = _fabric(str(INVENTORIES / "multivendor" / "fabric.yaml"))
+    text = render_plan(PlanBuilder(fabric, physics).plan(fabric.devices["spine-pod1-1"]))
+    lines = vendor("nxos").capabilities.unverified_lines
+    assert lines and all(any(row.startswith(line + " ") for row in text.splitlines())
+                         for line in lines)
+    found = [f for f in validate(INVENTORIES / "multivendor").findings if f.rule == "CAP019"]
+    assert len(found) == 1 and "cisco-n9364e-sg2-nxos" in found[0].message
+    assert all(f"`{line}`" in found[0].message for line in lines)

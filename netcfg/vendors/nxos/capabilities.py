@@ -20,6 +20,15 @@ CAPABILITIES = Capabilities(
     # `priority-flow-control watch-dog interface-multiplier` as `show queuing pfc-queue`
     # prints it]. Poll interval, restore multiplier and action are switch-wide.
     watchdog_per_port=frozenset({"enabled", "detection"}),
+    # The switch-wide watchdog timers: their CLI spellings appear in no Cisco text retrieved
+    # (the QoS guide's PFC watchdog workflow names the interval and the shutdown and restore
+    # multipliers; Cisco's NX-API reference confirms only `priority-flow-control fixed-restore
+    # multiplier` and the `watch-dog-interval on|off` form).
+    unverified_lines={
+        "priority-flow-control watch-dog interval": "the watchdog poll interval (ms)",
+        "priority-flow-control watch-dog shutdown-multiplier": "polls before the queue is shut",
+        "priority-flow-control auto-restore multiplier": "polls before the queue is restored",
+    },
     unrendered={
         "qos.headroom_profiles[].xon": "no ingress pause-threshold line is rendered [M]; the "
                                        "switch sizes no-drop headroom from the class MTU",
