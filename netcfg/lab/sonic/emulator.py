@@ -22,7 +22,7 @@ from typing import Any
 from netcfg.lab.clock import Timer
 from netcfg.lab.device import DeviceSpec, Dropped, Emulator, LabContext
 from netcfg.lab.faults import FaultKind
-from netcfg.lab.sonic import schema
+from netcfg.lab.sonic import buffermgr, schema
 from netcfg.lab.sonic.gcu import GcuError, apply_patch, check_target
 from netcfg.lab.sonic.shell import SonicShell
 from netcfg.lab.sonic.sku import Platform
@@ -192,6 +192,7 @@ class SonicEmulator(Emulator):
             t.timer.cancel()
         self.timers.clear()  # transient units do not survive a reboot
         self.running = json.loads(self.read_file(SAVED_CONFIG))
+        self.buffermgrd()
 
     def on_fault_armed(self, fault: Any) -> None:
         if fault.kind == FaultKind.LOCK_HELD:
@@ -262,6 +263,7 @@ class SonicEmulator(Emulator):
             raise _click_failure(command, usage, str(e)) from None
         if not dry_run:
             self.running = target
+            self.buffermgrd()
         if fault is not None and fault.kind == FaultKind.DROP_AFTER_APPLY:
             raise Dropped()
         return ""
@@ -283,8 +285,19 @@ class SonicEmulator(Emulator):
             into = self.running.setdefault(table, {})
             for key, fields in entries.items():
                 into.setdefault(key, {}).update(fields if isinstance(fields, dict) else {})
+        self.buffermgrd()
         if fault is not None and fault.kind == FaultKind.DROP_AFTER_APPLY:
             raise Dropped()
+
+    def buffermgrd(self) -> None:
+        """The traditional buffer model's daemon reacting to the new CONFIG_DB (buffermgr.py):
+        on a box with the platform's SKU files it re-points lossless PGs at its own profiles."""
+        meta = self.running.get("DEVICE_METADATA", {}).get("localhost", {})
+        if self.hardware is None or meta.get("buffer_model", "traditional") != "traditional":
+            return
+        lookup = self.hardware.pg_lookup(str(meta.get("hwsku", "")))
+        for line in buffermgr.run(self.running, lookup, self.hardware.asic):
+            self.record("buffermgrd", line)
 
     def save(self) -> None:
         self.write_file(SAVED_CONFIG, _dump(self.running))

@@ -332,6 +332,7 @@ def run_config(dev: SonicEmulator, args: list[str]) -> str:
         if fault is not None and fault.kind.value == "commit_error":
             raise CommandFailed(fault.message or "Failed to reload configuration", 1)
         dev.running = json.loads(dev.startup_config())
+        dev.buffermgrd()
         return "Acquired lock on /etc/sonic/reload.lock\nRunning command: " \
             "/usr/local/bin/sonic-cfggen -j /etc/sonic/config_db.json --write-to-db"
     raise CommandFailed(f"Usage: config [OPTIONS] COMMAND [ARGS]...\n"

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from netcfg.lab.sonic.buffermgr import LookupRow, read_lookup
 from netcfg.lab.sonic.schema import SchemaError
 
 #: the model a DeviceSpec names (the catalog's `model`) -> the platform directory
@@ -80,6 +81,11 @@ class Platform:
         """What SONiC's own buffer templates write for `sku` and these ports (the factory
         buffer configuration of a freshly installed switch)."""
         return _sku_tables(self.directory, sku, device_type, port_rows)
+
+    def pg_lookup(self, sku: str) -> dict[tuple[str, str], LookupRow]:
+        """The SKU's pg_profile_lookup.ini, as buffermgrd reads it (empty without one)."""
+        path = self.directory / sku / "pg_profile_lookup.ini"
+        return read_lookup(path) if sku and path.is_file() else {}
 
     def mmu(self) -> int:
         """The largest buffer any of the platform's SKUs gives its pools (the egress lossless
