@@ -151,9 +151,14 @@ def _emit(fmt: str, payload: dict[str, Any], text: Callable[[], None]) -> None:
         text()
 
 
-def _print_result(r: Any, show_diff: bool = True) -> None:
+def _print_result(r: Any, show_diff: bool = True, summary_only: bool = False) -> None:
     colour = sys.stdout.isatty()
     head = f"{r.device}: {r.status}" + (f" ({r.stage}: {r.error})" if r.error else "")
+    if r.sections is not None:
+        head += f"; {r.sections.summary()}"
+    if summary_only:
+        click.echo(head)
+        return
     good = r.status in ("unchanged", "confirmed", "rolled-back")
     click.echo(click.style(head, fg="green" if good else "yellow" if r.status in (
         "drift", "changed") else "red", bold=True) if colour else head)
@@ -176,7 +181,9 @@ def _weight(line: str) -> int:
 
 @click.command("diff")
 @_selection
-def diff(path: str, fmt: str, **kw: Any) -> None:
+@click.option("--summary", is_flag=True,
+              help="one line per device: the sections the push would add, change and remove")
+def diff(path: str, fmt: str, summary: bool, **kw: Any) -> None:
     """Show each device's own diff of its running config against the rendered one."""
     from netcfg.deploy.engine import Options, diff_device, pool
 
@@ -193,7 +200,7 @@ def diff(path: str, fmt: str, **kw: Any) -> None:
 
     def text() -> None:
         for r in results:
-            _print_result(r)
+            _print_result(r, summary_only=summary)
         click.echo(f"{len(results)} device(s): {len(drift)} with drift, "
                    f"{len(errors)} not reachable or failed")
 
@@ -213,8 +220,12 @@ def diff(path: str, fmt: str, **kw: Any) -> None:
 @click.option("--dry-run", is_flag=True, help="do everything except commit")
 @click.option("--no-deadlock-check", "no_deadlock", is_flag=True,
               help="push even if the PFC deadlock proof fails (the output says so)")
+@click.option("--allow-removal", "allow_removal", multiple=True, metavar="SECTION",
+              help="let the push remove this section (or family, a glob) though the intent "
+                   "does not manage it, e.g. 'ntp server' or 'NTP_SERVER' (repeatable)")
 def push(path: str, fmt: str, revert_in: int, canary: int, batch_size: int,
-         max_failures: int, dry_run: bool, no_deadlock: bool, **kw: Any) -> None:
+         max_failures: int, dry_run: bool, no_deadlock: bool, allow_removal: tuple[str, ...],
+         **kw: Any) -> None:
     """Diff, commit with a revert timer, post-check and confirm, canary first then batches."""
     from netcfg.deploy.engine import Options, push_fleet
     from netcfg.deploy.runs import Run
@@ -222,7 +233,7 @@ def push(path: str, fmt: str, revert_in: int, canary: int, batch_size: int,
     setup = _Setup(path, kw, skip_deadlock=no_deadlock)
     opts = Options(timeout=kw["timeout"], revert_in=revert_in, dry_run=dry_run,
                    workers=kw["workers"], canary=canary, batch_size=batch_size,
-                   max_failures=max_failures)
+                   max_failures=max_failures, allow_removal=allow_removal)
     run = Run(setup.state, command="push --dry-run" if dry_run else "push")
     click.echo(f"run {run.id}: journal {run.dir / 'journal.jsonl'}", err=True)
     stop = _interruptible()

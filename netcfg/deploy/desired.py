@@ -48,7 +48,8 @@ def desired_configs(fabric: Fabric, physics: Physics, devices: list[Device],
             text = text.replace(SESSION_KEY, key.reveal())
         nos = vendor(plan.nos)
         out[dev.name] = Desired(text, nos.expected(plan), partial(nos.read, plan=plan),
-                                device_wins=_device_wins(fabric))
+                                device_wins=_device_wins(fabric),
+                                preserve=tuple(fabric.loaded.intent.management.preserve))
     return out
 
 

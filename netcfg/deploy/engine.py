@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from typing import Any
 
 from napalm.base import NetworkDriver
@@ -22,6 +23,7 @@ from napalm.base import NetworkDriver
 from netcfg.deploy.connect import Connection, DeviceError, describe
 from netcfg.deploy.runs import DeviceLock, LockHeld, Run
 from netcfg.deploy.secrets import redact
+from netcfg.deploy.sections import Change, compare
 from netcfg.deploy.targets import Target
 from netcfg.render.facts import QosFacts
 from netcfg.vendors.base import PendingElsewhere
@@ -37,6 +39,9 @@ class Desired:
     reader: Callable[[str], QosFacts] | None = field(default=None, compare=False)
     #: sections of the file where the device's own version, if it has one, is kept instead
     device_wins: tuple[str, ...] = ()
+    #: globs of the device's own sections a replace keeps though the file lacks them
+    #: (`management.preserve`)
+    preserve: tuple[str, ...] = ()
 
 
 @dataclass
@@ -49,6 +54,9 @@ class Options:
     batch_size: int = 10
     max_failures: int = 0
     message: str = "netcfg push"
+    #: globs of sections (or families) a push may remove though the intent does not manage
+    #: them (`--allow-removal`)
+    allow_removal: tuple[str, ...] = ()
 
 
 @dataclass
@@ -59,10 +67,13 @@ class Result:
     meaning: list[str] = field(default_factory=list)
     error: str | None = None
     stage: str | None = None
+    #: what the replace adds, changes and removes, by section (None: not compared)
+    sections: Change | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {"device": self.device, "status": self.status, "diff": self.diff,
-                "meaning": self.meaning, "error": self.error, "stage": self.stage}
+                "meaning": self.meaning, "error": self.error, "stage": self.stage,
+                "sections": None if self.sections is None else self.sections.as_dict()}
 
 
 class Stopped(Exception):
@@ -85,6 +96,24 @@ def _meaning(desired: Desired, running: str) -> list[str]:
         return [f"running config not readable for a meaning diff: {exc}"]
 
 
+def _candidate(target: Target, running: str, desired: Desired) -> str:
+    """The replace candidate: the rendered config with what the device keeps of its own:
+    its logins and AAA (keep_device_local) and the sections the intent preserves."""
+    candidate = target.adapter.keep_device_local(
+        running, target.adapter.prefer_device(running, desired.text, desired.device_wins))
+    if not desired.preserve:
+        return candidate
+    theirs, ours = target.adapter.sections(running), target.adapter.sections(candidate)
+    keep = [key for key, (family, _) in theirs.items() if key not in ours and any(
+        fnmatchcase(key, p) or fnmatchcase(family, p) for p in desired.preserve)]
+    return target.adapter.add_sections(running, candidate, keep) if keep else candidate
+
+
+def _sections(target: Target, running: str, candidate: str, opts: Options) -> Change:
+    return compare(target.adapter.sections(running), target.adapter.sections(candidate),
+                   opts.allow_removal)
+
+
 def _load(driver: NetworkDriver, target: Target, running: str, desired: Desired,
           run: Run | None = None) -> str:
     """Load the replace candidate; returns the device's diff ("" when it already matches)."""
@@ -97,8 +126,7 @@ def _load(driver: NetworkDriver, target: Target, running: str, desired: Desired,
     except Exception as exc:  # noqa: BLE001 - driver-specific exceptions
         raise DeviceError(target.name, "load", f"checking for leftovers: {describe(exc)}") \
             from None
-    candidate = target.adapter.keep_device_local(
-        running, target.adapter.prefer_device(running, desired.text, desired.device_wins))
+    candidate = _candidate(target, running, desired)
     try:
         driver.load_replace_candidate(config=candidate)
         # the device's diff shows session keys: the one given (redact) and the one it runs
@@ -112,12 +140,14 @@ def diff_device(target: Target, desired: Desired, opts: Options) -> Result:
     try:
         with Connection(target, opts.timeout) as driver:
             running = _step(target, "get running config", lambda: _running(driver))
+            sections = _sections(target, running, _candidate(target, running, desired), opts)
             diff = _load(driver, target, running, desired)
             _step(target, "discard", driver.discard_config)
     except DeviceError as exc:
         return Result(target.name, "unreachable" if exc.stage == "connect" else "failed",
                       error=exc.message, stage=exc.stage)
-    return Result(target.name, "drift" if diff else "unchanged", diff, _meaning(desired, running))
+    return Result(target.name, "drift" if diff else "unchanged", diff, _meaning(desired, running),
+                  sections=sections if diff else None)
 
 
 def _step(target: Target, stage: str, fn: Callable[[], Any]) -> Any:
@@ -180,6 +210,13 @@ def _push_locked(target: Target, desired: Desired, run: Run, opts: Options,
             run.save("backup", name, running)
             run.record(name, "backed-up")
             up_before = _step(target, "get interfaces", lambda: _up(driver))
+            sections = _sections(target, running, _candidate(target, running, desired), opts)
+            if sections.unmanaged:
+                # refused before anything is loaded: the device is untouched
+                why = (f"would remove {', '.join(sections.unmanaged)}, which the intent does "
+                       "not manage; keep them (preserve) or name them with --allow-removal")
+                run.record(name, "refused", stage="removal", removes=sections.unmanaged)
+                return Result(name, "failed", error=why, stage="removal", sections=sections)
             diff = _load(driver, target, running, desired, run)
             meaning = _meaning(desired, running)
             if not diff:
@@ -192,8 +229,11 @@ def _push_locked(target: Target, desired: Desired, run: Run, opts: Options,
                 status = "dry-run" if opts.dry_run else "skipped"
                 run.record(name, status, diff_lines=diff.count("\n") + 1)
                 return Result(name, "changed" if opts.dry_run else "skipped", diff, meaning,
-                              error=None if opts.dry_run else "run stopped before commit")
-            run.record(name, "committing", revert_in=opts.revert_in)
+                              error=None if opts.dry_run else "run stopped before commit",
+                              sections=sections)
+            run.record(name, "committing", revert_in=opts.revert_in,
+                       removes=sections.removed, adds=sections.added,
+                       changes=len(sections.changed))
             committed = True
             timer = _step(target, "commit", lambda: _commit(driver, target, opts.revert_in,
                                                             opts.message))
@@ -215,7 +255,7 @@ def _push_locked(target: Target, desired: Desired, run: Run, opts: Options,
             except Exception as exc:  # noqa: BLE001 - the reply is lost: read the device
                 return _settle_confirm(target, desired, run, opts, describe(exc), diff, meaning)
             run.record(name, "confirmed")
-            return Result(name, "confirmed", diff, meaning)
+            return Result(name, "confirmed", diff, meaning, sections=sections)
     except DeviceError as exc:
         # pending_revert: committed but never confirmed, so the device timer reverts it
         run.record(name, "failed", stage=exc.stage, error=exc.message,

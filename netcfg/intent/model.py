@@ -98,6 +98,7 @@ NOT_FOR_SWITCH_CONFIGS: dict[tuple[str, str], str] = {
     ("SessionKey", "file"): "deploy: the key push puts where the files hold a placeholder",
     ("Management", "port"): "deploy: the port netcfg connects to",
     ("RootAuthentication", "on_push"): "deploy: whose root password a push leaves",
+    ("ManagementNetwork", "preserve"): "deploy: the sections a push keeps of the switch's own",
     ("Intent", "waivers"): "lint",
 }
 
@@ -359,6 +360,11 @@ class ManagementNetwork(IntentModel):
     gateway: Host | None = Field(None, description="next hop of the management VRF's default "
                                  "route; inside every switch's management subnet, never "
                                  "handed to a switch from addressing.management")
+    preserve: list[Text] = Field(
+        default_factory=list, description="sections of the switches' own configuration a push "
+        "keeps though the intent does not render them: section names or families, globs "
+        "('ntp server', 'system syslog', 'NTP_SERVER', 'daemon *'); `netcfg diff --summary` "
+        "shows each switch's")
     root_authentication: RootAuthentication | None = Field(
         None, description="Junos: root's password hash, by reference (the files then commit "
         "on their own)")

@@ -187,6 +187,16 @@ class DeployAdapter:
     def save(self, driver: NetworkDriver) -> None:
         """Make the startup config equal the running one (no-op where a commit persists)."""
 
+    def sections(self, text: str) -> dict[str, tuple[str, str]]:
+        """The config's sections: key -> (family, content), as netcfg.deploy.sections
+        describes them; empty where the NOS has no splitter (then nothing is refused)."""
+        return {}
+
+    def add_sections(self, running: str, candidate: str, keys: list[str]) -> str:
+        """`candidate` with these sections of `running` (keys of `sections`) added as the
+        device has them: how `management.preserve` keeps a section through a replace."""
+        raise NotImplementedError(f"{type(self).__name__} cannot keep device sections")
+
     def prefer_device(self, running: str, candidate: str, sections: tuple[str, ...]) -> str:
         """`candidate` without those of `sections` the device has its own of, so that
         keep_device_local puts the device's in (`management.root_authentication.on_push:

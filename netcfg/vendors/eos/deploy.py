@@ -60,6 +60,16 @@ class EosDeploy(DeployAdapter):
     def save(self, driver: NetworkDriver) -> None:
         _run(driver, "copy running-config startup-config")
 
+    def sections(self, text: str) -> dict[str, tuple[str, str]]:
+        from netcfg.deploy.sections import line_sections
+
+        return line_sections(text)
+
+    def add_sections(self, running: str, candidate: str, keys: list[str]) -> str:
+        from netcfg.deploy.sections import add_line_sections
+
+        return add_line_sections(running, candidate, keys)
+
     def keep_device_local(self, running: str, candidate: str) -> str:
         return keep_line_blocks(running, candidate, DEVICE_LOCAL, separator="!")
 

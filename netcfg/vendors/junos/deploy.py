@@ -8,7 +8,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from netcfg.vendors.base import DeployAdapter
-from netcfg.vendors.junos.syntax import insert_children, remove_children, top_children
+from netcfg.vendors.junos.syntax import (
+    insert_children,
+    remove_children,
+    statements,
+    top_children,
+)
 
 if TYPE_CHECKING:
     from napalm.base import NetworkDriver
@@ -68,6 +73,27 @@ class JunosDeploy(DeployAdapter):
 
     def commit(self, driver: NetworkDriver, seconds: int, message: str) -> None:
         driver.commit_config(message=message, revert_in=seconds)
+
+    def sections(self, text: str) -> dict[str, tuple[str, str]]:
+        """`system ntp`, `interfaces et-0/0/0`, `class-of-service schedulers`: the second
+        level of the hierarchy; the family is the top statement, or for `system` the section
+        itself (`system syslog` is not what `system host-name` is)."""
+        found: dict[str, tuple[str, list[str]]] = {}
+        for s in statements(text):
+            if len(s) < 2 or s[0] == "version":
+                continue
+            key = f"{s[0]} {s[1]}"
+            family = key if s[0] in ("system", "services", "protocols") else s[0]
+            found.setdefault(key, (family, []))[1].append(" ".join(s))
+        return {k: (fam, "\n".join(sorted(lines))) for k, (fam, lines) in found.items()}
+
+    def add_sections(self, running: str, candidate: str, keys: list[str]) -> str:
+        for key in keys:
+            top, child = key.split(" ", 1)
+            text = top_children(running, top).get(child.split(" ")[0])
+            if text is not None:
+                candidate = insert_children(candidate, top, [text])
+        return candidate
 
     def prefer_device(self, running: str, candidate: str, sections: tuple[str, ...]) -> str:
         theirs = top_children(running, "system")

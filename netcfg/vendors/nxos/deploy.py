@@ -98,6 +98,16 @@ class NxosDeploy(DeployAdapter):
     def save(self, driver: NetworkDriver) -> None:
         driver._copy_run_start()
 
+    def sections(self, text: str) -> dict[str, tuple[str, str]]:
+        from netcfg.deploy.sections import line_sections
+
+        return line_sections(text)
+
+    def add_sections(self, running: str, candidate: str, keys: list[str]) -> str:
+        from netcfg.deploy.sections import add_line_sections
+
+        return add_line_sections(running, candidate, keys)
+
     def keep_device_local(self, running: str, candidate: str) -> str:
         return keep_line_blocks(running, candidate, DEVICE_LOCAL)
 

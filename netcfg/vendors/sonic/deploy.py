@@ -27,6 +27,18 @@ class SonicDeploy(DeployAdapter):
     def save(self, driver: NetworkDriver) -> None:
         driver.cli(["sudo config save -y"])
 
+    def sections(self, text: str) -> dict[str, tuple[str, str]]:
+        """One section per CONFIG_DB table (`NTP_SERVER`, `SYSLOG_SERVER`, `PORT`)."""
+        return {table: (table, json.dumps(body, sort_keys=True))
+                for table, body in json.loads(text).items()}
+
+    def add_sections(self, running: str, candidate: str, keys: list[str]) -> str:
+        theirs, merged = json.loads(running), json.loads(candidate)
+        for table in keys:
+            if table in theirs:
+                merged[table] = theirs[table]
+        return json.dumps(merged, indent=4, sort_keys=True) + "\n"
+
     def keep_device_local(self, running: str, candidate: str) -> str:
         from netcfg.vendors.sonic.driver import keep_device_local
 

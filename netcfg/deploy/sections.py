@@ -1,0 +1,121 @@
+"""What a full replace does to a device, by section: added, changed, removed.
+
+A section is a unit a network engineer names (`ntp`, `logging`, `interface Ethernet1/1`,
+`system syslog`, `NTP_SERVER`); each belongs to a family (`interface`, `system syslog`). A
+family the rendered file configures at all is managed by the intent, so removing one of its
+sections is the intent's decision (a port that left the cabling). A section of a family the
+rendered file does not configure (NTP, syslog, SNMP, a telemetry agent the team runs) would be
+removed only because netcfg does not render it: the push refuses that unless the operator
+names it with `--allow-removal`. Each NOS splits its text into sections through its deploy
+adapter (`DeployAdapter.sections`); this module holds what they share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+
+from netcfg.vendors.lineconfig import parse
+
+#: section key -> (family, content): what each NOS's splitter returns
+Sections = dict[str, tuple[str, str]]
+
+#: first words that group unrelated settings: their family is the first two words
+_TWO_WORD = frozenset({"ip", "ipv6", "no", "router", "management", "hardware", "system",
+                       "feature", "vrf", "class-map", "policy-map", "qos", "service",
+                       "spanning-tree", "aaa", "priority-flow-control", "platform", "event",
+                       "vlan", "copp", "logging", "ntp", "snmp-server", "daemon"})
+
+
+#: lines a `show running-config` prints that configure nothing (NX-OS's `version` header,
+#: EOS's closing `end`)
+_NOT_CONFIG = frozenset({"version", "end"})
+
+
+@dataclass
+class Change:
+    """The sections a replace adds, changes and removes, and which removals nobody asked for."""
+
+    added: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    #: removed sections of families the rendered file does not configure
+    unmanaged: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """`+2 ~5 -1` and the removed sections by name."""
+        text = f"sections +{len(self.added)} ~{len(self.changed)} -{len(self.removed)}"
+        if self.removed:
+            shown = ", ".join(self.removed[:6]) + (" ..." if len(self.removed) > 6 else "")
+            text += f" (removes {shown})"
+        return text
+
+    def as_dict(self) -> dict[str, list[str]]:
+        return {"added": self.added, "changed": self.changed, "removed": self.removed,
+                "unmanaged_removals": self.unmanaged}
+
+
+def compare(running: Sections, candidate: Sections, allowed: Iterable[str] = ()) -> Change:
+    """How `candidate` replaces `running`; `allowed`: globs of sections or families the
+    operator lets go (`--allow-removal`)."""
+    managed = {fam for fam, _ in candidate.values()}
+    patterns = tuple(allowed)
+    change = Change()
+    for key in sorted(set(running) | set(candidate)):
+        if key not in running:
+            change.added.append(key)
+        elif key not in candidate:
+            change.removed.append(key)
+            family = running[key][0]
+            if family not in managed and not any(fnmatchcase(key, p) or fnmatchcase(family, p)
+                                                 for p in patterns):
+                change.unmanaged.append(key)
+        elif running[key][1] != candidate[key][1]:
+            change.changed.append(key)
+    return change
+
+
+def family_of(line: str) -> str:
+    """The first word of a line, or its first two where the first word groups unrelated
+    settings: `hostname leaf1` -> `hostname`, `ip route ...` -> `ip route`, `ntp server ...`
+    -> `ntp server`."""
+    words = line.split()
+    if not words:
+        return ""
+    return " ".join(words[:2]) if words[0].lower() in _TWO_WORD and len(words) > 1 else words[0]
+
+
+def line_sections(text: str) -> Sections:
+    """EOS and NX-OS running configs: a top-level block (`interface X`, `router bgp 65001`,
+    `daemon TerminAttr`) is a section by its first line; one-line settings are grouped into one
+    section per family (`ntp server ...` lines are the section `ntp server`)."""
+    out: dict[str, tuple[str, list[str]]] = {}
+    for statement in parse(text):
+        first = statement.lines[0].strip()
+        if not first or first.startswith(("!", "#")) or first.split()[0] in _NOT_CONFIG:
+            continue
+        family = family_of(first)
+        key = first if len(statement.lines) > 1 else family
+        body = [line.rstrip() for line in statement.lines]
+        out.setdefault(key, (family, []))[1].extend(body)
+    return {k: (fam, "\n".join(sorted(lines))) for k, (fam, lines) in out.items()}
+
+
+def add_line_sections(running: str, candidate: str, keys: list[str]) -> str:
+    """EOS and NX-OS: `candidate` with the lines of these sections of `running`, as the device
+    has them, before a closing `end` where the candidate has one."""
+    wanted = set(keys)
+    lines: list[str] = []
+    for statement in parse(running):
+        first = statement.lines[0].strip()
+        if not first or first.startswith(("!", "#")):
+            continue
+        key = first if len(statement.lines) > 1 else family_of(first)
+        if key in wanted:
+            lines.extend(line.rstrip() for line in statement.lines)
+    if not lines:
+        return candidate
+    body = candidate.rstrip("\n").split("\n")
+    at = len(body) - 1 if body and body[-1].strip() == "end" else len(body)
+    return "\n".join(body[:at] + lines + body[at:]) + "\n"

@@ -1,0 +1,106 @@
+"""A full replace removes nothing the intent does not manage unless told to.
+
+On each NOS's lab device a section netcfg does not render (NTP, or on SONiC a table of the
+dynamic buffer model) is configured by hand, through the real driver, as a team would have it.
+`netcfg push` then refuses (exit 4, device untouched, the journal says why), `diff --summary`
+names the section, and `push --allow-removal` removes it and journals the removal."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from .deploy_cases import ROOT, devices_file, specs
+
+MULTIVENDOR = ROOT / "inventories" / "multivendor"
+
+#: NAPALM driver per NOS (the lab's emulators serve these)
+DRIVER = {"eos": "eos", "nxos": "nxos", "junos": "junos", "sonic": "netcfg_sonic",
+          "cumulus": "netcfg_cumulus"}
+CASES = [
+    ("eos", "leaf-su1-r1", "ntp server 192.0.2.50\n", "ntp server", "ntp server 192.0.2.50"),
+    ("nxos", "spine-pod1-1", "ntp server 192.0.2.50 use-vrf management\n", "ntp server",
+     "ntp server 192.0.2.50"),
+    ("junos", "core1", "system { ntp { server 192.0.2.50; } }\n", "system ntp", "192.0.2.50"),
+    # NVUE 5.15 (the lab's default release): `system ntp` (5.14: `service ntp <vrf>`)
+    ("cumulus", "leaf-su2-r5", "- set:\n    system:\n      ntp:\n        server:\n"
+     "          192.0.2.50: {}\n", "system ntp", "192.0.2.50"),
+    ("sonic", "leaf-su2-r1",
+     json.dumps({"LOSSLESS_TRAFFIC_PATTERN": {"AZURE": {"mtu": "1024",
+                                                        "small_packet_percentage": "100"}}}),
+     "LOSSLESS_TRAFFIC_PATTERN", "LOSSLESS_TRAFFIC_PATTERN"),
+]
+
+
+def netcfg(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "netcfg", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=300)
+
+
+def _configured_by_hand(make_lab, drivers, nos, name, snippet, probe):
+    """A lab device of the multivendor inventory with `snippet` merged and committed through
+    the NOS's real driver, as an operator would have added it."""
+    lab = make_lab(*specs([name]))
+    dev = lab[name]
+    drv = drivers(DRIVER[nos], dev)
+    drv.open()
+    drv.load_merge_candidate(config=snippet)
+    drv.commit_config()
+    drv.close()
+    assert probe in dev.running_config()
+    return lab, dev
+
+
+@pytest.mark.parametrize("nos,name,snippet,section,probe", CASES, ids=[c[0] for c in CASES])
+def test_a_push_refuses_to_remove_an_unmanaged_section_unless_allowed(
+        make_lab, drivers, tmp_path, nos, name, snippet, section, probe):
+    lab, dev = _configured_by_hand(make_lab, drivers, nos, name, snippet, probe)
+    state = tmp_path / "state"
+    common = [str(MULTIVENDOR), "--connect", str(devices_file(lab, tmp_path)), "--state",
+              str(state), "--device", name]
+
+    summary = netcfg("diff", *common, "--summary")
+    assert summary.returncode == 3, summary.stdout + summary.stderr
+    line = next(row for row in summary.stdout.splitlines() if row.startswith(name + ":"))
+    assert "removes" in line and section in line, line
+
+    refused = netcfg("push", *common, "--format", "json")
+    assert refused.returncode == 4, refused.stdout + refused.stderr
+    device = json.loads(refused.stdout)["devices"][0]
+    assert (device["status"], device["stage"]) == ("failed", "removal")
+    assert section in device["error"] and "--allow-removal" in device["error"]
+    assert any(section in key for key in device["sections"]["unmanaged_removals"])
+    assert probe in dev.running_config()  # nothing was loaded
+
+    allowed = netcfg("push", *common, "--allow-removal", section + "*", "--format", "json")
+    assert allowed.returncode == 0, allowed.stdout + allowed.stderr
+    assert json.loads(allowed.stdout)["devices"][0]["status"] == "confirmed"
+    assert probe not in dev.running_config()
+    events = [json.loads(row) for j in sorted(state.glob("runs/*/journal.jsonl"))
+              for row in j.read_text().splitlines()]
+    assert any(e.get("event") == "refused" and e.get("device") == name for e in events)
+    assert any(e.get("event") == "committing" and any(section in k for k in e.get("removes", []))
+               for e in events)
+
+
+@pytest.mark.parametrize("nos,name,snippet,section,probe", CASES, ids=[c[0] for c in CASES])
+def test_a_preserved_section_survives_the_push(make_lab, drivers, tmp_path, nos, name, snippet,
+                                               section, probe):
+    """`management.preserve` names the section (as each NOS calls it): the push keeps it."""
+    inventory = tmp_path / "preserving"
+    inventory.mkdir()
+    (inventory / "fabric.yaml").write_text(
+        (MULTIVENDOR / "fabric.yaml").read_text()
+        + f"management:\n  preserve: ['{section}']\n")
+    lab, dev = _configured_by_hand(make_lab, drivers, nos, name, snippet, probe)
+    common = [str(inventory), "--connect", str(devices_file(lab, tmp_path)), "--state",
+              str(tmp_path / "state"), "--device", name]
+    pushed = netcfg("push", *common, "--format", "json")
+    assert pushed.returncode == 0, pushed.stdout + pushed.stderr
+    device = json.loads(pushed.stdout)["devices"][0]
+    assert device["status"] == "confirmed", device
+    assert not any(section in key for key in device["sections"]["removed"]), device["sections"]
+    assert probe in dev.running_config()
