@@ -4,8 +4,10 @@ from netcfg.vendors.base import Capabilities
 
 CAPABILITIES = Capabilities(
     # `ip load-sharing address source-destination port source-destination [universal-id S]`
-    # [V 10.3 interfaces guide]; the IP protocol is taken as always hashed with the address [M].
+    # [V 10.3 interfaces guide]. The line has no IP-protocol keyword; whether the switch hashes
+    # on the protocol is not documented, so ip_proto is taken but not stated (CAP018).
     hash_fields=frozenset({"src_ip", "dst_ip", "ip_proto", "l4_src_port", "l4_dst_port"}),
+    unstated_hash_fields=frozenset({"ip_proto"}),
     # the watchdog shuts (drops) the stuck no-drop queue [V QoS guide]; no forward/alert form.
     watchdog_actions=frozenset({"drop"}),
     # DLB (`hardware profile dlb`, flowlet/per-packet) needs a reload [V genielibs]; not rendered.

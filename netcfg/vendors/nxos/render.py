@@ -172,18 +172,15 @@ def _pair(fields: set[str], a: str, b: str) -> str:
 
 
 def expected(plan: DevicePlan) -> QosFacts:
-    """facts_of(plan) with NX-OS rounding: timers to whole poll intervals, IP MTU capped, the
-    IP protocol hashed whenever the address is."""
+    """facts_of(plan) with NX-OS rounding: timers to whole poll intervals, IP MTU capped, and
+    only the hash fields the line can state (no IP protocol keyword)."""
     f = facts_of(plan)
     poll = plan.qos.watchdog_poll_ms
     f.mtu = {n: frame_size(ip_mtu(m)) for n, m in f.mtu.items()}
     f.watchdog = {n: WatchdogFacts(multiplier(w.detection_ms, poll) * poll,
                                    multiplier(w.restoration_ms, poll) * poll, w.action)
                   for n, w in f.watchdog.items()}
-    fields = set(f.hash_fields)
-    if fields & {"src_ip", "dst_ip"}:
-        fields.add("ip_proto")
-    f.hash_fields = tuple(sorted(fields))
+    f.hash_fields = tuple(sorted(set(f.hash_fields) - CAPABILITIES.unstated_hash_fields))
     f.lossless_priorities = tuple(sorted(f.lossless_priorities))
     return f
 
@@ -319,6 +316,4 @@ def _hash(glob: set[str]) -> tuple[str, ...]:
         if m := re.search(rf"\b{kind} (source-destination|source|destination)\b", line):
             fields |= {a, b} if m.group(1) == "source-destination" else {
                 a if m.group(1) == "source" else b}
-    if fields & {"src_ip", "dst_ip"}:
-        fields.add("ip_proto")
     return tuple(sorted(fields))
