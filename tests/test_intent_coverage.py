@@ -46,6 +46,7 @@ SAMPLES: dict[str, Any] = {
     "gateway": ipaddress.IPv4Address("192.0.2.254"),
     # a release the catalog knows for Cumulus (and no other NOS: refused elsewhere)
     "release": "5.14",
+    "ntp_servers": [ipaddress.IPv4Address("192.0.2.123")],
 }
 
 
@@ -83,7 +84,7 @@ def _literals(annotation: Any) -> list[Any]:
 def other_value(intent: Any, owner: BaseModel, name: str) -> Any:
     """Another value of owner.name that an intent could hold; None when there is none."""
     value, info = getattr(owner, name), type(owner).model_fields[name]
-    if value is None:
+    if value is None or (value == [] and name in SAMPLES):
         return SAMPLES.get(name)
     if name in ("default_class", "roce_class", "cnp_class"):
         return next((c for c in intent.qos.classes if c != value), None)

@@ -360,6 +360,9 @@ class ManagementNetwork(IntentModel):
     gateway: Host | None = Field(None, description="next hop of the management VRF's default "
                                  "route; inside every switch's management subnet, never "
                                  "handed to a switch from addressing.management")
+    ntp_servers: list[Host] = Field(
+        default_factory=list, description="NTP servers every switch syncs to through its "
+        "management VRF, in order")
     preserve: list[Text] = Field(
         default_factory=list, description="sections of the switches' own configuration a push "
         "keeps though the intent does not render them: section names or families, globs "

@@ -8,7 +8,7 @@ timers, L2 frame MTU; each vendor converts in one place (`netcfg/vendors/`).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from netcfg.intent.units import format_length, format_speed
 from netcfg.physics import Physics, lossless
@@ -240,6 +240,8 @@ class DevicePlan:
     #: `management.root_authentication` is given: a NOS that needs root's password in the file
     #: writes ROOT_HASH where the hash goes, and rendering fills it in (render.engine)
     root_authentication: bool = False
+    #: NTP servers, reached through the management VRF (management.ntp_servers)
+    ntp_servers: list[str] = field(default_factory=list)
 
 
 #: what the rendered files hold where a BGP session's key goes: `netcfg push` replaces it with
@@ -480,4 +482,5 @@ class PlanBuilder:
             loopback=loopback, mtu=dev.mtu,
             interfaces=interfaces, breakouts=_breakouts(platform, interfaces), bgp=bgp, qos=qos,
             ecmp=ecmp,
-            root_authentication=intent.management.root_authentication is not None)
+            root_authentication=intent.management.root_authentication is not None,
+            ntp_servers=[str(s) for s in intent.management.ntp_servers])

@@ -249,8 +249,10 @@ _SYSTEM = Obj({
     "lldp": _LLDP,
     "dns": Obj({"server": Coll(_address, "ip-address", Obj({"vrf": TEXT})),
                 "search": Coll(_name, "domain", EMPTY)}),
+    # NVUE reference, NTP (5.15): `nv set system ntp vrf <vrf-id>`, `... server <server-id>`,
+    # `... listen <interface-name>`
     "ntp": Obj({"server": Coll(_name, "server", Obj({"iburst": SWITCH, "vrf": TEXT})),
-                "listen": TEXT}),
+                "listen": TEXT, "vrf": TEXT}),
 }, since={"lldp": (5, 15), "dns": (5, 15), "ntp": (5, 15)})
 
 _SERVICE = Obj({

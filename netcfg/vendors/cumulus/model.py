@@ -124,6 +124,8 @@ class CumulusConfig:
     loopback: str
     management_address: str | None
     management_gateway: str | None
+    #: NTP servers, through the management VRF `mgmt`
+    ntp_servers: tuple[str, ...]
     breakouts: tuple[Breakout, ...]
     interfaces: tuple[Interface, ...]
     bgp: Bgp

@@ -69,6 +69,7 @@ class EosConfig:
     management_vrf: str
     management_address: str | None
     management_gateway: str | None
+    ntp_servers: tuple[str, ...]
     loopback: str
     queue_profile: QueueProfile | None
     interfaces: tuple[Interface, ...]

@@ -116,6 +116,8 @@ class JunosConfig:
     #: `system root-authentication encrypted-password`: the placeholder rendering fills with
     #: the hash (plan.ROOT_HASH), or None where the intent gives none
     root_hash: str | None
+    #: `system ntp server <address>` (management in inet.0: no management-instance)
+    ntp_servers: tuple[str, ...]
     #: the header comment (model and role), safe inside /* */
     banner: str
     channelized: tuple[Channelized, ...]

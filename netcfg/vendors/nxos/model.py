@@ -120,4 +120,5 @@ class NxosConfig:
     loopback: str
     management_address: str | None
     management_gateway: str | None
+    ntp_servers: tuple[str, ...]
     bgp: Bgp

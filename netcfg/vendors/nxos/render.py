@@ -162,7 +162,7 @@ def build(plan: DevicePlan) -> NxosConfig:
                                tuple(NoDropClass(qname(tc, "nq"), tc)
                                      for tc in q.pfc_priorities), qname(0, "nq")),
         interfaces=interfaces, loopback=plan.loopback, management_address=plan.management,
-        management_gateway=plan.management_gateway,
+        management_gateway=plan.management_gateway, ntp_servers=tuple(plan.ntp_servers),
         bgp=Bgp.of(plan.bgp))
 
 

@@ -43,6 +43,10 @@ CAPABILITIES = Capabilities(
     # bgpd.main.conf.j2 takes both from constants.yml.j2 (docker-fpm-frr; FACTS.md section 4),
     # not from CONFIG_DB
     unrendered={
+        "ntp_servers": "no NTP_SERVER table is rendered: the SONiC YANG models in the "
+                       "project's vendor data have no NTP model to check it against; the "
+                       "switch keeps its own (management.preserve: [NTP_SERVER] keeps it "
+                       "through a push)",
         "breakouts[].parent": "the PORT table lists the split ports themselves; "
                               "BREAKOUT_CFG is not rendered",
         "breakouts[].ports": "the PORT table lists the split ports themselves; BREAKOUT_CFG "

@@ -1,0 +1,101 @@
+"""NTP servers from the intent (management.ntp_servers) on every NOS, each line as the vendor
+writes it, taken by the lab's grammars (written from the vendors' documentation) and, for
+Junos, by Juniper's YANG:
+- EOS: `ntp server vrf MGMT <server>` (the form Arista's AVD renders);
+- NX-OS: `ntp server <server> use-vrf management` (Cisco's `ntp server ... [use-vrf <vrf>]`);
+- Junos: `system { ntp { server <server>; } }` (junos-conf-system, ntp server list);
+- NVUE 5.15 `system ntp vrf mgmt` + `system ntp server <server>`, 5.14 `service ntp mgmt
+  server <server>` (NVIDIA's NVUE reference, NTP page, which names both);
+- SONiC: none (no NTP model in the project's SONiC YANG to check NTP_SERVER against): CAP010."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from render_cases import INVENTORIES
+
+from netcfg.render.engine import render_plan
+from netcfg.render.plan import PlanBuilder
+from netcfg.validate import validate
+
+SERVERS = ["192.0.2.123", "198.51.100.7"]
+JUNOS_YANG = Path(__file__).resolve().parents[3] / "shared" / "junos-yang" / "validate_junos.py"
+
+
+def _plans(tmp: Path, release: str | None = None) -> dict[str, str]:
+    inventory = tmp / ("ntp" + (release or ""))
+    inventory.mkdir()
+    text = (INVENTORIES / "multivendor" / "fabric.yaml").read_text()
+    text += f"management:\n  ntp_servers: [{', '.join(SERVERS)}]\n"
+    if release:
+        text += f"releases: {{cumulus: '{release}'}}\n"
+    (inventory / "fabric.yaml").write_text(text)
+    result = validate(inventory)
+    assert result.ok, [f.text() for f in result.findings if f.severity == "error"]
+    builder = PlanBuilder(result.fabric, result.physics)
+    names = ["leaf-su1-r1", "spine-pod1-1", "core1", "leaf-su2-r5", "leaf-su2-r1"]
+    out = {n: render_plan(builder.plan(result.fabric.devices[n])) for n in names}
+    out["findings"] = "\n".join(f.text() for f in result.findings)
+    return out
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory) -> dict[str, str]:
+    return _plans(tmp_path_factory.mktemp("ntp"))
+
+
+def test_eos_and_nxos_lines(rendered):
+    from netcfg.lab.cfgtree import parse_indented
+    from netcfg.lab.eos.emulator import GRAMMAR
+    from netcfg.lab.nxos.config import parse
+
+    eos, nxos = rendered["leaf-su1-r1"], rendered["spine-pod1-1"]
+    assert [line for line in eos.splitlines() if line.startswith("ntp ")] == [
+        f"ntp server vrf MGMT {s}" for s in SERVERS]
+    assert [line for line in nxos.splitlines() if line.startswith("ntp ")] == [
+        f"ntp server {s} use-vrf management" for s in SERVERS]
+    parse_indented(eos, GRAMMAR, "config", strict=True)
+    parse(nxos, strict=True)
+
+
+def test_junos_ntp_against_junipers_yang(rendered, tmp_path):
+    core = rendered["core1"]
+    block = core[core.index("    ntp {"):core.index("    services {")]
+    assert block == "    ntp {\n" + "".join(f"        server {s};\n" for s in SERVERS) + "    }\n"
+    if not JUNOS_YANG.is_file():
+        pytest.skip("../shared/junos-yang is not present (CI provides it)")
+    pytest.importorskip("libyang", reason="libyang binding (extra 'yang') not installed")
+    path = tmp_path / "core1.conf"
+    path.write_text(core)
+    run = subprocess.run([sys.executable, str(JUNOS_YANG), str(path)], capture_output=True,
+                         text=True, timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("release", ["5.15", "5.14"])
+def test_nvue_ntp_per_release(rendered, tmp_path, release):
+    from netcfg.lab.cumulus import config as nvue
+    from netcfg.lab.cumulus.schema import release as parse_release
+    from netcfg.lab.cumulus.schema import validate as nvue_validate
+
+    text = rendered["leaf-su2-r5"] if release == "5.15" else _plans(tmp_path, "5.14")[
+        "leaf-su2-r5"]
+    body = yaml.safe_load(text)[0]["set"]
+    if release == "5.15":
+        assert body["system"]["ntp"] == {"vrf": "mgmt", "server": {s: {} for s in SERVERS}}
+        assert "service" not in body
+    else:
+        assert body["service"]["ntp"] == {"mgmt": {"server": {s: {} for s in SERVERS}}}
+        assert "ntp" not in body["system"]
+    tree: dict = {}  # as the lab's NVUE box reads a startup document
+    nvue.apply_ops(tree, nvue.parse_document(text))
+    nvue_validate(tree, parse_release(release + ".0"))
+
+
+def test_sonic_says_it_renders_none(rendered):
+    assert "NTP" not in rendered["leaf-su2-r1"]
+    assert "ntp_servers" in rendered["findings"] and "CAP010" in rendered["findings"]
