@@ -64,6 +64,10 @@ RULES: dict[str, Rule] = {r.id: r for r in (
          "if the NOS does not know the spelling, it refuses the whole file (a replace fails and "
          "changes nothing); the line stays until a source confirms or corrects it",
          "render capability table"),
+    Rule("CAP020", "warning", "CNP not in the queue the NOS vendor's RoCE designs give it",
+         "on NX-OS CNP then shares strict priority level 1 with q7, which carries the switch's "
+         "control traffic, instead of having q7 as in Cisco's designs",
+         "Cisco RoCE designs; NX-OS default queuing policy"),
     Rule("CAP012", "warning", "the device's NOS file holds routing only",
          "PFC, ECN, DSCP mapping, buffers and hashing must be configured on the box by other "
          "means, or the lossless class is not lossless there", "render capability table"),

@@ -164,3 +164,34 @@ def test_unverified_lines_are_named_and_really_rendered():
     found = [f for f in validate(INVENTORIES / "multivendor").findings if f.rule == "CAP019"]
     assert len(found) == 1 and "cisco-n9364e-sg2-nxos" in found[0].message
     assert all(f"`{line}`" in found[0].message for line in lines)
+
+
+def test_cnp_outside_q7_is_reported_and_q7_follows_cisco(tmp_path):
+    """Cisco's RoCE designs (a Cisco engineer's roce_enable.py: CNP -> qos-group 7, q7
+    `priority level 1`) give CNP q7. netcfg keeps CNP in its intent class's queue and says so
+    (CAP020) when that is not 7; with traffic_class 7 the NX-OS file marks CNP into q7."""
+    from netcfg.render import render_plan
+    from netcfg.validate import validate
+
+    found = [f for f in validate(INVENTORIES / "multivendor").findings if f.rule == "CAP020"]
+    assert len(found) == 1 and "q6" in found[0].message
+    inventory = tmp_path / "cnp7"
+    inventory.mkdir()
+    (inventory / "fabric.yaml").write_text(
+        (INVENTORIES / "multivendor" / "fabric.yaml").read_text() + CNP_IN_Q7)
+    result = validate(inventory)
+    assert result.ok and not [f for f in result.findings if f.rule == "CAP020"]
+    text = render_plan(PlanBuilder(result.fabric, result.physics).plan(
+        result.fabric.devices["spine-pod1-1"]))
+    cnp = text[text.index("  class CNP"):]
+    assert cnp.splitlines()[1] == "    set qos-group 7"
+    q7 = text[text.index("  class type queuing c-out-8q-q7"):]
+    assert q7.splitlines()[1] == "    priority level 1"
+
+
+CNP_IN_Q7 = """qos:
+  classes:
+    roce: {dscp: [26], traffic_class: 3, lossless: true, scheduling: {mode: ets, weight: 50}}
+    cnp: {dscp: [48], traffic_class: 7, scheduling: {mode: strict}}
+    best-effort: {dscp: [0], traffic_class: 0, scheduling: {mode: ets, weight: 50}}
+"""

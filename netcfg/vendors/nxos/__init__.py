@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from types import ModuleType
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from netcfg.findings import Finding
+from netcfg.topology.fabric import Device, Fabric
 from netcfg.vendors.base import ModuleVendor
 from netcfg.vendors.nxos import render, routing
 from netcfg.vendors.nxos.capabilities import CAPABILITIES
 from netcfg.vendors.nxos.deploy import NxosDeploy
+
+#: the queue Cisco's RoCE designs give CNP (qos-group 7)
+CNP_QUEUE = 7
 
 
 class Nxos(ModuleVendor):
@@ -19,6 +24,26 @@ class Nxos(ModuleVendor):
     deploy = NxosDeploy()
     render: ClassVar[ModuleType] = render
     routing: ClassVar[ModuleType] = routing
+
+    def check(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
+        """CAP020: Cisco's RoCE designs mark CNP into qos-group 7 (a Cisco engineer's
+        `roce_enable.py`: `--cnp-dscp 48` -> qos-group 7, `c-out-8q-q7 priority level 1`),
+        the queue NX-OS's default policy already makes strict and uses for control traffic;
+        netcfg puts CNP in the queue of its traffic class, so with any other class CNP and
+        q7 share priority level 1."""
+        li = fabric.loaded
+        qos = li.intent.qos
+        cnp = qos.classes.get(qos.cnp_class)
+        if cnp is None or cnp.traffic_class == CNP_QUEUE or not devices:
+            return []
+        more = len(devices) - 1
+        return [li.finding(
+            "CAP020", f"nxos puts CNP (class {qos.cnp_class}) in q{cnp.traffic_class} at priority "
+            f"level 1 beside q7, which NX-OS uses for control traffic ({devices[0].name}"
+            + (f" and {more} more nxos switches" if more else "") + "); Cisco's RoCE designs "
+            f"put CNP in q7: set qos.classes.{qos.cnp_class}.traffic_class: {CNP_QUEUE} to "
+            "follow them", ("qos", "classes", qos.cnp_class, "traffic_class"),
+            severity="warning", device=devices[0].name)]
 
 
 VENDOR = Nxos()
