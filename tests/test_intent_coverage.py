@@ -47,6 +47,7 @@ SAMPLES: dict[str, Any] = {
     # a release the catalog knows for Cumulus (and no other NOS: refused elsewhere)
     "release": "5.14",
     "ntp_servers": [ipaddress.IPv4Address("192.0.2.123")],
+    "dns_servers": [ipaddress.IPv4Address("192.0.2.53")],
 }
 
 

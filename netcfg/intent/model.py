@@ -363,6 +363,9 @@ class ManagementNetwork(IntentModel):
     ntp_servers: list[Host] = Field(
         default_factory=list, description="NTP servers every switch syncs to through its "
         "management VRF, in order")
+    dns_servers: list[Host] = Field(
+        default_factory=list, description="DNS name servers every switch asks through its "
+        "management VRF, in order")
     preserve: list[Text] = Field(
         default_factory=list, description="sections of the switches' own configuration a push "
         "keeps though the intent does not render them: section names or families, globs "

@@ -242,6 +242,8 @@ class DevicePlan:
     root_authentication: bool = False
     #: NTP servers, reached through the management VRF (management.ntp_servers)
     ntp_servers: list[str] = field(default_factory=list)
+    #: DNS name servers, reached through the management VRF (management.dns_servers)
+    dns_servers: list[str] = field(default_factory=list)
 
 
 #: what the rendered files hold where a BGP session's key goes: `netcfg push` replaces it with
@@ -483,4 +485,5 @@ class PlanBuilder:
             interfaces=interfaces, breakouts=_breakouts(platform, interfaces), bgp=bgp, qos=qos,
             ecmp=ecmp,
             root_authentication=intent.management.root_authentication is not None,
-            ntp_servers=[str(s) for s in intent.management.ntp_servers])
+            ntp_servers=[str(s) for s in intent.management.ntp_servers],
+            dns_servers=[str(s) for s in intent.management.dns_servers])

@@ -1,12 +1,15 @@
-"""NTP servers from the intent (management.ntp_servers) on every NOS, each line as the vendor
-writes it, taken by the lab's grammars (written from the vendors' documentation) and, for
-Junos, by Juniper's YANG:
+"""NTP and DNS servers from the intent (management.ntp_servers, dns_servers) on every NOS,
+each line as the vendor writes it, taken by the lab's grammars (written from the vendors'
+documentation) and, for Junos, by Juniper's YANG:
 - EOS: `ntp server vrf MGMT <server>` (the form Arista's AVD renders);
 - NX-OS: `ntp server <server> use-vrf management` (Cisco's `ntp server ... [use-vrf <vrf>]`);
 - Junos: `system { ntp { server <server>; } }` (junos-conf-system, ntp server list);
 - NVUE 5.15 `system ntp vrf mgmt` + `system ntp server <server>`, 5.14 `service ntp mgmt
   server <server>` (NVIDIA's NVUE reference, NTP page, which names both);
-- SONiC: none (no NTP model in the project's SONiC YANG to check NTP_SERVER against): CAP010."""
+- SONiC: none (no NTP model in the project's SONiC YANG to check NTP_SERVER against): CAP010.
+DNS likewise: EOS `ip name-server vrf MGMT <s>` (AVD), NX-OS `ip name-server <s> use-vrf
+management` (Cisco), Junos `system name-server <s>`, NVUE 5.15 `system dns server <s>` / 5.14
+`service dns mgmt server <s>` (NVIDIA's DNS page names both), SONiC none (CAP010)."""
 
 from __future__ import annotations
 
@@ -23,6 +26,7 @@ from netcfg.render.plan import PlanBuilder
 from netcfg.validate import validate
 
 SERVERS = ["192.0.2.123", "198.51.100.7"]
+RESOLVERS = ["192.0.2.53"]
 JUNOS_YANG = Path(__file__).resolve().parents[3] / "shared" / "junos-yang" / "validate_junos.py"
 
 
@@ -30,7 +34,8 @@ def _plans(tmp: Path, release: str | None = None) -> dict[str, str]:
     inventory = tmp / ("ntp" + (release or ""))
     inventory.mkdir()
     text = (INVENTORIES / "multivendor" / "fabric.yaml").read_text()
-    text += f"management:\n  ntp_servers: [{', '.join(SERVERS)}]\n"
+    text += (f"management:\n  ntp_servers: [{', '.join(SERVERS)}]\n"
+             f"  dns_servers: [{', '.join(RESOLVERS)}]\n")
     if release:
         text += f"releases: {{cumulus: '{release}'}}\n"
     (inventory / "fabric.yaml").write_text(text)
@@ -58,14 +63,20 @@ def test_eos_and_nxos_lines(rendered):
         f"ntp server vrf MGMT {s}" for s in SERVERS]
     assert [line for line in nxos.splitlines() if line.startswith("ntp ")] == [
         f"ntp server {s} use-vrf management" for s in SERVERS]
+    assert [line for line in eos.splitlines() if line.startswith("ip name-server")] == [
+        f"ip name-server vrf MGMT {s}" for s in RESOLVERS]
+    assert [line for line in nxos.splitlines() if line.startswith("ip name-server")] == [
+        f"ip name-server {s} use-vrf management" for s in RESOLVERS]
     parse_indented(eos, GRAMMAR, "config", strict=True)
     parse(nxos, strict=True)
 
 
 def test_junos_ntp_against_junipers_yang(rendered, tmp_path):
     core = rendered["core1"]
-    block = core[core.index("    ntp {"):core.index("    services {")]
-    assert block == "    ntp {\n" + "".join(f"        server {s};\n" for s in SERVERS) + "    }\n"
+    block = core[core.index("    name-server {"):core.index("    services {")]
+    assert block == ("    name-server {\n" + "".join(f"        {s};\n" for s in RESOLVERS)
+                     + "    }\n    ntp {\n" + "".join(f"        server {s};\n" for s in SERVERS)
+                     + "    }\n")
     if not JUNOS_YANG.is_file():
         pytest.skip("../shared/junos-yang is not present (CI provides it)")
     pytest.importorskip("libyang", reason="libyang binding (extra 'yang') not installed")
@@ -87,15 +98,17 @@ def test_nvue_ntp_per_release(rendered, tmp_path, release):
     body = yaml.safe_load(text)[0]["set"]
     if release == "5.15":
         assert body["system"]["ntp"] == {"vrf": "mgmt", "server": {s: {} for s in SERVERS}}
+        assert body["system"]["dns"] == {"server": {s: {} for s in RESOLVERS}}
         assert "service" not in body
     else:
         assert body["service"]["ntp"] == {"mgmt": {"server": {s: {} for s in SERVERS}}}
-        assert "ntp" not in body["system"]
+        assert body["service"]["dns"] == {"mgmt": {"server": {s: {} for s in RESOLVERS}}}
+        assert "ntp" not in body["system"] and "dns" not in body["system"]
     tree: dict = {}  # as the lab's NVUE box reads a startup document
     nvue.apply_ops(tree, nvue.parse_document(text))
     nvue_validate(tree, parse_release(release + ".0"))
 
 
 def test_sonic_says_it_renders_none(rendered):
-    assert "NTP" not in rendered["leaf-su2-r1"]
-    assert "ntp_servers" in rendered["findings"] and "CAP010" in rendered["findings"]
+    assert "NTP" not in rendered["leaf-su2-r1"] and "NAMESERVER" not in rendered["leaf-su2-r1"]
+    assert "ntp_servers" in rendered["findings"] and "dns_servers" in rendered["findings"]

@@ -126,6 +126,7 @@ class CumulusConfig:
     management_gateway: str | None
     #: NTP servers, through the management VRF `mgmt`
     ntp_servers: tuple[str, ...]
+    dns_servers: tuple[str, ...]
     breakouts: tuple[Breakout, ...]
     interfaces: tuple[Interface, ...]
     bgp: Bgp

@@ -39,10 +39,11 @@ class Spelling:
     #: neighbor <n> bfd profile <p>`), instead of the timers on the neighbour (5.14 page:
     #: `neighbor <n> bfd enable on`, `detect-multiplier`, `min-rx-interval`, `min-tx-interval`)
     bfd_profiles: bool
-    #: NTP under `system ntp` with a `vrf` leaf (5.15 NVUE reference, NTP: `nv set system ntp
-    #: vrf <vrf-id>`, `nv set system ntp server <server-id>`), instead of `service ntp <vrf-id>
-    #: server <server-id>` (5.14 and earlier, as the same page says)
-    ntp_under_system: bool
+    #: NTP and DNS under `system` (5.15 NVUE reference, NTP and DNS pages: `nv set system ntp
+    #: vrf <vrf-id>`, `nv set system ntp server <server-id>`, `nv set system dns server
+    #: <dns-server-id>`), instead of `service ntp|dns <vrf-id> server <id>` (5.14 and earlier,
+    #: as the same pages say)
+    services_under_system: bool
 
     def word(self, value: bool) -> str:
         return self.on if value else self.off
@@ -50,9 +51,9 @@ class Spelling:
 
 RELEASES: dict[str, Spelling] = {
     "5.14": Spelling("5.14", address_family="ip", switch="enable", on="on", off="off",
-                     bfd_profiles=False, ntp_under_system=False),
+                     bfd_profiles=False, services_under_system=False),
     "5.15": Spelling("5.15", address_family="ipv4", switch="state", on="enabled",
-                     off="disabled", bfd_profiles=True, ntp_under_system=True),
+                     off="disabled", bfd_profiles=True, services_under_system=True),
 }
 
 

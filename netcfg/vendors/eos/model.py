@@ -70,6 +70,7 @@ class EosConfig:
     management_address: str | None
     management_gateway: str | None
     ntp_servers: tuple[str, ...]
+    dns_servers: tuple[str, ...]
     loopback: str
     queue_profile: QueueProfile | None
     interfaces: tuple[Interface, ...]

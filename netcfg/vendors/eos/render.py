@@ -123,6 +123,7 @@ def build(plan: DevicePlan) -> EosConfig:
         hostname=plan.hostname, model=plan.model, role=plan.role, management_vrf=MGMT_VRF,
         management_address=plan.management, management_gateway=plan.management_gateway,
         ntp_servers=tuple(plan.ntp_servers),
+        dns_servers=tuple(plan.dns_servers),
         loopback=plan.loopback, queue_profile=profile,
         interfaces=tuple(interfaces), lldp=plan.lldp,
         tx_queue="uc-tx-queue" if xgs else "tx-queue",

@@ -118,6 +118,7 @@ class JunosConfig:
     root_hash: str | None
     #: `system ntp server <address>` (management in inet.0: no management-instance)
     ntp_servers: tuple[str, ...]
+    dns_servers: tuple[str, ...]
     #: the header comment (model and role), safe inside /* */
     banner: str
     channelized: tuple[Channelized, ...]

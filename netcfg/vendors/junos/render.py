@@ -196,6 +196,7 @@ def build(plan: DevicePlan) -> JunosConfig:
     return JunosConfig(
         hostname=plan.hostname, root_hash=ROOT_HASH if plan.root_authentication else None,
         ntp_servers=tuple(plan.ntp_servers),
+        dns_servers=tuple(plan.dns_servers),
         banner=f"{plan.hostname}: {plan.model}, {plan.role}".replace("*/", "* /"),
         channelized=tuple(Channelized(port, count, speed)
                           for port, (count, speed) in _sub_ports(plan).items()),

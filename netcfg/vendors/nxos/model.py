@@ -121,4 +121,5 @@ class NxosConfig:
     management_address: str | None
     management_gateway: str | None
     ntp_servers: tuple[str, ...]
+    dns_servers: tuple[str, ...]
     bgp: Bgp

@@ -163,6 +163,7 @@ def build(plan: DevicePlan) -> NxosConfig:
                                      for tc in q.pfc_priorities), qname(0, "nq")),
         interfaces=interfaces, loopback=plan.loopback, management_address=plan.management,
         management_gateway=plan.management_gateway, ntp_servers=tuple(plan.ntp_servers),
+        dns_servers=tuple(plan.dns_servers),
         bgp=Bgp.of(plan.bgp))
 
 

@@ -47,6 +47,9 @@ CAPABILITIES = Capabilities(
                        "project's vendor data have no NTP model to check it against; the "
                        "switch keeps its own (management.preserve: [NTP_SERVER] keeps it "
                        "through a push)",
+        "dns_servers": "no DNS_NAMESERVER table is rendered: the SONiC YANG models in the "
+                       "project's vendor data have no DNS model to check it against; the "
+                       "switch keeps its own (management.preserve keeps it through a push)",
         "breakouts[].parent": "the PORT table lists the split ports themselves; "
                               "BREAKOUT_CFG is not rendered",
         "breakouts[].ports": "the PORT table lists the split ports themselves; BREAKOUT_CFG "
