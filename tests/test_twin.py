@@ -27,6 +27,8 @@ def _can_run() -> str | None:
         return "needs root for network namespaces"
     if not Path("/usr/lib/frr/bgpd").is_file() or shutil.which("vtysh") is None:
         return "needs FRR (apt install frr)"
+    if shutil.which("ping") is None:  # a test pings inside a kept twin, as docs/twin.md shows
+        return "needs ping (apt install iputils-ping)"
     return None
 
 

@@ -8,10 +8,10 @@ from functools import partial
 from pathlib import Path
 
 from netcfg.deploy.engine import Desired
-from netcfg.deploy.secrets import Secret
+from netcfg.deploy.secrets import CredentialError, Secret
 from netcfg.physics import Physics
-from netcfg.render.engine import file_name, render_plan
-from netcfg.render.plan import ROOT_HASH, SESSION_KEY, PlanBuilder
+from netcfg.render.engine import RootHash, file_name, render_plan
+from netcfg.render.plan import SESSION_KEY, PlanBuilder
 from netcfg.topology.fabric import Device, Fabric
 from netcfg.vendors import vendor
 
@@ -25,7 +25,8 @@ def desired_configs(fabric: Fabric, physics: Physics, devices: list[Device],
     """`base`: the inventory directory (a session key's file is relative to it)."""
     builder = PlanBuilder(fabric, physics)
     out: dict[str, Desired] = {}
-    key = root = None
+    key = None
+    root = RootHash(fabric)
     for dev in devices:
         plan = builder.plan(dev)
         if configs is None:
@@ -36,10 +37,10 @@ def desired_configs(fabric: Fabric, physics: Physics, devices: list[Device],
                 text = path.read_text(encoding="utf-8")
             except OSError as exc:
                 raise DesiredError(f"{dev.name}: cannot read {path}: {exc.strerror}") from None
-        if ROOT_HASH in text:  # rendered here (--configs files have the hash filled in)
-            if root is None:
-                root = _root_hash(fabric)
-            text = text.replace(ROOT_HASH, root.reveal())
+        try:  # rendered here (files `netcfg render` wrote have the hash filled in)
+            text = root.fill(text)
+        except CredentialError as exc:
+            raise DesiredError(str(exc)) from None
         if SESSION_KEY in text:
             # the files hold a placeholder where each BGP session's key goes; the key itself
             # is read only now, and `redact` masks it in every diff, error and journal line
@@ -54,7 +55,7 @@ def desired_configs(fabric: Fabric, physics: Physics, devices: list[Device],
 
 
 def _session_key(fabric: Fabric, base: Path | None) -> Secret:
-    from netcfg.deploy.secrets import CredentialError, session_key
+    from netcfg.deploy.secrets import session_key
 
     ref = fabric.loaded.intent.routing.authentication
     if ref is None:
@@ -62,16 +63,6 @@ def _session_key(fabric: Fabric, base: Path | None) -> Secret:
                            "routing.authentication to fill them from")
     try:
         return session_key(ref, base)
-    except CredentialError as exc:
-        raise DesiredError(str(exc)) from None
-
-
-def _root_hash(fabric: Fabric) -> Secret:
-    from netcfg.deploy.secrets import CredentialError
-    from netcfg.render.engine import resolve_root_hash
-
-    try:
-        return resolve_root_hash(fabric)
     except CredentialError as exc:
         raise DesiredError(str(exc)) from None
 

@@ -114,8 +114,7 @@ def _sections(target: Target, running: str, candidate: str, opts: Options) -> Ch
                    opts.allow_removal)
 
 
-def _load(driver: NetworkDriver, target: Target, running: str, desired: Desired,
-          run: Run | None = None) -> str:
+def _load(driver: NetworkDriver, target: Target, candidate: str, run: Run | None = None) -> str:
     """Load the replace candidate; returns the device's diff ("" when it already matches)."""
     try:
         for what in target.adapter.clear_stale(driver, target):
@@ -126,7 +125,6 @@ def _load(driver: NetworkDriver, target: Target, running: str, desired: Desired,
     except Exception as exc:  # noqa: BLE001 - driver-specific exceptions
         raise DeviceError(target.name, "load", f"checking for leftovers: {describe(exc)}") \
             from None
-    candidate = _candidate(target, running, desired)
     try:
         driver.load_replace_candidate(config=candidate)
         # the device's diff shows session keys: the one given (redact) and the one it runs
@@ -140,8 +138,9 @@ def diff_device(target: Target, desired: Desired, opts: Options) -> Result:
     try:
         with Connection(target, opts.timeout) as driver:
             running = _step(target, "get running config", lambda: _running(driver))
-            sections = _sections(target, running, _candidate(target, running, desired), opts)
-            diff = _load(driver, target, running, desired)
+            candidate = _candidate(target, running, desired)
+            sections = _sections(target, running, candidate, opts)
+            diff = _load(driver, target, candidate)
             _step(target, "discard", driver.discard_config)
     except DeviceError as exc:
         return Result(target.name, "unreachable" if exc.stage == "connect" else "failed",
@@ -210,14 +209,15 @@ def _push_locked(target: Target, desired: Desired, run: Run, opts: Options,
             run.save("backup", name, running)
             run.record(name, "backed-up")
             up_before = _step(target, "get interfaces", lambda: _up(driver))
-            sections = _sections(target, running, _candidate(target, running, desired), opts)
+            candidate = _candidate(target, running, desired)
+            sections = _sections(target, running, candidate, opts)
             if sections.unmanaged:
                 # refused before anything is loaded: the device is untouched
                 why = (f"would remove {', '.join(sections.unmanaged)}, which the intent does "
                        "not manage; keep them (preserve) or name them with --allow-removal")
                 run.record(name, "refused", stage="removal", removes=sections.unmanaged)
                 return Result(name, "failed", error=why, stage="removal", sections=sections)
-            diff = _load(driver, target, running, desired, run)
+            diff = _load(driver, target, candidate, run)
             meaning = _meaning(desired, running)
             if not diff:
                 _step(target, "discard", driver.discard_config)
@@ -284,7 +284,7 @@ def _settle_confirm(target: Target, desired: Desired, run: Run, opts: Options, e
                 return Result(name, "reverted", diff, meaning, error=why, stage="confirm")
             running = _step(target, "confirm", lambda: _running(fresh))
             # the device's own diff against the pushed config: empty means it runs it
-            left = _load(fresh, target, running, desired)
+            left = _load(fresh, target, _candidate(target, running, desired))
             _step(target, "discard", fresh.discard_config)
             if not left:
                 _step(target, "confirm", lambda: target.adapter.save(fresh))

@@ -12,7 +12,7 @@ adapter (`DeployAdapter.sections`); this module holds what they share.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
@@ -86,19 +86,24 @@ def family_of(line: str) -> str:
     return " ".join(words[:2]) if words[0].lower() in _TWO_WORD and len(words) > 1 else words[0]
 
 
-def line_sections(text: str) -> Sections:
-    """EOS and NX-OS running configs: a top-level block (`interface X`, `router bgp 65001`,
-    `daemon TerminAttr`) is a section by its first line; one-line settings are grouped into one
-    section per family (`ntp server ...` lines are the section `ntp server`)."""
-    out: dict[str, tuple[str, list[str]]] = {}
+def _line_statements(text: str) -> Iterator[tuple[str, str, list[str]]]:
+    """(section key, family, lines) of each top-level statement of an EOS or NX-OS config: a
+    block (`interface X`, `router bgp 65001`, `daemon TerminAttr`) by its first line, a one-line
+    setting by its family (`ntp server ...` lines share the section `ntp server`)."""
     for statement in parse(text):
         first = statement.lines[0].strip()
         if not first or first.startswith(("!", "#")) or first.split()[0] in _NOT_CONFIG:
             continue
         family = family_of(first)
-        key = first if len(statement.lines) > 1 else family
-        body = [line.rstrip() for line in statement.lines]
-        out.setdefault(key, (family, []))[1].extend(body)
+        yield (first if len(statement.lines) > 1 else family), family, [
+            line.rstrip() for line in statement.lines]
+
+
+def line_sections(text: str) -> Sections:
+    """EOS and NX-OS running configs as sections (_line_statements), content sorted."""
+    out: dict[str, tuple[str, list[str]]] = {}
+    for key, family, lines in _line_statements(text):
+        out.setdefault(key, (family, []))[1].extend(lines)
     return {k: (fam, "\n".join(sorted(lines))) for k, (fam, lines) in out.items()}
 
 
@@ -106,14 +111,8 @@ def add_line_sections(running: str, candidate: str, keys: list[str]) -> str:
     """EOS and NX-OS: `candidate` with the lines of these sections of `running`, as the device
     has them, before a closing `end` where the candidate has one."""
     wanted = set(keys)
-    lines: list[str] = []
-    for statement in parse(running):
-        first = statement.lines[0].strip()
-        if not first or first.startswith(("!", "#")):
-            continue
-        key = first if len(statement.lines) > 1 else family_of(first)
-        if key in wanted:
-            lines.extend(line.rstrip() for line in statement.lines)
+    lines = [line for key, _, block in _line_statements(running) if key in wanted
+             for line in block]
     if not lines:
         return candidate
     body = candidate.rstrip("\n").split("\n")

@@ -80,14 +80,10 @@ def render_files(fabric: Fabric, physics: Physics, devices: list[Device],
     """Relative path -> rendered text for the selected switches (and the host profiles)."""
     builder = PlanBuilder(fabric, physics)
     files: dict[str, str] = {}
-    root_hash: Secret | None = None
+    root = RootHash(fabric)
     for i, dev in enumerate(devices):
         plan = builder.plan(dev)
-        text = render_plan(plan)
-        if ROOT_HASH in text:
-            root_hash = root_hash or resolve_root_hash(fabric)
-            text = text.replace(ROOT_HASH, root_hash.reveal())
-        files[file_name(plan)] = text
+        files[file_name(plan)] = root.fill(render_plan(plan))
         if progress is not None:
             progress(i + 1, len(devices))
     if with_hosts:
@@ -95,14 +91,25 @@ def render_files(fabric: Fabric, physics: Physics, devices: list[Device],
     return files
 
 
-def resolve_root_hash(fabric: Fabric) -> Secret:
-    """The hash `management.root_authentication` names, read where the files are written
-    (never in a plan, so validate, explain and lint run without it); a missing or malformed
-    reference is a CredentialError naming the intent entry, never the value."""
-    from netcfg.deploy.secrets import CredentialError, root_hash
+class RootHash:
+    """Fills ROOT_HASH in rendered text with the hash `management.root_authentication` names,
+    read once and only where files are written (never in a plan, so validate, explain and lint
+    run without it). A missing or malformed reference is a CredentialError naming the intent
+    entry, never the value."""
 
-    ref = fabric.loaded.intent.management.root_authentication
-    if ref is None:
-        raise CredentialError("the configs hold a root-password placeholder but the intent has "
-                              "no management.root_authentication")
-    return root_hash(ref, fabric.loaded.root)
+    def __init__(self, fabric: Fabric) -> None:
+        self.fabric = fabric
+        self._secret: Secret | None = None
+
+    def fill(self, text: str) -> str:
+        if ROOT_HASH not in text:
+            return text
+        if self._secret is None:
+            from netcfg.deploy.secrets import CredentialError, root_hash
+
+            ref = self.fabric.loaded.intent.management.root_authentication
+            if ref is None:
+                raise CredentialError("the configs hold a root-password placeholder but the "
+                                      "intent has no management.root_authentication")
+            self._secret = root_hash(ref, self.fabric.loaded.root)
+        return text.replace(ROOT_HASH, self._secret.reveal())

@@ -251,7 +251,7 @@ class DevicePlan:
 SESSION_KEY = "NETCFG-SESSION-KEY"
 
 #: what a config holds where root's password hash goes until rendering fills it in from the
-#: reference `management.root_authentication` names (render.engine.fill_root_hash)
+#: reference `management.root_authentication` names (render.engine.RootHash)
 ROOT_HASH = "NETCFG-ROOT-HASH"
 
 #: what every rendered switch config classifies by

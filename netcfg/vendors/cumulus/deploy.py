@@ -63,4 +63,3 @@ class CumulusDeploy(DeployAdapter):
         from netcfg.vendors.cumulus.driver import with_device_local
 
         return with_device_local(candidate, running)
-

@@ -9,9 +9,9 @@ conversions live here:
 - ECN thresholds are drop-profile `fill-level`s in percents of the queue's buffer, which netcfg
   takes as the queue's dynamic limit (`plan.qos.queue_limit`, the number ECN006 checks). The
   schema's type is decimal64 with nine fraction digits, so the percent is written exact to
-  that precision (150 KB of 18.6 MB is 0.806451613, not 1). The config does not state the
-  buffer, so `read` needs it to turn percents back into bytes, and `expected` runs the plan's
-  bytes through the same percents (rounded to nearest);
+  that precision (core1: 150 KB of 18,644,728 B is 0.804516966, not 1). The config does not
+  state the buffer, so `read` needs it to turn percents back into bytes, and `expected` runs
+  the plan's bytes through the same percents (rounded to nearest);
 - watchdog detection is a count of poll intervals, recovery in ms;
 - `mtu` is the media MTU, which includes the L2 header: the plan's L2 frame MTU as is.
 """
