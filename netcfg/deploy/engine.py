@@ -69,11 +69,15 @@ class Result:
     stage: str | None = None
     #: what the replace adds, changes and removes, by section (None: not compared)
     sections: Change | None = None
+    #: the device may run the new config with no timer to revert it (a commit or confirm
+    #: whose outcome could not be settled): a fleet rollback restores it
+    may_run_new: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {"device": self.device, "status": self.status, "diff": self.diff,
                 "meaning": self.meaning, "error": self.error, "stage": self.stage,
-                "sections": None if self.sections is None else self.sections.as_dict()}
+                "sections": None if self.sections is None else self.sections.as_dict(),
+                "may_run_new": self.may_run_new}
 
 
 class Stopped(Exception):
@@ -234,9 +238,13 @@ def _push_locked(target: Target, desired: Desired, run: Run, opts: Options,
             run.record(name, "committing", revert_in=opts.revert_in,
                        removes=sections.removed, adds=sections.added,
                        changes=len(sections.changed))
+            try:
+                timer = _commit(driver, target, opts.revert_in, opts.message)
+            except Exception as exc:  # noqa: BLE001 - refused or unanswered: read the device
+                _quietly(driver.discard_config)
+                return _settle(target, desired, run, opts, "commit", describe(exc), diff,
+                               meaning)
             committed = True
-            timer = _step(target, "commit", lambda: _commit(driver, target, opts.revert_in,
-                                                            opts.message))
             run.record(name, "committed", revert_in=timer)
             try:
                 if stop.is_set():
@@ -253,7 +261,8 @@ def _push_locked(target: Target, desired: Desired, run: Run, opts: Options,
             try:
                 target.adapter.confirm(driver)
             except Exception as exc:  # noqa: BLE001 - the reply is lost: read the device
-                return _settle_confirm(target, desired, run, opts, describe(exc), diff, meaning)
+                return _settle(target, desired, run, opts, "confirm", describe(exc), diff,
+                               meaning)
             run.record(name, "confirmed")
             return Result(name, "confirmed", diff, meaning, sections=sections)
     except DeviceError as exc:
@@ -264,40 +273,65 @@ def _push_locked(target: Target, desired: Desired, run: Run, opts: Options,
         return Result(name, status, error=exc.message, stage=exc.stage)
 
 
-def _settle_confirm(target: Target, desired: Desired, run: Run, opts: Options, error: str,
-                    diff: str, meaning: list[str]) -> Result:
-    """A confirm that raised may or may not have taken effect (the reply, or the connection,
-    was lost; on NX-OS and SONiC a confirm is two device steps). Decide from the device itself
-    over a fresh connection, never from the error: still pending -> revert it now (no waiting
-    for the timer); not pending and running the intent -> it was confirmed, and the startup
-    config is made equal to the running one (the device's own diff against the pushed config
-    is empty); otherwise the timer or someone reverted it. A
-    device that cannot be read is reported as unknown and is restored by a fleet rollback."""
+def _settle(target: Target, desired: Desired, run: Run, opts: Options, stage: str,
+            error: str, diff: str, meaning: list[str]) -> Result:
+    """A commit or confirm that raised may or may not have taken effect (the NOS refused it,
+    or the reply, or the connection, was lost; on NX-OS and SONiC each is several device
+    steps). Decide from the device itself over a fresh connection, never from the error:
+
+    - a commit still pending its confirmation is reverted now (no waiting for the timer);
+    - what a failed run leaves behind (a dirty Junos candidate, a pending Cumulus revision,
+      an orphaned EOS session, the NX-OS candidate file) is discarded;
+    - then the device's own diffs say what it runs: the new config after a confirm -> it was
+      confirmed, and the startup config is made equal to the running one; the old config ->
+      nothing of this push is left; anything else, or a device that cannot be read, may run
+      the new config with no timer, so a fleet rollback restores it (`may_run_new`)."""
     name = target.name
-    run.record(name, "confirm-unanswered", error=error)
+    run.record(name, f"{stage}-unanswered" if stage == "confirm" else f"{stage}-failed",
+               error=error)
     try:
         with Connection(target, opts.timeout) as fresh:
-            if _step(target, "confirm", lambda: target.adapter.pending(fresh)):
+            if _step(target, stage, lambda: target.adapter.pending(fresh)):
                 _step(target, "revert", lambda: target.adapter.revert_pending(fresh))
-                why = f"confirm unanswered ({error}); the pending commit was reverted at once"
+                why = f"{stage} failed ({error}); the pending commit was reverted at once"
                 run.record(name, "reverted", reason=why)
-                return Result(name, "reverted", diff, meaning, error=why, stage="confirm")
-            running = _step(target, "confirm", lambda: _running(fresh))
-            # the device's own diff against the pushed config: empty means it runs it
-            left = _load(fresh, target, _candidate(target, running, desired))
-            _step(target, "discard", fresh.discard_config)
-            if not left:
+                return Result(name, "reverted", diff, meaning, error=why, stage=stage)
+            for what in _step(target, stage, lambda: target.adapter.discard_leftovers(
+                    fresh, target)):
+                run.record(name, "stale-cleaned", what=what)
+            running = _step(target, stage, lambda: _running(fresh))
+            runs_new = not _device_diff(fresh, target, _candidate(target, running, desired))
+            if runs_new and stage == "confirm":
                 _step(target, "confirm", lambda: target.adapter.save(fresh))
                 run.record(name, "confirmed", note="the confirm took effect; its reply was lost")
                 return Result(name, "confirmed", diff, meaning)
-            why = f"confirm unanswered ({error}); the device no longer runs the new config"
-            run.record(name, "reverted", reason=why)
-            return Result(name, "reverted", diff, meaning, error=why, stage="confirm")
+            saved = run.saved("backup", name)
+            runs_old = not runs_new and saved is not None \
+                and not _device_diff(fresh, target, saved)
     except DeviceError as exc:
-        run.record(name, "failed", stage="confirm", error=f"{error}; then {exc.message}",
+        run.record(name, "failed", stage=stage, error=f"{error}; then {exc.message}",
                    state="unknown", pending_revert=True)
-        return Result(name, "failed", error=f"confirm outcome unknown: {error}; reading the "
-                      f"device failed: {exc.message}", stage="confirm")
+        return Result(name, "failed", error=f"{stage} outcome unknown: {error}; reading the "
+                      f"device failed: {exc.message}", stage=stage, may_run_new=True)
+    if runs_old:
+        why = f"{stage} failed ({error}); the device runs its old config"
+        run.record(name, "reverted" if stage == "confirm" else "failed", reason=why,
+                   stage=stage, state="old", pending_revert=False)
+        return Result(name, "reverted" if stage == "confirm" else "failed", diff, meaning,
+                      error=why, stage=stage)
+    why = (f"{stage} failed ({error}); the device runs "
+           + ("the new config unconfirmed" if runs_new else "neither the old nor the new config")
+           + " with no timer left: a fleet rollback restores its saved config")
+    run.record(name, "failed", stage=stage, error=why, state="new" if runs_new else "unknown",
+               pending_revert=False)
+    return Result(name, "failed", diff, meaning, error=why, stage=stage, may_run_new=True)
+
+
+def _device_diff(driver: NetworkDriver, target: Target, config: str) -> str:
+    """The device's own diff of its running config against `config` (nothing left loaded)."""
+    left = _load(driver, target, config)
+    _step(target, "discard", driver.discard_config)
+    return left
 
 
 def _commit(driver: NetworkDriver, target: Target, seconds: int, message: str) -> int:
@@ -450,5 +484,4 @@ def _undo_confirmed(targets: list[Target], results: list[Result], run: Run, opts
 def _may_run_new(result: Result) -> bool:
     """Devices a fleet rollback restores: the confirmed ones, and those whose confirm had an
     outcome nobody could read (they may run the new config with no timer left)."""
-    return result.status == "confirmed" or (result.status == "failed"
-                                            and result.stage == "confirm")
+    return result.status == "confirmed" or result.may_run_new

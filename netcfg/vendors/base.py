@@ -160,6 +160,12 @@ class DeployAdapter:
         """Clear what a crashed run left on the device; returns what was cleared."""
         return []
 
+    def discard_leftovers(self, driver: NetworkDriver, target: Target) -> list[str]:
+        """After a failed commit, from a fresh connection: discard what netcfg's own failed
+        attempt left on the device (its candidate, a pending revision); returns what was
+        discarded. By default what `clear_stale` clears."""
+        return self.clear_stale(driver, target)
+
     def revert_seconds(self, seconds: int) -> int:
         """The revert timer the NOS really runs for a request of `seconds`."""
         return seconds

@@ -94,7 +94,8 @@ def test_a_confirm_whose_reply_is_lost_is_recorded_as_what_the_device_did(one):
     dev.inject("drop_after_apply", phase="confirm", times=1)
     result = _push(target, desired, run)
     assert result.status == "confirmed", result
-    assert _events(run, target.name)[-3:] == ["confirming", "confirm-unanswered", "confirmed"]
+    events = [e for e in _events(run, target.name) if e != "stale-cleaned"]  # NX-OS: its file
+    assert events[-3:] == ["confirming", "confirm-unanswered", "confirmed"]
     lab.advance(OPTS.revert_in + 1)  # no timer left to flip it back
     assert diff_device(target, desired, OPTS).status == "unchanged"
     if target.nos in ("eos", "nxos", "sonic"):  # the NOSes that keep a separate startup config
@@ -112,21 +113,32 @@ def test_faults_leave_the_old_config(one, kind, stage):
     before = dev.running_config()
     dev.inject(kind, **({"message": "Error: TCAM exhausted"} if kind == "commit_error" else {}))
     result = _push(target, desired, run)
-    assert result.status in ("failed", "unreachable") and result.stage == stage, result
+    assert result.status in ("failed", "unreachable", "reverted") and result.stage == stage, \
+        result
     assert result.error and PASSWORD not in result.error
     dev.clear_faults()
     lab.advance(OPTS.revert_in + 1)
     assert _semantic(dev.running_config()) == _semantic(before)
 
 
-def test_drop_after_apply_ends_at_old_config_by_timer(one):
+@pytest.mark.parametrize("kind", ["commit_error", "drop_before_apply", "drop_after_apply"])
+def test_a_failed_commit_leaves_the_old_config_and_nothing_pending_at_once(one, kind):
+    """Whatever the commit's fate (refused, lost before or after the device acted), the device
+    is read back at once: a pending commit reverted, netcfg's candidate discarded, no timer
+    needed and nothing left for the next user."""
     lab, dev, target, desired, run = one
     before = dev.running_config()
-    dev.inject("drop_after_apply", phase="commit", times=1)
+    dev.inject(kind, times=1, **({"message": "Error: TCAM exhausted"}
+                                 if kind == "commit_error" else {}))
     result = _push(target, desired, run)
-    assert result.status == "failed" and result.stage == "commit"
-    lab.advance(OPTS.revert_in + 1)
+    assert result.status in ("failed", "reverted") and result.stage == "commit", result
+    assert not result.may_run_new
+    # no lab time has passed: nothing waited for a timer
     assert _semantic(dev.running_config()) == _semantic(before)
+    assert dev.candidate_config() is None, "netcfg's candidate was left on the device"
+    events = _events(run, target.name)
+    assert "commit-failed" in events and events[-1] in ("failed", "reverted"), events
+    assert _push(target, desired, run).status == "confirmed"  # nothing left in the way
 
 
 def test_dry_run_commits_nothing(one):

@@ -12,6 +12,8 @@ from netcfg.deploy.drivers.shell import netmiko_options
 from netcfg.vendors.base import DeployAdapter
 
 if TYPE_CHECKING:
+    from napalm.base import NetworkDriver
+
     from netcfg.deploy.targets import Target
 
 
@@ -24,6 +26,16 @@ class CumulusDeploy(DeployAdapter):
 
     def driver_options(self, target: Target, timeout: int, workdir: Path) -> dict[str, Any]:
         return netmiko_options(target, timeout)
+
+    def discard_leftovers(self, driver: NetworkDriver, target: Target) -> list[str]:
+        """A revision our user left pending (a failed apply) is detached: NVUE keeps it
+        otherwise, and `nv config diff` and `show -r pending` keep showing it."""
+        mine = sorted(rev for rev, info in driver._revisions().items()
+                      if info.get("state") == "pending" and info.get("user") == driver.username)
+        if not mine:
+            return []
+        driver.discard_config()
+        return [f"detached pending revision {', '.join(mine)}"]
 
     def sections(self, text: str) -> dict[str, tuple[str, str]]:
         """`interface swp1`, `service ntp`, `system hostname`: the second level under

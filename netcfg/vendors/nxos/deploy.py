@@ -66,6 +66,18 @@ class NxosDeploy(DeployAdapter):
                 "after it expires")
         return []
 
+    def discard_leftovers(self, driver: NetworkDriver, target: Target) -> list[str]:
+        """The replace file NAPALM copied to bootflash: is netcfg's candidate: removed."""
+        cleared = self.clear_stale(driver, target)
+        name = f"{driver._dest_file_system}{driver.candidate_cfg}"
+        try:
+            _show(driver, f"dir {name}")
+        except Exception:  # noqa: BLE001 - NX-OS answers `dir` of a missing file with an error
+            return cleared
+        driver._delete_file(driver.candidate_cfg)  # NAPALM's own discard deletes it this way
+        cleared.append(f"deleted the candidate file {name}")
+        return cleared
+
     def revert_seconds(self, seconds: int) -> int:
         low, high = COMMIT_TIMEOUT
         return min(max(seconds, low), high)
