@@ -183,11 +183,12 @@ from netcfg.lint.cli import lint  # noqa: E402 - click only, checks load when it
 
 main.add_command(lint)
 
-from netcfg.deploy.cli import diff, push, rollback  # noqa: E402 - click only, NAPALM loads on use
+from netcfg.deploy.cli import diff, push, rollback, runs  # noqa: E402 - click only, NAPALM loads on use
 
 main.add_command(diff)
 main.add_command(push)
 main.add_command(rollback)
+main.add_command(runs)
 
 from netcfg.twin.cli import twin  # noqa: E402 - click only, FRR is started when it runs
 

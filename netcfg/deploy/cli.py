@@ -1,4 +1,4 @@
-"""`netcfg diff`, `netcfg push`, `netcfg rollback`.
+"""`netcfg diff`, `netcfg push`, `netcfg rollback`, `netcfg runs`.
 
 Exit codes (DESIGN.md): diff 0 no drift, 3 drift, 4 a device could not be diffed (the others
 are still reported); push 0 ok, 4 a device failed (the run's devices rolled back when more than
@@ -191,18 +191,19 @@ def diff(path: str, fmt: str, summary: bool, **kw: Any) -> None:
     opts = Options(timeout=kw["timeout"], workers=kw["workers"])
     bar = _Progress(len(setup.targets), "diffing")
     try:
-        results = pool(setup.targets, lambda t: diff_device(t, setup.desired[t.name], opts),
+        results = pool(setup.targets,
+                       lambda t: diff_device(t, setup.desired[t.name], opts, setup.state),
                        opts.workers, bar)
     finally:
         bar.close()
-    errors = [r for r in results if r.status in ("failed", "unreachable")]
+    errors = [r for r in results if r.status in ("failed", "unreachable", "skipped")]
     drift = [r for r in results if r.status == "drift"]
 
     def text() -> None:
         for r in results:
             _print_result(r, summary_only=summary)
         click.echo(f"{len(results)} device(s): {len(drift)} with drift, "
-                   f"{len(errors)} not reachable or failed")
+                   f"{len(errors)} not reachable, failed or locked by a push")
 
     _emit(fmt, {"devices": [r.as_dict() for r in results]}, text)
     sys.exit(EXIT_DEVICE if errors else EXIT_DRIFT if drift else 0)
@@ -262,29 +263,38 @@ def push(path: str, fmt: str, revert_in: int, canary: int, batch_size: int,
 
 
 def _counts(results: list[Any]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for r in results:
-        out[r.status] = out.get(r.status, 0) + 1
-    return out
+    return _counts_of(r.status for r in results)
 
 
 @click.command("rollback")
 @_selection
-@click.option("--run", "run_id", metavar="ID", help="the run to undo [default: the latest push]")
+@click.option("--run", "run_id", metavar="ID",
+              help="the run to undo [default: the latest push that changed devices]")
 def rollback(path: str, fmt: str, run_id: str | None, **kw: Any) -> None:
-    """Restore the running configs a push saved before committing."""
+    """Restore the running configs a push saved before committing, on the devices it
+    changed."""
     from netcfg.deploy.engine import Options, pool, restore_device
-    from netcfg.deploy.runs import Run
+    from netcfg.deploy.runs import Run, latest_change
 
     setup = _Setup(path, kw)
     try:
-        run = Run.open(setup.state, run_id or _latest_push(setup.state))
+        run = Run.open(setup.state, run_id) if run_id else latest_change(setup.state)
     except FileNotFoundError as exc:
         _fail(str(exc))
-    saved = set(run.saved_devices("backup"))
-    targets = [t for t in setup.targets if t.name in saved]
+    if run is None:
+        _fail(f"no push under {setup.state} changed a device; nothing to roll back "
+              "(`netcfg runs` lists the runs)")
+    changed = set(run.changed_devices()) & set(run.saved_devices("backup"))
+    done = set(run.rolled_back_devices())
+    targets = [t for t in setup.targets if t.name in changed]
     if not targets:
-        _fail(f"run {run.id} saved no config for the selected devices")
+        _fail(f"run {run.id} changed none of the selected devices")
+    if run_id is None and {t.name for t in targets} <= done:
+        _fail(f"the latest push that changed devices, run {run.id}, is rolled back already; "
+              "name an earlier run with --run (`netcfg runs` lists them)")
+    started = run.started()
+    click.echo(f"rolling back run {run.id} ({started.detail.get('command')} of "
+               f"{_when(started.time)}): {len(targets)} device(s) it changed", err=True)
     run.record("-", "rollback", command="rollback")
     opts = Options(timeout=kw["timeout"], workers=kw["workers"])
     bar = _Progress(len(targets), "restoring")
@@ -304,16 +314,47 @@ def rollback(path: str, fmt: str, run_id: str | None, **kw: Any) -> None:
     sys.exit(EXIT_DEVICE if bad else 0)
 
 
-def _latest_push(state: Path) -> str | None:
-    from netcfg.deploy.runs import Run
+def _when(t: float) -> str:
+    import time
 
-    runs = state / "runs"
-    if not runs.is_dir():
-        return None
-    for run_dir in sorted(runs.iterdir(), reverse=True):
-        if not (run_dir / "journal.jsonl").exists() or not (run_dir / "backup").is_dir():
-            continue
-        first = Run(state, run_dir.name).events()[0]
-        if first.detail.get("command") == "push":
-            return run_dir.name
-    return None
+    return time.strftime("%Y-%m-%d %H:%M:%SZ", time.gmtime(t))
+
+
+@click.command("runs")
+@click.argument("path", type=click.Path())
+@click.option("--state", type=click.Path(file_okay=False),
+              help="run directories [default: as for push]")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+def runs(path: str, state: str | None, fmt: str) -> None:
+    """List the diff/push/rollback runs of an inventory: when, what, and where each left
+    its devices (the journal's last word per device)."""
+    from netcfg.deploy.runs import default_state, list_runs
+
+    where = Path(state) if state else default_state(Path(path))
+    rows: list[dict[str, Any]] = []
+    for run in list_runs(where):
+        started = run.started()
+        rows.append({"run": run.id, "command": started.detail.get("command"),
+                     "started": _when(started.time), "host": started.detail.get("host"),
+                     "devices": _counts_of(run.final_states().values()),
+                     "changed": run.changed_devices(),
+                     "rolled_back": run.rolled_back_devices()})
+
+    def text() -> None:
+        if not rows:
+            click.echo(f"no runs under {where}")
+        for row in rows:
+            states = ", ".join(f"{n} {s}" for s, n in sorted(row["devices"].items()))
+            click.echo(f"{row['run']}  {row['started']}  {row['command']}: "
+                       f"{states or 'no device'}; {len(row['changed'])} changed"
+                       + (f", {len(row['rolled_back'])} rolled back" if row["rolled_back"]
+                          else ""))
+
+    _emit(fmt, {"state": str(where), "runs": rows}, text)
+
+
+def _counts_of(states: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for s in states:
+        out[s] = out.get(s, 0) + 1
+    return out

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
+from pathlib import Path
 from typing import Any
 
 from napalm.base import NetworkDriver
@@ -138,14 +139,28 @@ def _load(driver: NetworkDriver, target: Target, candidate: str, run: Run | None
         raise DeviceError(target.name, "load", describe(exc)) from None
 
 
-def diff_device(target: Target, desired: Desired, opts: Options) -> Result:
+def diff_device(target: Target, desired: Desired, opts: Options,
+                state: Path | None = None) -> Result:
+    """The device's own diff against the replace candidate. With a run state directory, under
+    a shared device lock: diffs run side by side, never while a push holds the device (a
+    diff loads a candidate, and on Junos holds the configuration lock while it does, which
+    would make the push's confirm fail)."""
+    if state is None:
+        return _diff_unlocked(target, desired, opts)
+    try:
+        with DeviceLock(state, target.name, "diff", shared=True):
+            return _diff_unlocked(target, desired, opts)
+    except LockHeld as exc:
+        return Result(target.name, "skipped", error=str(exc), stage="lock")
+
+
+def _diff_unlocked(target: Target, desired: Desired, opts: Options) -> Result:
     try:
         with Connection(target, opts.timeout) as driver:
             running = _step(target, "get running config", lambda: _running(driver))
             candidate = _candidate(target, running, desired)
             sections = _sections(target, running, candidate, opts)
-            diff = _load(driver, target, candidate)
-            _step(target, "discard", driver.discard_config)
+            diff = _device_diff(driver, target, candidate)
     except DeviceError as exc:
         return Result(target.name, "unreachable" if exc.stage == "connect" else "failed",
                       error=exc.message, stage=exc.stage)

@@ -94,17 +94,10 @@ class Run:
             self.record("-", "run", command=command, host=socket.gethostname(), pid=os.getpid())
 
     @classmethod
-    def open(cls, state: Path, run_id: str | None) -> Run:
-        """An existing run (the latest when `run_id` is None)."""
-        runs = state / "runs"
-        if run_id is None:
-            ids = sorted(p.name for p in runs.iterdir() if (p / "journal.jsonl").exists()) \
-                if runs.is_dir() else []
-            if not ids:
-                raise FileNotFoundError(f"no runs under {runs}")
-            run_id = ids[-1]
-        if not (runs / run_id / "journal.jsonl").exists():
-            raise FileNotFoundError(f"no run {run_id} under {runs}")
+    def open(cls, state: Path, run_id: str) -> Run:
+        """An existing run."""
+        if not (state / "runs" / run_id / "journal.jsonl").is_file():
+            raise FileNotFoundError(f"no run {run_id} under {state / 'runs'}")
         return cls(state, run_id)
 
     def record(self, device: str, event: str, **detail: Any) -> None:
@@ -147,6 +140,44 @@ class Run:
         folder = self.dir / kind
         return sorted(p.name for p in folder.iterdir() if not p.name.startswith(".")) \
             if folder.is_dir() else []
+
+
+    def started(self) -> Event:
+        """The run's first event: its command, host and pid."""
+        return self.events()[0]
+
+    def changed_devices(self) -> list[str]:
+        """Devices this run left at its new config: confirmed, or a commit/confirm whose
+        outcome was not settled as old (`state` new or unknown). A device this run did not
+        change is never restored by its rollback: its backup may be older than what a later
+        run put there."""
+        out: set[str] = set()
+        for e in self.events():
+            if e.event == "confirmed" or (e.event == "failed"
+                                          and e.detail.get("state") in ("new", "unknown")):
+                out.add(e.device)
+        return sorted(out)
+
+    def rolled_back_devices(self) -> list[str]:
+        return sorted({e.device for e in self.events() if e.event == "rolled-back"})
+
+
+def list_runs(state: Path) -> list[Run]:
+    """Every run under the state directory, oldest first (run ids sort by start time)."""
+    runs = state / "runs"
+    if not runs.is_dir():
+        return []
+    return [Run(state, p.name) for p in sorted(runs.iterdir())
+            if (p / "journal.jsonl").is_file()]
+
+
+def latest_change(state: Path) -> Run | None:
+    """The latest push that changed devices (a push with nothing to do, a dry run or one
+    whose devices all reverted has nothing to roll back)."""
+    for run in reversed(list_runs(state)):
+        if run.started().detail.get("command") == "push" and run.changed_devices():
+            return run
+    return None
 
 
 #: journal events that say where a device's configuration stands

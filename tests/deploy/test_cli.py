@@ -67,10 +67,26 @@ def test_walk_through_diff_push_rollback(served):
     assert "0 with drift" in clean.stdout
     again = netcfg("push", *common, check=0)
     assert all(f"{name}: unchanged" in again.stdout for name in DEVICES)
-    back = netcfg("rollback", *common, "--run", report["run"], check=0)
+    # no --run: the latest push that changed devices, not the no-op one just made
+    back = netcfg("rollback", *common, check=0)
+    assert f"rolling back run {report['run']}" in back.stderr
     assert f"{len(DEVICES)} restored, 0 failed" in back.stdout
     netcfg("diff", *common, check=3)
-    outputs += [drift, pushed, clean, again, back]
+    twice = netcfg("rollback", *common, check=1)
+    assert "rolled back already" in twice.stderr and "Traceback" not in twice.stderr
+    listed = netcfg("runs", str(MULTIVENDOR), "--state", str(state), "--format", "json",
+                    check=0)
+    rows = {row["run"]: row for row in json.loads(listed.stdout)["runs"]}
+    first = rows[report["run"]]
+    assert first["command"] == "push" and first["changed"] == sorted(DEVICES)
+    assert first["rolled_back"] == sorted(DEVICES)
+    assert first["devices"] == {"rolled-back": len(DEVICES)}
+    noop = [row for run, row in rows.items() if run > report["run"]
+            and row["command"] == "push"]
+    assert [row["changed"] for row in noop] == [[]]
+    assert report["run"] in netcfg("runs", str(MULTIVENDOR), "--state", str(state),
+                                   check=0).stdout
+    outputs += [drift, pushed, clean, again, back, listed]
 
     journal = (state / "runs" / report["run"] / "journal.jsonl").read_text()
     events = [json.loads(line) for line in journal.splitlines()]

@@ -202,3 +202,25 @@ def test_a_lock_held_by_someone_else_fails_cleanly(one):
     result = _push(target, desired, run)
     assert result.status == "failed" and result.stage in ("load", "commit"), result
     assert _semantic(dev.running_config()) == _semantic(before)
+
+
+def test_a_diff_never_runs_while_a_push_holds_the_device(one):
+    """A diff loads a candidate (on Junos under the configuration lock, which would make the
+    push's confirm fail): with the run state it takes the device's shared lock, so it waits
+    its turn instead of breaking a push, and a push is refused while a diff reads."""
+    lab, dev, target, desired, run = one
+    pushing = DeviceLock(run.state, target.name, "a-push").acquire()
+    try:
+        result = diff_device(target, desired, OPTS, run.state)
+        assert result.status == "skipped" and "locked by run a-push" in (result.error or "")
+        assert dev.candidate_config() is None  # the device was not touched
+    finally:
+        pushing.release()
+    reading = DeviceLock(run.state, target.name, "diff", shared=True).acquire()
+    try:
+        assert diff_device(target, desired, OPTS, run.state).status == "drift"  # readers share
+        refused = _push(target, desired, run)
+        assert refused.status == "skipped" and "netcfg diff" in (refused.error or "")
+    finally:
+        reading.release()
+    assert _push(target, desired, run).status == "confirmed"
