@@ -29,9 +29,44 @@ class DeviceError(Exception):
 
 
 def describe(exc: BaseException) -> str:
-    """One line naming the error type and its text, with any password scrubbed."""
+    """One line naming the error type and its text, with any password scrubbed. Drivers
+    wrap the error that matters (PyEZ turns an unknown host key into ConnectRefusedError,
+    NAPALM's NX-OS driver a certificate failure into "Cannot connect"): the root of the
+    chain is added when the wrapper does not say it, and a trust failure is named as one."""
+    root = _root(exc)
+    line = _one(exc)
+    if root is not exc and _one(root).split(": ", 1)[-1] not in line:
+        line += f" (cause: {_one(root)})"
+    trust = _trust_failure(root)
+    return redact(f"{trust}: {line}" if trust else line)[:500]
+
+
+def _one(exc: BaseException) -> str:
     text = " ".join(str(exc).split()) or repr(exc)
-    return redact(f"{type(exc).__name__}: {text}")[:500]
+    return f"{type(exc).__name__}: {text}"
+
+
+def _root(exc: BaseException) -> BaseException:
+    seen = {id(exc)}
+    while True:
+        nxt = exc.__cause__ or exc.__context__
+        if nxt is None or id(nxt) in seen:
+            return exc
+        seen.add(id(nxt))
+        exc = nxt
+
+
+def _trust_failure(root: BaseException) -> str:
+    """What the error says about trust, named with the option that configures it."""
+    import ssl
+
+    text = str(root).lower()
+    if isinstance(root, ssl.SSLCertVerificationError) or "certificate verify failed" in text:
+        return "TLS certificate not trusted (give its CA with --ca-file)"
+    if ("known_hosts" in text or "host key" in text
+            or type(root).__name__ in ("SSHUnknownHostError", "BadHostKeyException")):
+        return "SSH host key not trusted (add it to --known-hosts or ~/.ssh/known_hosts)"
+    return ""
 
 
 def driver_kwargs(target: Target, timeout: int, workdir: Path) -> dict[str, Any]:

@@ -33,10 +33,11 @@ from netcfg.lab.faults import Fault, FaultKind
               envvar="NETCFG_VENDOR_DATA",
               help="folder with the vendors' own data the emulators check against (junos-yang/,"
                    " sonic-yang/yang/, sonic-skus/sonic-buildimage/device/; docs/lab.md)")
-@click.option("--fault", "faults", multiple=True, metavar="GLOB=KIND[:PHASE[:TIMES]]",
+@click.option("--fault", "faults", multiple=True, metavar="GLOB=KIND[:PHASE[:TIMES[:VALUE]]]",
               callback=lambda _ctx, _param, value: [parse_fault(v) for v in value],
-              help="arm a fault on matching devices, e.g. 'core1=commit_error::1' (repeatable;"
-                   " kinds and phases: docs/lab.md)")
+              help="arm a fault on matching devices, e.g. 'core1=commit_error::1' or "
+                   "'leaf*=slow:request::5' (VALUE: slow's delay in s, commit_error's message, "
+                   "reboot_mid_commit's downtime; repeatable; kinds and phases: docs/lab.md)")
 def lab(path: str, out: str | None, patterns: tuple[str, ...], limit: int | None,
         lenient: bool, vendor_data: str | None, faults: list[tuple[str, Fault]]) -> None:
     """Serve emulated devices for an inventory on loopback until stopped (Ctrl-C)."""
@@ -100,9 +101,12 @@ def lab(path: str, out: str | None, patterns: tuple[str, ...], limit: int | None
             if not matched:
                 click.echo(f"warning: --fault {pattern}: no served device matches", err=True)
             for name in matched:
-                running[name].inject(fault.kind, phase=fault.phase, times=fault.times)
+                running[name].inject(fault.kind, phase=fault.phase, times=fault.times,
+                                     delay=fault.delay, message=fault.message,
+                                     downtime=fault.downtime)
                 click.echo(f"fault armed on {name}: {fault.kind.value} at {fault.phase}"
-                           + ("" if fault.times is None else f", {fault.times} time(s)"),
+                           + ("" if fault.times is None else f", {fault.times} time(s)")
+                           + (f", {fault.delay:g} s delay" if fault.delay else ""),
                            err=True)
         _write(target, running.inventory(), yaml)
         try:
@@ -117,13 +121,20 @@ def lab(path: str, out: str | None, patterns: tuple[str, ...], limit: int | None
     click.echo("lab stopped", err=True)
 
 
+#: what the fourth field of --fault sets, per kind
+_VALUE = {FaultKind.SLOW: "delay", FaultKind.COMMIT_ERROR: "message",
+          FaultKind.REBOOT_MID_COMMIT: "downtime"}
+
+
 def parse_fault(text: str) -> tuple[str, Fault]:
-    """'GLOB=KIND[:PHASE[:TIMES]]' -> (GLOB, Fault); an empty PHASE keeps the kind's default."""
+    """'GLOB=KIND[:PHASE[:TIMES[:VALUE]]]' -> (GLOB, Fault); an empty PHASE keeps the kind's
+    default. VALUE is the slow kind's delay in seconds (required: a slow fault without one
+    delays nothing), commit_error's message, reboot_mid_commit's downtime in lab seconds."""
     glob, sep, spec = text.partition("=")
-    kind, phase, times = (spec.split(":") + ["", ""])[:3]
+    kind, phase, times, value = (spec.split(":", 3) + ["", "", ""])[:4]
     try:
-        if not sep or not glob or not kind or spec.count(":") > 2:
-            raise ValueError("expected GLOB=KIND[:PHASE[:TIMES]]")
+        if not sep or not glob or not kind:
+            raise ValueError("expected GLOB=KIND[:PHASE[:TIMES[:VALUE]]]")
         try:
             fault_kind = FaultKind(kind)
         except ValueError:
@@ -131,7 +142,26 @@ def parse_fault(text: str) -> tuple[str, Fault]:
                              + ", ".join(k.value for k in FaultKind)) from None
         if times and not (times.isdigit() and int(times) > 0):
             raise ValueError(f"TIMES must be a whole number above 0, not {times!r}")
-        return glob, Fault(fault_kind, phase=phase, times=int(times) if times else None)
+        field = _VALUE.get(fault_kind)
+        if value and field is None:
+            raise ValueError(f"{kind} takes no VALUE; expected GLOB=KIND[:PHASE[:TIMES]]")
+        options: dict[str, Any] = {}
+        if field == "message" and value:
+            options["message"] = value
+        elif field in ("delay", "downtime"):
+            if fault_kind == FaultKind.SLOW and not value:
+                raise ValueError("slow needs its delay in seconds as VALUE, e.g. "
+                                 f"'{glob}=slow:request::5'")
+            if value:
+                try:
+                    seconds = float(value)
+                except ValueError:
+                    seconds = -1.0
+                if not 0 < seconds <= 86400:
+                    raise ValueError(f"VALUE must be seconds above 0, not {value!r}")
+                options[field] = seconds
+        return glob, Fault(fault_kind, phase=phase, times=int(times) if times else None,
+                           **options)
     except ValueError as exc:
         raise click.BadParameter(f"{text!r}: {exc}", param_hint="--fault") from None
 

@@ -44,11 +44,18 @@ def test_serves_inventory_and_writes_devices_file(tmp_path):
     ("core1=commit_error", "core1", "commit_error", "commit", None),
     ("spine-*=commit_error::1", "spine-*", "commit_error", "commit", 1),
     ("leaf1=hang:load", "leaf1", "hang", "load", None),
-    ("x=slow:any:3", "x", "slow", "any", 3),
+    ("x=slow:any:3:2.5", "x", "slow", "any", 3),
 ])
 def test_fault_option(text, glob, kind, phase, times):
     got_glob, fault = parse_fault(text)
     assert (got_glob, fault.kind.value, fault.phase, fault.times) == (glob, kind, phase, times)
+
+
+def test_fault_values_reach_the_fault():
+    assert parse_fault("x=slow:request::5")[1].delay == 5.0
+    assert parse_fault("x=commit_error:::Error: TCAM exhausted")[1].message == \
+        "Error: TCAM exhausted"  # a message may hold colons
+    assert parse_fault("x=reboot_mid_commit:::30")[1].downtime == 30.0
 
 
 @pytest.mark.parametrize("text, says", [
@@ -59,7 +66,10 @@ def test_fault_option(text, glob, kind, phase, times):
     ("core1=hang:later", "unknown fault phase 'later'; allowed: auth, request"),
     ("core1=hang::0", "TIMES must be a whole number above 0"),
     ("core1=hang::x", "TIMES must be a whole number above 0"),
-    ("core1=hang:load:1:2", "GLOB=KIND"),
+    ("core1=hang:load:1:2", "hang takes no VALUE"),
+    ("core1=slow", "slow needs its delay in seconds as VALUE"),
+    ("core1=slow:::0", "VALUE must be seconds above 0"),
+    ("core1=slow:::soon", "VALUE must be seconds above 0"),
 ])
 def test_bad_fault_option_names_what_is_allowed(text, says):
     with pytest.raises(click.BadParameter, match=re.escape(says)):
