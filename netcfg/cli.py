@@ -93,17 +93,24 @@ def validate(path: str, fmt: str, output: str | None) -> None:
 
     result = run(path)
     summary = result.fabric.summary() if result.fabric else None
+    waived = [f"waived {c.finding.severity}: {c.finding.text()} [waived: "
+              f"{c.waiver.reason if c.waiver else ''}]" for c in result.waived]
     if fmt == "json":
         _emit(json.dumps({"ok": result.ok, "fabric": result.fabric.name if result.fabric else None,
                           "summary": summary,
-                          "findings": [f.as_dict() for f in result.findings]}, indent=2), output)
+                          "findings": [f.as_dict() for f in result.findings],
+                          "waived": [{**c.finding.as_dict(), "waiver_reason": c.waiver.reason
+                                      if c.waiver else None} for c in result.waived]},
+                         indent=2), output)
     elif output:
-        lines = [f"{f.severity}: {f.text()}" for f in result.findings]
+        lines = [f"{f.severity}: {f.text()}" for f in result.findings] + waived
         if result.ok and result.fabric is not None:
             lines.append(f"ok: fabric {result.fabric.name}: {_counts(summary)}")
         _emit("\n".join(lines), output)
     else:
         _print_findings(result.findings)
+        for line in waived:
+            click.echo(_color(line, "cyan"))
         if result.ok and result.fabric is not None:
             click.echo(_color("ok", "green") + f": fabric {result.fabric.name}: "
                        f"{_counts(summary)}")

@@ -8,6 +8,7 @@ from pathlib import Path
 from netcfg.findings import Finding, IntentError
 from netcfg.intent.checks import check_fabric, check_intent
 from netcfg.intent.load import load_intent
+from netcfg.lint.waive import Checked, match
 from netcfg.physics import Physics, derive
 from netcfg.physics.checks import check as check_physics
 from netcfg.topology import build_fabric
@@ -18,8 +19,11 @@ from netcfg.vendors.checks import check as check_capabilities
 @dataclass
 class Validation:
     fabric: Fabric | None
+    #: findings that count (no waiver of the intent accepts them)
     findings: list[Finding] = field(default_factory=list)
     physics: Physics | None = None
+    #: findings the intent's `waivers:` accept, each with its waiver: reported, never failing
+    waived: list[Checked] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -38,8 +42,28 @@ def validate(path: str | Path) -> Validation:
         return Validation(None, exc.findings)
     findings += check_fabric(fabric)
     if any(f.severity == "error" for f in findings):
-        return Validation(fabric, findings)
+        return _judged(Validation(fabric, findings))
     physics = derive(fabric)
     findings += check_physics(physics)
     findings += check_capabilities(fabric, physics)
-    return Validation(fabric, findings, physics)
+    return _judged(Validation(fabric, findings, physics))
+
+
+def _judged(result: Validation) -> Validation:
+    """The intent's waivers applied: a finding a waiver accepts moves to `waived`. (Before
+    the fabric is built nothing is waivable: schema and reference errors leave nothing to
+    render.)"""
+    assert result.fabric is not None
+    checked = match(result.fabric.loaded, result.findings)
+    result.findings = [c.finding for c in checked if not c.waived]
+    result.waived = [c for c in checked if c.waived]
+    return result
+
+
+def waived_note(result: Validation) -> str | None:
+    """The one line render, push and the other commands print about waived findings."""
+    if not result.waived:
+        return None
+    errors = sum(1 for c in result.waived if c.finding.severity == "error")
+    return (f"note: {len(result.waived)} finding(s) waived by the intent ({errors} error(s)); "
+            "`netcfg validate` lists them with their reasons")

@@ -70,9 +70,12 @@ class _Setup:
             select,
             with_trust,
         )
-        from netcfg.validate import validate
+        from netcfg.validate import validate, waived_note
 
         result = validate(path)
+        note = waived_note(result)
+        if note:
+            click.echo(note, err=True)
         if not result.ok or result.fabric is None or result.physics is None:
             for f in result.findings:
                 click.echo(f"{f.severity}: {f.text()}", err=True)

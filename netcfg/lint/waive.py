@@ -49,19 +49,24 @@ def _matches(w: Waiver, f: Finding) -> bool:
     return False
 
 
+def match(loaded: LoadedIntent | None, findings: list[Finding]) -> list[Checked]:
+    """Each finding with the first waiver of the intent that accepts it (if any). Every
+    command that judges findings uses this, so a waiver means the same in validate, render,
+    push and lint."""
+    waivers = loaded.intent.waivers if loaded is not None else []
+    out: list[Checked] = []
+    for f in findings:
+        hit = next((i for i, w in enumerate(waivers) if _matches(w, f)), None)
+        out.append(Checked(f) if hit is None else Checked(f, waivers[hit], hit))
+    return out
+
+
 def apply(loaded: LoadedIntent | None, findings: list[Finding],
           known: set[str]) -> list[Checked]:
     """Mark waived findings; add SUP001/SUP002 for waivers that cannot or did not apply."""
     waivers = loaded.intent.waivers if loaded is not None else []
-    used: set[int] = set()
-    out: list[Checked] = []
-    for f in findings:
-        hit = next((i for i, w in enumerate(waivers) if _matches(w, f)), None)
-        if hit is None:
-            out.append(Checked(f))
-        else:
-            used.add(hit)
-            out.append(Checked(f, waivers[hit], hit))
+    out = match(loaded, findings)
+    used = {c.waiver_index for c in out if c.waiver_index is not None}
     assert loaded is not None or not waivers
     for i, w in enumerate(waivers):
         if w.rule not in known:

@@ -41,12 +41,15 @@ def render(path: str, out: str, devices: tuple[str, ...], roles: tuple[str, ...]
     from netcfg.deploy.secrets import CredentialError
     from netcfg.outdir import NotOurs, write_owned
     from netcfg.render.engine import render_files, select
-    from netcfg.validate import validate
+    from netcfg.validate import validate, waived_note
 
     result = validate(path)
     for f in result.findings:  # notes (info) are for validate and lint, not every render
         if f.severity != "info":
             click.echo(f"{f.severity}: {f.text()}", err=True)
+    note = waived_note(result)
+    if note:
+        click.echo(note, err=True)
     if not result.ok or result.fabric is None or result.physics is None:
         click.echo("netcfg: intent is invalid; nothing rendered", err=True)
         sys.exit(1)
