@@ -149,6 +149,17 @@ def test_a_hostile_connect_file_is_refused_before_any_connection(tmp_path, kind)
     assert_one_problem(code, output, "devices")
 
 
+@pytest.mark.parametrize("kind", ["dev-zero", "fifo", "dangling-symlink", "sparse-200g"])
+@pytest.mark.parametrize("option, says", [("--ca-file", "CA file"),
+                                          ("--known-hosts", "known_hosts file")])
+def test_a_hostile_trust_file_is_refused_before_any_connection(tmp_path, kind, option, says):
+    path = tmp_path / "trust"
+    HOSTILE_FILES[kind](path)
+    code, output = cli("diff", str(EXAMPLE), option, str(path), "--state",
+                       str(tmp_path / "state"), env={"NETCFG_PASSWORD": "not-used"})
+    assert_one_problem(code, output, says, str(path))
+
+
 def test_a_push_state_below_a_file_is_one_line(tmp_path):
     blocker = _blocked(tmp_path)
     code, output = cli("push", str(EXAMPLE), "--dry-run", "--state", str(blocker / "state"),

@@ -99,11 +99,12 @@ class _Setup:
             self.desired = desired_configs(fabric, result.physics, chosen,
                                            Path(kw["configs"]) if kw["configs"] else None,
                                            base)
+            self.targets = with_trust(targets, ca_file=kw["ca_file"],
+                                      known_hosts=kw["known_hosts"],
+                                      insecure_tls=kw["insecure_tls"],
+                                      no_host_key_check=kw["no_host_key_check"])
         except (TargetError, DesiredError) as exc:
             _fail(str(exc))
-        self.targets = with_trust(targets, ca_file=kw["ca_file"], known_hosts=kw["known_hosts"],
-                                  insecure_tls=kw["insecure_tls"],
-                                  no_host_key_check=kw["no_host_key_check"])
         for flag, what in (("insecure_tls", "TLS certificates"),
                            ("no_host_key_check", "SSH host keys")):
             if kw[flag]:

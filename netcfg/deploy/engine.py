@@ -332,14 +332,15 @@ def _settle(target: Target, desired: Desired, run: Run, opts: Options, stage: st
         why = f"{stage} failed ({error}); the device runs its old config"
         run.record(name, "reverted" if stage == "confirm" else "failed", reason=why,
                    stage=stage, state="old", pending_revert=False)
-        return Result(name, "reverted" if stage == "confirm" else "failed", diff, meaning,
-                      error=why, stage=stage)
+        if stage == "confirm":
+            return Result(name, "reverted", diff, meaning, error=why, stage=stage)
+        return Result(name, "failed", error=why, stage=stage)
     why = (f"{stage} failed ({error}); the device runs "
            + ("the new config unconfirmed" if runs_new else "neither the old nor the new config")
            + " with no timer left: a fleet rollback restores its saved config")
     run.record(name, "failed", stage=stage, error=why, state="new" if runs_new else "unknown",
                pending_revert=False)
-    return Result(name, "failed", diff, meaning, error=why, stage=stage, may_run_new=True)
+    return Result(name, "failed", error=why, stage=stage, may_run_new=True)
 
 
 def _device_diff(driver: NetworkDriver, target: Target, config: str) -> str:

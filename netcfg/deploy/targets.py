@@ -221,4 +221,25 @@ def with_trust(targets: list[Target], *, ca_file: str | None = None,
                            known_hosts=known_hosts or t.known_hosts,
                            verify_tls=t.verify_tls and not insecure_tls,
                            check_host_keys=t.check_host_keys and not no_host_key_check))
+    _check_trust_files(out)
     return out
+
+
+#: a CA bundle or known_hosts file larger than this is not one
+TRUST_FILE_LIMIT = 16 * 2**20
+
+
+def _check_trust_files(targets: list[Target]) -> None:
+    """Every CA bundle and known_hosts file a target will use is a readable regular file,
+    checked before any device is touched: a missing one would otherwise surface per device
+    as a connection failure, deep in a driver's words."""
+    from netcfg.fsutil import UnreadableFile, read_regular
+
+    used = {(what, path) for t in targets for what, path, on in (
+        ("CA file", t.ca_file, t.verify_tls), ("known_hosts file", t.known_hosts,
+                                                t.check_host_keys)) if path and on}
+    for what, path in sorted(used):
+        try:
+            read_regular(path, TRUST_FILE_LIMIT)
+        except UnreadableFile as exc:
+            raise TargetError(f"{what} {path}: {exc.reason}") from None
