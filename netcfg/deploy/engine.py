@@ -288,47 +288,64 @@ def _push_locked(target: Target, desired: Desired, run: Run, opts: Options,
         return Result(name, status, error=exc.message, stage=exc.stage)
 
 
+def _outcome(target: Target, run: Run, opts: Options, stage: str,
+             new: Callable[[str], str], old: str | None, save_new: bool) -> str:
+    """What a commit or confirm that raised really did, read from the device over a fresh
+    connection, never guessed from the error (the NOS refused it, or the reply, or the
+    connection, was lost; on NX-OS and SONiC each is several device steps):
+
+    - `reverted`: a commit still pending its confirmation, now reverted (no waiting for the
+      timer);
+    - otherwise what the failed attempt left behind is discarded (a dirty Junos candidate, a
+      pending Cumulus revision, an orphaned EOS session, the NX-OS candidate file), and the
+      device's own diffs say `new` (it runs `new(running)`; with `save_new` the startup config
+      is made equal to it, since a lost reply may have cut a confirm from its save), `old`
+      (it runs `old`) or `neither`.
+    Raises DeviceError when the device cannot be read."""
+    name = target.name
+    with Connection(target, opts.timeout) as fresh:
+        if _step(target, stage, lambda: target.adapter.pending(fresh)):
+            _step(target, "revert", lambda: target.adapter.revert_pending(fresh))
+            return "reverted"
+        for what in _step(target, stage, lambda: target.adapter.discard_leftovers(
+                fresh, target)):
+            run.record(name, "stale-cleaned", what=what)
+        running = _step(target, stage, lambda: _running(fresh))
+        if not _device_diff(fresh, target, new(running)):
+            if save_new:
+                _step(target, stage, lambda: target.adapter.save(fresh))
+            return "new"
+        if old is not None and not _device_diff(fresh, target, old):
+            return "old"
+        return "neither"
+
+
 def _settle(target: Target, desired: Desired, run: Run, opts: Options, stage: str,
             error: str, diff: str, meaning: list[str]) -> Result:
-    """A commit or confirm that raised may or may not have taken effect (the NOS refused it,
-    or the reply, or the connection, was lost; on NX-OS and SONiC each is several device
-    steps). Decide from the device itself over a fresh connection, never from the error:
-
-    - a commit still pending its confirmation is reverted now (no waiting for the timer);
-    - what a failed run leaves behind (a dirty Junos candidate, a pending Cumulus revision,
-      an orphaned EOS session, the NX-OS candidate file) is discarded;
-    - then the device's own diffs say what it runs: the new config after a confirm -> it was
-      confirmed, and the startup config is made equal to the running one; the old config ->
-      nothing of this push is left; anything else, or a device that cannot be read, may run
-      the new config with no timer, so a fleet rollback restores it (`may_run_new`)."""
+    """A push's commit or confirm raised: settle it from the device (`_outcome`). New after a
+    confirm -> confirmed; reverted or old -> nothing of this push is left; new after a commit
+    (never post-checked), neither, or unreadable -> the device may run the new config with
+    no timer, so a fleet rollback restores it (`may_run_new`)."""
     name = target.name
     run.record(name, f"{stage}-unanswered" if stage == "confirm" else f"{stage}-failed",
                error=error)
     try:
-        with Connection(target, opts.timeout) as fresh:
-            if _step(target, stage, lambda: target.adapter.pending(fresh)):
-                _step(target, "revert", lambda: target.adapter.revert_pending(fresh))
-                why = f"{stage} failed ({error}); the pending commit was reverted at once"
-                run.record(name, "reverted", reason=why)
-                return Result(name, "reverted", diff, meaning, error=why, stage=stage)
-            for what in _step(target, stage, lambda: target.adapter.discard_leftovers(
-                    fresh, target)):
-                run.record(name, "stale-cleaned", what=what)
-            running = _step(target, stage, lambda: _running(fresh))
-            runs_new = not _device_diff(fresh, target, _candidate(target, running, desired))
-            if runs_new and stage == "confirm":
-                _step(target, "confirm", lambda: target.adapter.save(fresh))
-                run.record(name, "confirmed", note="the confirm took effect; its reply was lost")
-                return Result(name, "confirmed", diff, meaning)
-            saved = run.saved("backup", name)
-            runs_old = not runs_new and saved is not None \
-                and not _device_diff(fresh, target, saved)
+        outcome = _outcome(target, run, opts, stage,
+                           lambda running: _candidate(target, running, desired),
+                           run.saved("backup", name), save_new=stage == "confirm")
     except DeviceError as exc:
         run.record(name, "failed", stage=stage, error=f"{error}; then {exc.message}",
                    state="unknown", pending_revert=True)
         return Result(name, "failed", error=f"{stage} outcome unknown: {error}; reading the "
                       f"device failed: {exc.message}", stage=stage, may_run_new=True)
-    if runs_old:
+    if outcome == "reverted":
+        why = f"{stage} failed ({error}); the pending commit was reverted at once"
+        run.record(name, "reverted", reason=why)
+        return Result(name, "reverted", diff, meaning, error=why, stage=stage)
+    if outcome == "new" and stage == "confirm":
+        run.record(name, "confirmed", note="the confirm took effect; its reply was lost")
+        return Result(name, "confirmed", diff, meaning)
+    if outcome == "old":
         why = f"{stage} failed ({error}); the device runs its old config"
         run.record(name, "reverted" if stage == "confirm" else "failed", reason=why,
                    stage=stage, state="old", pending_revert=False)
@@ -336,10 +353,11 @@ def _settle(target: Target, desired: Desired, run: Run, opts: Options, stage: st
             return Result(name, "reverted", diff, meaning, error=why, stage=stage)
         return Result(name, "failed", error=why, stage=stage)
     why = (f"{stage} failed ({error}); the device runs "
-           + ("the new config unconfirmed" if runs_new else "neither the old nor the new config")
+           + ("the new config unconfirmed" if outcome == "new"
+              else "neither the old nor the new config")
            + " with no timer left: a fleet rollback restores its saved config")
-    run.record(name, "failed", stage=stage, error=why, state="new" if runs_new else "unknown",
-               pending_revert=False)
+    run.record(name, "failed", stage=stage, error=why,
+               state="new" if outcome == "new" else "unknown", pending_revert=False)
     return Result(name, "failed", error=why, stage=stage, may_run_new=True)
 
 
@@ -369,10 +387,14 @@ def _revert(driver: NetworkDriver, target: Target, run: Run, why: str) -> None:
 
 
 def restore_device(target: Target, saved: str, run: Run, opts: Options) -> Result:
-    """Put a saved running config back (rollback of a run): replace, commit, confirm."""
+    """Put a saved running config back (rollback of a run): replace, commit with the device's
+    timer, check, confirm. A commit or confirm that raises is settled from the device like a
+    push's (`_outcome`): the journal says `rolled-back` only when the device runs the saved
+    config, else `rollback-failed` with what it runs."""
     name = target.name
     try:
         with DeviceLock(run.state, name, run.id), Connection(target, opts.timeout) as driver:
+            before = _step(target, "get running config", lambda: _running(driver))
             try:
                 driver.load_replace_candidate(config=saved)
                 diff = target.adapter.mask(redact(str(driver.compare_config() or "").strip()))
@@ -383,11 +405,23 @@ def restore_device(target: Target, saved: str, run: Run, opts: Options) -> Resul
                 _step(target, "discard", driver.discard_config)
                 run.record(name, "rolled-back", changed=False)
                 return Result(name, "unchanged")
-            _step(target, "commit", lambda: _commit(driver, target, opts.revert_in,
-                                                    "netcfg rollback"))
-            with Connection(target, opts.timeout) as fresh:
-                _step(target, "post-check", fresh.get_facts)
-            _step(target, "confirm", lambda: target.adapter.confirm(driver))
+            try:
+                _commit(driver, target, opts.revert_in, "netcfg rollback")
+            except Exception as exc:  # noqa: BLE001 - refused or unanswered: read the device
+                _quietly(driver.discard_config)
+                return _settle_restore(target, saved, before, run, opts, "commit",
+                                       describe(exc), diff)
+            try:
+                with Connection(target, opts.timeout) as fresh:
+                    _step(target, "post-check", fresh.get_facts)
+            except DeviceError as exc:
+                _revert(driver, target, run, exc.message)
+                raise
+            try:
+                target.adapter.confirm(driver)
+            except Exception as exc:  # noqa: BLE001 - the reply is lost: read the device
+                return _settle_restore(target, saved, before, run, opts, "confirm",
+                                       describe(exc), diff)
             run.record(name, "rolled-back", changed=True)
             return Result(name, "rolled-back", diff)
     except LockHeld as exc:
@@ -395,6 +429,28 @@ def restore_device(target: Target, saved: str, run: Run, opts: Options) -> Resul
     except DeviceError as exc:
         run.record(name, "rollback-failed", stage=exc.stage, error=exc.message)
         return Result(name, "failed", error=exc.message, stage=exc.stage)
+
+
+def _settle_restore(target: Target, saved: str, before: str, run: Run, opts: Options,
+                    stage: str, error: str, diff: str) -> Result:
+    """A rollback's commit or confirm raised: the device runs the saved config (rolled back,
+    startup saved), or what it ran before the rollback, or it cannot be told."""
+    name = target.name
+    try:
+        outcome = _outcome(target, run, opts, stage,
+                           lambda running: target.adapter.keep_device_local(running, saved),
+                           before, save_new=True)
+    except DeviceError as exc:
+        outcome, error = "unknown", f"{error}; then {exc.message}"
+    if outcome == "new":
+        run.record(name, "rolled-back", changed=True,
+                   note=f"the {stage} took effect; its reply was lost")
+        return Result(name, "rolled-back", diff)
+    state = {"reverted": "before", "old": "before"}.get(outcome, "unknown")
+    why = (f"rollback {stage} failed ({error}); the device runs "
+           + ("what it ran before the rollback" if state == "before" else "an unknown config"))
+    run.record(name, "rollback-failed", stage=stage, error=why, state=state)
+    return Result(name, "failed", error=why, stage=stage)
 
 
 # --------------------------------------------------------------------------- fleet

@@ -13,7 +13,7 @@ import pytest
 from netcfg.deploy.engine import Options, diff_device, push_device, restore_device
 from netcfg.deploy.runs import DeviceLock, Run
 
-from .deploy_cases import BY_NOS, PASSWORD, fleet, lying, specs
+from .deploy_cases import BY_NOS, fleet, lying, specs
 
 OPTS = Options(timeout=20, revert_in=300)
 
@@ -103,42 +103,6 @@ def test_a_confirm_whose_reply_is_lost_is_recorded_as_what_the_device_did(one):
             return [line for line in _semantic(text) if not line.startswith("version ")]
 
         assert body(dev.startup_config()) == body(dev.running_config())
-
-
-@pytest.mark.parametrize("kind,stage", [("auth_failure", "connect"), ("refused", "connect"),
-                                        ("commit_error", "commit"),
-                                        ("drop_before_apply", "commit")])
-def test_faults_leave_the_old_config(one, kind, stage):
-    lab, dev, target, desired, run = one
-    before = dev.running_config()
-    dev.inject(kind, **({"message": "Error: TCAM exhausted"} if kind == "commit_error" else {}))
-    result = _push(target, desired, run)
-    assert result.status in ("failed", "unreachable", "reverted") and result.stage == stage, \
-        result
-    assert result.error and PASSWORD not in result.error
-    dev.clear_faults()
-    lab.advance(OPTS.revert_in + 1)
-    assert _semantic(dev.running_config()) == _semantic(before)
-
-
-@pytest.mark.parametrize("kind", ["commit_error", "drop_before_apply", "drop_after_apply"])
-def test_a_failed_commit_leaves_the_old_config_and_nothing_pending_at_once(one, kind):
-    """Whatever the commit's fate (refused, lost before or after the device acted), the device
-    is read back at once: a pending commit reverted, netcfg's candidate discarded, no timer
-    needed and nothing left for the next user."""
-    lab, dev, target, desired, run = one
-    before = dev.running_config()
-    dev.inject(kind, times=1, **({"message": "Error: TCAM exhausted"}
-                                 if kind == "commit_error" else {}))
-    result = _push(target, desired, run)
-    assert result.status in ("failed", "reverted") and result.stage == "commit", result
-    assert not result.may_run_new
-    # no lab time has passed: nothing waited for a timer
-    assert _semantic(dev.running_config()) == _semantic(before)
-    assert dev.candidate_config() is None, "netcfg's candidate was left on the device"
-    events = _events(run, target.name)
-    assert "commit-failed" in events and events[-1] in ("failed", "reverted"), events
-    assert _push(target, desired, run).status == "confirmed"  # nothing left in the way
 
 
 def test_dry_run_commits_nothing(one):

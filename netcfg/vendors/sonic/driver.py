@@ -448,8 +448,11 @@ class SonicDriver(_NapalmDriver):
             # the checkpoint is the timer's own: a driver that did not commit (a new
             # connection after the old one was lost) reverts the pending commit as well
             checkpoint = self._pending_checkpoint or self._timer_checkpoint()
-            self._run(f"sudo systemctl stop {REVERT_UNIT}.timer")
+            # the rollback first, the timer after: a rollback the switch refuses leaves the
+            # timer armed to put the same checkpoint back (stopped first, a failure here left
+            # the switch at the new config for good)
             self._must(f"sudo config rollback {checkpoint}", CommitError)
+            self._run(f"sudo systemctl stop {REVERT_UNIT}.timer")
             self._pending_checkpoint = None
             return
         if self._last_checkpoint is None:
