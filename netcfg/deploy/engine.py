@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,7 @@ from typing import Any
 from napalm.base import NetworkDriver
 
 from netcfg.deploy.connect import Connection, DeviceError, describe
-from netcfg.deploy.runs import DeviceLock, LockHeld, Run
+from netcfg.deploy.runs import DeviceLock, LockHeld, Run, cut_confirms
 from netcfg.deploy.secrets import redact
 from netcfg.deploy.sections import Change, compare
 from netcfg.deploy.targets import Target
@@ -58,6 +58,9 @@ class Options:
     #: globs of sections (or families) a push may remove though the intent does not manage
     #: them (`--allow-removal`)
     allow_removal: tuple[str, ...] = ()
+    #: devices a killed run left mid-confirm (`runs.cut_confirms`): their startup config is
+    #: saved even when nothing else changes
+    resave: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -240,6 +243,10 @@ def _push_locked(target: Target, desired: Desired, run: Run, opts: Options,
             meaning = _meaning(desired, running)
             if not diff:
                 _step(target, "discard", driver.discard_config)
+                if name in opts.resave:
+                    _step(target, "save", lambda: target.adapter.save(driver))
+                    run.record(name, "startup-saved",
+                               reason="an earlier run died while confirming")
                 run.record(name, "unchanged")
                 return Result(name, "unchanged")
             run.save("candidate", name, desired.text)
@@ -501,6 +508,7 @@ def push_fleet(targets: list[Target], desired: dict[str, Desired], run: Run, opt
     failures = 0
     aborted = False
     rest = list(targets)
+    opts = replace(opts, resave=opts.resave | cut_confirms(run.state))
     canary = min(opts.canary, len(rest))
 
     def push(group: list[Target]) -> bool:

@@ -74,7 +74,12 @@ def _write_private(path: Path, text: str) -> None:
 
 
 def new_run_id() -> str:
-    return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + "-" + _random.token_hex(3)
+    """UTC start time to the millisecond, then a random tail: ids sort as runs started (to
+    the second only, two runs of one second sorted at random and `rollback` could pick the
+    older as the latest)."""
+    now = time.time()
+    return (time.strftime("%Y%m%dT%H%M%S", time.gmtime(now)) + f".{int(now * 1000) % 1000:03d}Z"
+            + "-" + _random.token_hex(3))
 
 
 @dataclass
@@ -186,6 +191,26 @@ def latest_change(state: Path) -> Run | None:
             return run
     return None
 
+
+#: how many of the latest runs `cut_confirms` reads
+RECENT_RUNS = 50
+
+
+def cut_confirms(state: Path) -> frozenset[str]:
+    """Devices whose latest word in the journals is a confirm sent and never answered: the
+    run died mid-confirm. On NX-OS and SONiC a confirm is two device steps (end the pending
+    commit, then save the startup config), so such a device may run the new config with an
+    old startup config, and a push that finds nothing to change would leave it so."""
+    last: dict[str, str] = {}
+    for run in list_runs(state)[-RECENT_RUNS:]:
+        for e in run.events():
+            if e.device != "-" and (e.event in STATES or e.event in CONFIRM_SENT):
+                last[e.device] = e.event
+    return frozenset(d for d, event in last.items() if event in CONFIRM_SENT)
+
+
+#: journal events after which a confirm may have been cut between its device steps
+CONFIRM_SENT = ("confirming", "confirm-unanswered")
 
 #: journal events that say where a device's configuration stands
 STATES = ("unchanged", "dry-run", "committing", "committed", "confirmed", "reverted",

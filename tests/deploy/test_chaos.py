@@ -218,3 +218,40 @@ def test_two_pushes_of_one_fleet_at_once_never_share_a_device(make_lab, tmp_path
     lab.advance(SETTLE)
     for t in f.targets:
         assert where(lab[t.name], t, f.desired[t.name], befores[t.name]) == "new"
+
+
+def _set_startup(emulator, text: str) -> None:
+    """The startup config as a run killed between a confirm's two device steps leaves it."""
+    if hasattr(emulator, "write_file") and hasattr(emulator, "timers"):  # SONiC's saved file
+        from netcfg.lab.sonic.emulator import SAVED_CONFIG
+
+        emulator.write_file(SAVED_CONFIG, text)
+    else:
+        emulator.startup = text
+
+
+@pytest.mark.parametrize("nos", ["eos", "nxos", "sonic"])
+def test_a_run_killed_between_confirm_and_save_is_finished_by_the_next_push(
+        make_lab, tmp_path, nos):
+    """The journal's last word on the device is `confirming` (the process died there): the
+    device runs the new config, its startup config is still the old one, and the next push has
+    nothing to change. It saves the startup config anyway, and says why."""
+    name = BY_NOS[nos]
+    lab = make_lab(*specs([name]))
+    lab.advance(30)
+    f = fleet(lab, [name], tmp_path)
+    dev, target = lab[name], f.targets[0]
+    old_startup = dev.startup_config()
+    killed = Run(tmp_path / "state")
+    assert push_device(target, f.desired[name], killed, OPTS,
+                       threading.Event()).status == "confirmed"
+    dev.do(lambda emu: _set_startup(emu, old_startup))
+    killed.record(name, "confirming")  # as the killed run's journal ends
+    assert _lines(dev.startup_config()) != _lines(dev.running_config())
+
+    after = Run(tmp_path / "state")
+    results, _ = push_fleet(f.targets, f.desired, after, OPTS, threading.Event())
+    assert [r.status for r in results] == ["unchanged"]
+    assert _lines(dev.startup_config()) == _lines(dev.running_config())
+    assert [e.event for e in after.events() if e.device == name] == [
+        "backed-up", "startup-saved", "unchanged"]

@@ -160,31 +160,48 @@ def test_a_world_readable_devices_file_is_refused(served, tmp_path):
     assert "chmod 600" in proc.stderr
 
 
-def test_killed_push_is_reverted_by_the_device_timer(make_lab, tmp_path):
-    """The process dies between commit and confirm: the device goes back by itself."""
-    name = BY_NOS["eos"]
+@pytest.mark.parametrize("nos, point", [("eos", "committed"), ("nxos", "committing"),
+                                       ("nxos", "confirming"), ("sonic", "confirming")])
+def test_a_killed_push_leaves_old_or_new_and_the_next_push_finishes(make_lab, tmp_path, nos,
+                                                                    point):
+    """SIGKILL once the journal shows `point` (every request slowed, so the kill lands inside
+    the step): after the device's timer the switch runs its old or its new config, and the
+    next push leaves it new with the startup config equal to the running one, also where the
+    kill cut a confirm between its two device steps (NX-OS, SONiC)."""
+    name = BY_NOS[nos]
     lab = make_lab(*specs([name]))
-    before = lab[name].running_config()
+    dev = lab[name]
+    before = _lines(dev.running_config())
     path = devices_file(lab, tmp_path)
     state = tmp_path / "state"
-    lab[name].inject("slow", delay=0.4)  # every request: a wide window after the commit
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "netcfg", "push", str(MULTIVENDOR), "--connect", str(path),
-         "--device", name, "--state", str(state), "--revert-in", "120"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    deadline = time.monotonic() + 120
-    committed = False
-    while not committed and time.monotonic() < deadline and proc.poll() is None:
+    dev.inject("slow", delay=0.3)  # every request: a wide window inside each step
+    cmd = [sys.executable, "-m", "netcfg", "push", str(MULTIVENDOR), "--connect", str(path),
+           "--device", name, "--state", str(state), "--revert-in", "120"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=ROOT)
+    deadline = time.monotonic() + 180
+    reached = False
+    while not reached and time.monotonic() < deadline and proc.poll() is None:
         journals = list(state.glob("runs/*/journal.jsonl"))
-        committed = bool(journals) and '"event": "committed"' in journals[0].read_text()
-        time.sleep(0.02)
+        reached = bool(journals) and f'"event": "{point}"' in journals[0].read_text()
+        time.sleep(0.01)
     os.kill(proc.pid, signal.SIGKILL)
     proc.communicate()
-    assert committed, "the push never reached the commit"
-    lab[name].clear_faults()
-    assert lab[name].running_config() != before  # committed, never confirmed
-    lab.advance(121)
-    assert lab[name].running_config() == before
+    assert reached, f"the push never reached {point}"
+    dev.clear_faults()
+    lab.advance(121)  # the device's own timer has run out
+    now = _lines(dev.running_config())
+    again = netcfg(*cmd[3:], check=0)  # the lock of the killed process is free
+    assert f"{name}: confirmed" in again.stdout or f"{name}: unchanged" in again.stdout
+    if f"{name}: unchanged" in again.stdout:
+        assert now != before  # it already ran the new config
+    assert _lines(dev.startup_config()) == _lines(dev.running_config())
+
+
+def _lines(config: str) -> list[str]:
+    return [line.rstrip() for line in config.splitlines()
+            if line.strip() and line.strip() != "end"
+            and not line.lstrip().startswith(("!", "#", "version "))]
 
 
 def test_ctrl_c_leaves_every_device_confirmed_or_reverted(make_lab, tmp_path):
