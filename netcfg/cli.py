@@ -81,6 +81,22 @@ class _Group(click.Group):
 @click.version_option(package_name="netcfg")
 def main() -> None:
     """netcfg: lossless RoCEv2 fabric intent -> proven-safe, vendor-specific configs."""
+    _quiet_libraries()
+
+
+def _quiet_libraries() -> None:
+    """Drivers log their failures with tracebacks (pyeapi logs every socket error through
+    `logger.exception`, which Python's last-resort handler prints to stderr); netcfg reports
+    each failure itself, in one line naming the device. Library logging therefore goes
+    nowhere, unless NETCFG_DEBUG is set."""
+    import logging
+    import os
+
+    root = logging.getLogger()
+    if os.environ.get("NETCFG_DEBUG"):
+        logging.basicConfig(level=logging.DEBUG)
+    elif not root.handlers:
+        root.addHandler(logging.NullHandler())
 
 
 @main.command()

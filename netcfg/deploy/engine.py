@@ -100,8 +100,9 @@ def _meaning(desired: Desired, running: str) -> list[str]:
         return []
     try:
         return desired.facts.differences(desired.reader(running))
-    except (ValueError, KeyError) as exc:
-        return [f"running config not readable for a meaning diff: {exc}"]
+    except Exception as exc:  # noqa: BLE001 - any parser failure on what the device shows
+        # unreadable is a difference, never a crash: in a post-check it reverts the device
+        return [f"running config not readable for a meaning diff: {describe(exc)}"]
 
 
 def _candidate(target: Target, running: str, desired: Desired) -> str:

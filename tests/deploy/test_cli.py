@@ -252,3 +252,16 @@ def test_ctrl_c_leaves_every_device_confirmed_or_reverted(make_lab, tmp_path):
 
 def _content(config: str) -> list[str]:
     return [line for line in config.splitlines() if line.strip() and not line.startswith("!")]
+
+
+def test_a_driver_that_logs_tracebacks_prints_none(tmp_path):
+    """pyeapi logs a dropped connection with `logger.exception`, which Python's last-resort
+    handler prints as a traceback: netcfg's own one line is all the user sees."""
+    name = BY_NOS["eos"]
+    with serve(tmp_path, [name], "--fault", f"{name}=drop_before_apply:commit:1") as lab:
+        proc = netcfg("push", str(MULTIVENDOR), "--connect", str(lab.devices), "--device",
+                      name, "--state", str(tmp_path / "state"), check=4)
+    assert "Traceback" not in proc.stderr + proc.stdout
+    assert f"{name}: failed (commit: " in proc.stdout and "runs its old config" in proc.stdout
+    assert [line for line in proc.stderr.splitlines() if line.strip()
+            and not line.startswith("run ")] == []

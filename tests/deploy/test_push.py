@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from netcfg.deploy.engine import Options, diff_device, push_device, restore_device
+from netcfg.deploy.engine import Desired, Options, diff_device, push_device, restore_device
 from netcfg.deploy.runs import DeviceLock, Run
 
 from .deploy_cases import BY_NOS, fleet, lying, specs
@@ -188,3 +188,19 @@ def test_a_diff_never_runs_while_a_push_holds_the_device(one):
     finally:
         reading.release()
     assert _push(target, desired, run).status == "confirmed"
+
+
+def test_a_reader_that_crashes_on_the_running_config_reverts_instead(one):
+    """The post-check's parser meets a running config it cannot read (any exception type): the
+    device is reverted at once and the run goes on, never a crash with a commit pending."""
+    lab, dev, target, desired, run = one
+    before = dev.running_config()
+
+    def crashing(_: str):
+        raise IndexError("list index out of range")
+
+    broken = Desired(desired.text, desired.facts, crashing)
+    result = _push(target, broken, run)
+    assert result.status == "reverted" and result.stage == "post-check", result
+    assert "not readable" in (result.error or "")
+    assert _semantic(dev.running_config()) == _semantic(before)
