@@ -40,12 +40,18 @@ class JunosYang:
         self._cli = module.CliFeatures(str(yang_dir / module.CLI_FEATURES))
 
     def errors(self, text: str) -> list[tuple[int, str, str]]:
-        """(line, statement path, message) for every statement the schema refuses."""
+        """(line, statement path, message) for every statement the schema refuses. The same
+        text gets the same answer: a push, its revert and its rollback commit the same few
+        configurations again and again, and each check costs about a second."""
+        return list(self._errors(text))
+
+    @functools.lru_cache(maxsize=64)  # noqa: B019 - one validator per process (`_cached`)
+    def _errors(self, text: str) -> tuple[tuple[int, str, str], ...]:
         with tempfile.TemporaryDirectory(prefix="junos-yang-") as folder:
             path = Path(folder) / "candidate.conf"
             path.write_text(text, encoding="utf-8")
             errors, _ = self._module.validate_file(self._ctx, self._cli, str(path), "curly")
-        return [(int(line), str(where), str(message)) for line, where, message in errors]
+        return tuple((int(line), str(where), str(message)) for line, where, message in errors)
 
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> JunosYang | None:

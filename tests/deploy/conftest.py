@@ -1,0 +1,19 @@
+"""The chaos suite's device: one switch of each NOS in a lab of its own, with its deploy target,
+rendered config and a fresh run (tests/deploy/chaos_cases.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from netcfg.deploy.runs import Run
+
+from .deploy_cases import BY_NOS, fleet, specs
+
+
+@pytest.fixture(params=sorted(BY_NOS))
+def chaos_one(request, make_lab, tmp_path):
+    name = BY_NOS[request.param]
+    lab = make_lab(*specs([name]))
+    lab.advance(30)
+    f = fleet(lab, [name], tmp_path)
+    return lab, lab[name], f.targets[0], f.desired[name], Run(tmp_path / "state")
