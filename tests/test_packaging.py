@@ -13,10 +13,22 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_every_package_directory_is_listed() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     mapped = config.get("package-dir", {})
-    listed = {name for name in config["packages"] if name not in mapped}
+    data = {name for name, directory in mapped.items()
+            if not (ROOT / directory / "__init__.py").exists()}  # templates/, data only
+    listed = {name for name in config["packages"] if name not in mapped
+              and not any(name.startswith(d + ".") for d in data)}
     tree = {".".join(init.parent.relative_to(ROOT).parts)
             for init in (ROOT / "netcfg").rglob("__init__.py")}
     assert listed == tree
     for name, directory in mapped.items():
         assert name in config["packages"]
-        assert (ROOT / directory / "__init__.py").is_file(), name
+        assert name in data or (ROOT / directory / "__init__.py").is_file(), name
+
+
+def test_every_template_folder_is_installed() -> None:
+    """templates/ goes into the wheel as netcfg/templates/ (tests/test_wheel.py builds it)."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    folders = {"netcfg.templates"} | {f"netcfg.templates.{d.name}"
+                                      for d in (ROOT / "templates").iterdir() if d.is_dir()}
+    assert folders <= set(config["packages"])
+    assert folders <= set(config["package-data"])

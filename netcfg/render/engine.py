@@ -23,7 +23,14 @@ from netcfg.vendors import vendor, vendors
 if TYPE_CHECKING:
     from netcfg.deploy.secrets import Secret
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+def _templates() -> Path:
+    """The Jinja templates: inside the package when installed from a wheel (pyproject maps the
+    top-level templates/ to netcfg/templates/), the repository's templates/ otherwise."""
+    installed = Path(__file__).resolve().parents[1] / "templates"
+    return installed if installed.is_dir() else Path(__file__).resolve().parents[2] / "templates"
+
+
+TEMPLATES = _templates()
 
 
 @lru_cache(maxsize=1)
