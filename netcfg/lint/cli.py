@@ -52,7 +52,7 @@ def lint(path: str | None, fmt: str, output: str | None, fail_on: str, failures:
     elif fmt == "sarif":
         out = formats.sarif(result, fallback)
     elif fmt == "junit":
-        out = formats.junit(result)
+        out = formats.junit(result, fail_on)
     elif fmt == "github":
         out = formats.github(result, fallback)
     else:

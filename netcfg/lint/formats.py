@@ -1,7 +1,9 @@
 """Lint reports in the formats CI systems display natively: text, json, sarif, junit, github.
 
-Paths in machine formats are relative to the working directory (the repository root in CI), so
-GitHub code scanning and GitLab annotate the YAML line itself.
+Paths in machine formats are relative to the root of the repository holding the intent (the
+nearest directory upwards with a `.git`; the working directory when there is none), whatever
+directory the command runs from, so GitHub code scanning and GitLab annotate the YAML line
+itself.
 """
 
 from __future__ import annotations
@@ -32,11 +34,21 @@ def _version() -> str:
         return "0"
 
 
+def repository_root(file: str | Path) -> Path:
+    """The nearest directory at or above `file` holding `.git` (a directory, or a file in a
+    worktree or submodule); the working directory when there is none."""
+    start = (Path.cwd() / file).resolve()
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():
+            return folder
+    return Path.cwd()
+
+
 def relative(file: str | None, base: Path | None = None) -> str | None:
-    """`file` relative to `base` (default: the working directory), with '/' separators."""
+    """`file` relative to `base` (default: the root of its repository), '/' separators."""
     if file is None:
         return None
-    base = (base or Path.cwd()).resolve()
+    base = (base or repository_root(file)).resolve()
     path = Path(file)
     resolved = path if path.is_absolute() else (Path.cwd() / path)
     try:
@@ -117,10 +129,17 @@ def as_json(result: LintResult, fail_on: str) -> str:
 # --------------------------------------------------------------------------- sarif
 
 
+def rule_name(rule: Rule) -> str:
+    """SARIF's readable rule name: the summary in upper camel case (`HeadroomOfASwitchDoes
+    NotFitItsASICBuffer`), as the SARIF specification's examples name rules."""
+    words = "".join(ch if ch.isalnum() else " " for ch in rule.summary).split()
+    return "".join(w[:1].upper() + w[1:] for w in words) or rule.id
+
+
 def _sarif_rule(rule: Rule, layer: str) -> dict:
     return {
         "id": rule.id,
-        "name": rule.id,
+        "name": rule_name(rule),
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": f"{rule.summary}: {rule.rationale}"},
         "help": {"text": f"{rule.rationale} (source: {rule.source})"},
@@ -187,44 +206,54 @@ def sarif(result: LintResult, fallback_file: str | None = None) -> str:
 # --------------------------------------------------------------------------- junit
 
 
-def junit(result: LintResult) -> str:
-    """One testcase per rule; one <failure> per unwaived finding; waived ones in system-out."""
+def junit(result: LintResult, fail_on: str = "error") -> str:
+    """JUnit XML as Jenkins' xUnit schema (junit-10.xsd) and GitLab read it: one testcase per
+    finding, with the file and line it points at; it fails (`<failure>`) only when the finding
+    fails the gate (unwaived, at or above `fail_on`), so the report and the exit code agree.
+    A finding below the gate passes with its text in system-out, a waived one is skipped with
+    the waiver's reason, and a rule with no finding is one passing testcase."""
     rules = all_rules()
     layer = layers()
+    failing = {id(c) for c in result.failing(fail_on)}
     by_rule: dict[str, list[Checked]] = defaultdict(list)
     for c in result.results:
         by_rule[c.finding.rule].append(c)
-    suite = ET.Element("testsuite", name="netcfg lint", timestamp="", hostname="netcfg")
-    failures = 0
-    ids = sorted(set(rules) | set(by_rule))
-    for rid in ids:
+    suite = ET.Element("testsuite", name="netcfg lint", hostname="netcfg")
+    tests = failures = skipped = 0
+    for rid in sorted(set(rules) | set(by_rule)):
         rule = rules.get(rid)
-        group = layer.get(rid, "lint").replace(" ", "_")
-        case = ET.SubElement(suite, "testcase", classname=f"netcfg.lint.{group}",
-                             name=f"{rid}: {rule.summary}" if rule else rid, time="0")
-        waived = []
-        for c in by_rule.get(rid, []):
+        classname = f"netcfg.lint.{layer.get(rid, 'lint').replace(' ', '_')}.{rid}"
+        title = f"{rid}: {rule.summary}" if rule else rid
+        found = by_rule.get(rid, [])
+        if not found:
+            ET.SubElement(suite, "testcase", classname=classname, name=title, time="0")
+            tests += 1
+        for c in found:
             f = c.finding
-            where = ":".join(str(x) for x in (relative(f.file), f.line, f.column) if x)
-            subject = f"{f.device}{':' + f.interface if f.interface else ''}" if f.device else ""
-            body = " ".join(x for x in (where, subject) if x)
-            if c.waived:
-                waived.append(f"waived ({c.waiver.reason}): {body} {f.message}")  # type: ignore[union-attr]
-                continue
-            failures += 1
-            el = ET.SubElement(case, "failure", type=f.severity, message=f.message)
-            el.text = f"{body}\n{f.message}" if body else f.message
-        if waived:
-            ET.SubElement(case, "system-out").text = "\n".join(waived)
-    suite.set("tests", str(len(ids)))
-    suite.set("failures", str(failures))
-    suite.set("errors", "0")
-    suite.set("skipped", "0")
+            subject = f"{f.device}{':' + f.interface if f.interface else ''}" if f.device \
+                else "fabric"
+            attrs = {"classname": classname, "name": f"{rid} {subject}", "time": "0"}
+            file = relative(f.file)
+            if file:
+                attrs["file"] = file
+                attrs["line"] = str(f.line or 1)
+            case = ET.SubElement(suite, "testcase", attrs)
+            tests += 1
+            where = ":".join(str(x) for x in (file, f.line, f.column) if x)
+            body = f"{where} {f.message}".strip()
+            if c.waiver is not None:
+                ET.SubElement(case, "skipped", message=f"waived: {c.waiver.reason}").text = body
+                skipped += 1
+            elif id(c) in failing:
+                ET.SubElement(case, "failure", type=f.severity, message=f.message).text = body
+                failures += 1
+            else:
+                ET.SubElement(case, "system-out").text = f"{f.severity}: {body}"
     total = sum(result.seconds.values())
-    suite.set("time", f"{total:.3f}")
-    root = ET.Element("testsuites", name="netcfg lint", tests=str(len(ids)),
+    suite.attrib.update(tests=str(tests), failures=str(failures), errors="0",
+                        skipped=str(skipped), time=f"{total:.3f}")
+    root = ET.Element("testsuites", name="netcfg lint", tests=str(tests),
                       failures=str(failures), errors="0", time=f"{total:.3f}")
-    del suite.attrib["timestamp"]
     root.append(suite)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")
