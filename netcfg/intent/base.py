@@ -7,7 +7,14 @@ import re
 import unicodedata
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    WithJsonSchema,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 
@@ -73,7 +80,31 @@ def _check_text(value: str) -> str:
     return value
 
 
+#: what editors are told about free text: no C0/C1 control characters, line or paragraph
+#: separators, or the invisible format characters (bidi controls, zero-width, BOM) that
+#: `_check_text` refuses by Unicode category
+_TEXT_PATTERN = ("^[^\u0000-\u001f\u007f-\u009f\u00ad\u0600-\u0605\u061c\u06dd"
+                 "\u070f\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f"
+                 "\ufeff\ufff9-\ufffb]*$")
+
 #: Identifiers: device, class, platform and credential names.
-Name = Annotated[str, AfterValidator(_check_name)]
+Name = Annotated[str, AfterValidator(_check_name),
+                 WithJsonSchema({"type": "string", "pattern": _NAME_RE.pattern})]
 #: Free text copied into configs (descriptions): one printable line.
-Text = Annotated[str, AfterValidator(_check_text), Field(max_length=240)]
+Text = Annotated[str, AfterValidator(_check_text), Field(max_length=240),
+                 WithJsonSchema({"type": "string", "maxLength": 240, "pattern": _TEXT_PATTERN})]
+
+
+#: `json_schema_extra` of a mapping whose keys are Names (pydantic states no key schema)
+NAMED_KEYS: dict[str, Any] = {"propertyNames": {"pattern": _NAME_RE.pattern}}
+
+
+def catalog_name(kind: str) -> WithJsonSchema:
+    """A name the platform catalog must know (`platforms`, `nics`): `netcfg schema` turns the
+    marker into the catalog's names (netcfg/intent/schema.py), so the model stays free of
+    catalog data and the schema lists exactly what validate accepts."""
+    return WithJsonSchema({"type": "string", "pattern": _NAME_RE.pattern, "x-netcfg-catalog": kind})
+
+
+PlatformName = Annotated[str, AfterValidator(_check_name), catalog_name("platforms")]
+NicName = Annotated[str, AfterValidator(_check_name), catalog_name("nics")]

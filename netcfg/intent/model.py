@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Discriminator, Field, Tag, WithJsonSchema, field_validator
 from pydantic_core import PydanticCustomError
 
-from netcfg.intent.base import IntentModel, Name, Text
+from netcfg.intent.base import NAMED_KEYS, IntentModel, Name, NicName, PlatformName, Text
 from netcfg.intent.qos import Dcqcn, Ecmp, Qos, WatchdogOverride
 from netcfg.intent.units import Duration, Length, Speed
 from netcfg.intent.waivers import Waiver
@@ -128,7 +128,7 @@ class NodeSpec(IntentModel):
 
     gpus: int = Field(8, ge=1, le=144)
     nics: int = Field(8, ge=1, le=16, description="scale-out NICs per server = rails")
-    nic: Name = Field("connectx-7", description="NIC model from the platform catalog")
+    nic: NicName = Field("connectx-7", description="NIC model from the platform catalog")
 
 
 class Naming(IntentModel):
@@ -167,8 +167,8 @@ class RailOptimized(IntentModel):
 class ExplicitDevice(IntentModel):
     tier: int = Field(ge=0, le=3, description="0 host, 1 leaf, 2 spine, 3 core")
     role: Role | None = Field(None, description="default from the tier")
-    platform: Name | None = Field(None, description="default: platforms.<role>")
-    nic: Name | None = Field(None, description="hosts: NIC model (default connectx-7)")
+    platform: PlatformName | None = Field(None, description="default: platforms.<role>")
+    nic: NicName | None = Field(None, description="hosts: NIC model (default connectx-7)")
 
 
 def _short_link(value: Any) -> Any:
@@ -191,7 +191,7 @@ class Explicit(IntentModel):
     """Devices with tiers and links written out: brownfield fabrics and odd shapes."""
 
     kind: Literal["explicit"]
-    devices: dict[Name, ExplicitDevice] = Field(min_length=1)
+    devices: dict[Name, ExplicitDevice] = Field(min_length=1, json_schema_extra=NAMED_KEYS)
     links: list[Annotated[ExplicitLink, BeforeValidator(_short_link)]]
     link_defaults: LinkClass = Field(
         default_factory=lambda: LinkClass.model_validate({"speed": "400G", "cable": "3m"}),
@@ -387,7 +387,7 @@ class DeviceEntry(IntentModel):
 class Settings(IntentModel):
     """What a role or a device may override (device keys may be globs: `leaf-su1-*`)."""
 
-    platform: Name | None = None
+    platform: PlatformName | None = None
     release: Text | None = Field(None, description="the NOS release these switches run "
                                  "(one the catalog knows for their NOS)")
     mtu: int | None = Field(None, ge=1500, le=9216)
@@ -411,7 +411,8 @@ class PortSettings(IntentModel):
 class Overrides(IntentModel):
     roles: dict[SwitchRole, Settings] = Field(default_factory=dict)
     devices: dict[str, Settings] = Field(default_factory=dict)
-    ports: dict[str, PortSettings] = Field(default_factory=dict)
+    ports: dict[str, PortSettings] = Field(default_factory=dict, json_schema_extra={
+        "propertyNames": {"pattern": "^[^:]+:.+$"}})  # `device:interface`, globs allowed
 
 
 # --------------------------------------------------------------------------- root
@@ -422,7 +423,7 @@ class Intent(IntentModel):
 
     fabric: FabricMeta
     topology: Topology
-    platforms: dict[SwitchRole, Name] = Field(default_factory=dict)
+    platforms: dict[SwitchRole, PlatformName] = Field(default_factory=dict)
     releases: dict[Name, Text] = Field(
         default_factory=dict, description="NOS -> the release its switches run, where not the "
         "one their platform names in the catalog (e.g. cumulus: '5.14')")

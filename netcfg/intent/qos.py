@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field, model_validator
+from pydantic import AfterValidator, Field, WithJsonSchema, model_validator
 from pydantic_core import PydanticCustomError
 
-from netcfg.intent.base import IntentModel, Name, Text
+from netcfg.intent.base import NAMED_KEYS, IntentModel, Name, Text
 from netcfg.intent.units import Duration, Size
 
 
@@ -29,12 +29,21 @@ def _check_priority(value: int) -> int:
     return value
 
 
-Dscp = Annotated[int, AfterValidator(_check_dscp)]
-Priority = Annotated[int, AfterValidator(_check_priority)]
+Dscp = Annotated[int, AfterValidator(_check_dscp),
+                 WithJsonSchema({"type": "integer", "minimum": 0, "maximum": 63})]
+Priority = Annotated[int, AfterValidator(_check_priority),
+                     WithJsonSchema({"type": "integer", "minimum": 0, "maximum": 7})]
 
 
 class Scheduling(IntentModel):
     """Egress scheduling of the class's queue: strict priority or an ETS (DWRR) weight."""
+
+    # the same rule as `_weight_matches_mode`, for editors and the schema
+    model_config = {**IntentModel.model_config, "json_schema_extra": {
+        "if": {"properties": {"mode": {"const": "ets"}}},
+        "then": {"required": ["weight"]},
+        "else": {"not": {"required": ["weight"]}},
+    }}
 
     mode: Literal["strict", "ets"]
     weight: int | None = Field(None, ge=1, le=100, description="ETS bandwidth percent")
@@ -152,7 +161,8 @@ class Buffer(IntentModel):
 
 
 class Qos(IntentModel):
-    classes: dict[Name, QosClass] = Field(default_factory=default_classes, min_length=1)
+    classes: dict[Name, QosClass] = Field(default_factory=default_classes, min_length=1,
+                                          json_schema_extra=NAMED_KEYS)
     default_class: Name = Field("best-effort", description="class of DSCPs no class lists")
     roce_class: Name = Field("roce", description="class carrying RoCEv2 data")
     cnp_class: Name = Field("cnp", description="class carrying CNPs")

@@ -8,8 +8,31 @@ from netcfg.intent.model import Intent
 
 
 def intent_schema() -> dict[str, Any]:
-    schema = Intent.model_json_schema(mode="validation")
+    schema = _with_catalog(Intent.model_json_schema(mode="validation"))
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["$id"] = "https://netcfg.dev/schema/fabric.json"
     schema["title"] = "netcfg fabric intent"
     return schema
+
+
+def _with_catalog(schema: Any) -> Any:
+    """Every `x-netcfg-catalog` marker replaced by the names the catalog knows (editors then
+    complete platform and NIC names, and the schema refuses a misspelt one like validate)."""
+    from netcfg.platforms import load_catalog
+
+    catalog = load_catalog()
+    names = {"platforms": sorted(catalog.platforms), "nics": sorted(catalog.nics)}
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            kind = node.pop("x-netcfg-catalog", None)
+            out = {k: walk(v) for k, v in node.items()}
+            if kind is not None:
+                out.pop("pattern", None)
+                out["enum"] = names[kind]
+            return out
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    return walk(schema)

@@ -124,9 +124,13 @@ def format_time(us: float) -> str:
 def _schema(units: dict, example: str) -> WithJsonSchema:
     """Editors see these fields as strings with a unit, which is what users type."""
     names = ", ".join(u for u, f in units.items() if f)
+    # JSON Schema patterns have no case-insensitive flag: each letter as [xX]
+    spelled = sorted(("".join(f"[{c}{c.upper()}]" if c.isalpha() and c.upper() != c else c
+                              for c in unit) for unit, f in units.items() if f),
+                     key=len, reverse=True)
     return WithJsonSchema(
-        {"type": "string", "pattern": r"^\s*[0-9]+(\.[0-9]+)?\s*[A-Za-zµ]+\s*$",
-         "examples": [example], "description": f"a number with a unit ({names})"}
+        {"type": "string", "pattern": r"^\s*[0-9]+(\.[0-9]+)?\s*(" + "|".join(spelled)
+         + r")\s*$", "examples": [example], "description": f"a number with a unit ({names})"}
     )
 
 
