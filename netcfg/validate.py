@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from netcfg.findings import Finding, IntentError
 from netcfg.intent.checks import check_fabric, check_intent
-from netcfg.intent.load import load_intent
+from netcfg.intent.load import LoadedIntent, load_intent
 from netcfg.lint.waive import Checked, match
 from netcfg.physics import Physics, derive
 from netcfg.physics.checks import check as check_physics
@@ -32,8 +33,13 @@ class Validation:
 
 def validate(path: str | Path) -> Validation:
     """Everything `netcfg validate` checks; never raises for bad input."""
+    return validate_loaded(lambda: load_intent(path))
+
+
+def validate_loaded(load: Callable[[], LoadedIntent]) -> Validation:
+    """`validate` of an intent however it is loaded (a path, or texts: netcfg.api)."""
     try:
-        loaded = load_intent(path)
+        loaded = load()
         findings = check_intent(loaded)
         if any(f.severity == "error" for f in findings):
             return Validation(None, findings)

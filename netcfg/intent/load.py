@@ -13,7 +13,7 @@ from netcfg.findings import Finding, IntentError, Position
 from netcfg.intent.base import suggest
 from netcfg.intent.errors import data_path, findings_from_validation
 from netcfg.intent.model import Intent
-from netcfg.intent.yamlsrc import PathKey, SourceMap, dotted, load_yaml
+from netcfg.intent.yamlsrc import PathKey, SourceMap, dotted, load_yaml, load_yaml_text
 
 FABRIC_FILE = "fabric.yaml"
 #: Optional companion file: management addresses and credentials per device (`devices:`).
@@ -58,14 +58,31 @@ def load_intent(path: str | Path) -> LoadedIntent:
         raise IntentError([Finding.at("YAML001", "inventory not found", Position(str(path), 1, 1))])
     shown = str(fabric_path)
     data, src = load_yaml(fabric_path, shown)
+    devices_path = root / DEVICES_FILE
+    devices = None
+    if fabric_path.name == FABRIC_FILE and devices_path.exists():
+        devices = load_yaml(devices_path, str(devices_path))
+    return _loaded(data, src, devices, root, shown)
+
+
+def load_intent_text(fabric: str, devices: str | None = None,
+                     root: str | Path = ".") -> LoadedIntent:
+    """The same from the texts of fabric.yaml and devices.yaml (findings name those files);
+    `root` is where references to files (credentials, root-password hash) are resolved."""
+    data, src = load_yaml_text(fabric, FABRIC_FILE)
+    extra = load_yaml_text(devices, DEVICES_FILE) if devices is not None else None
+    return _loaded(data, src, extra, Path(root), FABRIC_FILE)
+
+
+def _loaded(data: Any, src: SourceMap, devices: tuple[Any, SourceMap] | None, root: Path,
+            shown: str) -> LoadedIntent:
     if not isinstance(data, dict):
         raise IntentError(
             [Finding.at("YAML007", f"top level must be a mapping of sections "
                         f"(fabric, topology, qos, ...), not a {type(data).__name__}",
                         src.value(()))])
-    devices_path = root / DEVICES_FILE
-    if fabric_path.name == FABRIC_FILE and devices_path.exists():
-        _merge_devices_file(data, src, devices_path)
+    if devices is not None:
+        _merge_devices_file(data, src, *devices)
     intent = _validate(data, src)
     return LoadedIntent(intent=intent, data=data, src=src, root=root, fabric_file=shown)
 
@@ -104,8 +121,8 @@ def _validate(data: dict[str, Any], src: SourceMap) -> Intent:
     raise IntentError(findings)
 
 
-def _merge_devices_file(data: dict[str, Any], src: SourceMap, devices_path: Path) -> None:
-    extra, extra_src = load_yaml(devices_path, str(devices_path))
+def _merge_devices_file(data: dict[str, Any], src: SourceMap, extra: Any,
+                        extra_src: SourceMap) -> None:
     allowed = ("devices", "credentials")
     if not isinstance(extra, dict):
         raise IntentError([Finding.at(

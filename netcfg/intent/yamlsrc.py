@@ -210,6 +210,16 @@ def load_yaml(path: Path, display: str | None = None) -> tuple[Any, SourceMap]:
                 )
             ]
         ) from None
+    return load_yaml_text(text, shown)
+
+
+def load_yaml_text(text: str, shown: str) -> tuple[Any, SourceMap]:
+    """Load YAML text (named `shown` in findings) into plain data and its SourceMap, or raise
+    IntentError: the same checks as a file, for callers that hold the text (netcfg.api)."""
+    start = Position(shown, 1, 1)
+    if len(text) > MAX_FILE_BYTES:
+        raise IntentError([Finding.at("YAML001", f"is larger than {MAX_FILE_BYTES // 2**20} MiB",
+                                      start)])
     if text.startswith("\ufeff"):
         text = text[1:]
     try:

@@ -17,7 +17,7 @@ from typing import Any
 from netcfg.findings import Finding
 from netcfg.lint import consistency, routing, waive
 from netcfg.lint.registry import all_rules
-from netcfg.validate import validate
+from netcfg.validate import Validation, validate
 
 SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
 
@@ -36,14 +36,19 @@ class LintResult:
                 if not c.waived and SEVERITY_RANK[c.finding.severity] >= floor]
 
 
-def lint(path: str | Path, *, failures: int = 0, deadlock: bool = True,
-         progress: Callable[[str], None] | None = None) -> LintResult:
-    """Run every rule; never raises for bad input (problems are findings)."""
+def lint(path: str | Path | None, *, failures: int = 0, deadlock: bool = True,
+         progress: Callable[[str], None] | None = None,
+         validation: Validation | None = None) -> LintResult:
+    """Run every rule; never raises for bad input (problems are findings). `validation`: an
+    intent already validated (netcfg.api's in-memory ones), instead of reading `path`."""
     say = progress or (lambda _msg: None)
     times: dict[str, float] = {}
     t = time.perf_counter()
     say("validate")
-    v = validate(path)
+    if validation is None:
+        assert path is not None
+        validation = validate(path)
+    v = validation
     times["validate"] = time.perf_counter() - t
     # waivers are applied once below, with SUP001/SUP002 for those that match nothing
     findings: list[Finding] = list(v.findings) + [c.finding for c in v.waived]
