@@ -67,6 +67,9 @@ def test_check_reports_drift_with_exit_3(tmp_path):
     code, stdout, _ = run("render", str(EXAMPLE), "--out", str(out), "--check")
     assert code == 3
     assert "changed: leaf-su1-r1.yaml" in stdout and "missing: spine1.yaml" in stdout
+    # the drift itself, as a unified diff from the file on disk to what the intent renders
+    assert "--- a/leaf-su1-r1.yaml\n+++ b/leaf-su1-r1.yaml\n" in stdout
+    assert "\n-hand edit\n" in stdout and "\n+- set:\n" in stdout
     assert "extra: spine9.yaml" in stdout and "README" not in stdout
     assert (out / "leaf-su1-r1.yaml").read_text() == "hand edit\n"  # --check writes nothing
 

@@ -29,7 +29,9 @@ def _read_tree(root: Path, names: set[str]) -> dict[str, str]:
 @click.option("--device", "devices", multiple=True, help="device name or glob (repeatable)")
 @click.option("--role", "roles", multiple=True, type=click.Choice(["leaf", "spine", "core"]),
               help="only this role (repeatable)")
-@click.option("--check", is_flag=True, help="write nothing; exit 3 if DIR differs")
+@click.option("--check", is_flag=True,
+              help="write nothing; list changed, missing and extra files with a unified diff of "
+                   "each changed one; exit 3 if DIR differs")
 @click.option("--no-deadlock-check", "no_deadlock", is_flag=True,
               help="render even if the PFC deadlock proof fails (the output says so)")
 def render(path: str, out: str, devices: tuple[str, ...], roles: tuple[str, ...],
@@ -99,6 +101,23 @@ def render(path: str, out: str, devices: tuple[str, ...], roles: tuple[str, ...]
                (f"; {gate.SKIPPED}" if no_deadlock else ""))
 
 
+#: lines of one file's diff `--check` prints before it says how many it left out
+DIFF_LINES = 400
+
+
+def _print_diff(name: str, on_disk: str, rendered: str) -> None:
+    """What changed in one file, as a unified diff from the file on disk (a/) to what the
+    intent renders (b/), so a reviewer sees the drift itself, not only its file name."""
+    import difflib
+
+    lines = list(difflib.unified_diff(on_disk.splitlines(), rendered.splitlines(),
+                                      f"a/{name}", f"b/{name}", lineterm=""))
+    for line in lines[:DIFF_LINES]:
+        click.echo(line)
+    if len(lines) > DIFF_LINES:
+        click.echo(f"... {len(lines) - DIFF_LINES} more diff lines in {name}")
+
+
 def _check(target: Path, owner: str, files: dict[str, str], partial: bool) -> int:
     from netcfg.outdir import owned
 
@@ -109,6 +128,8 @@ def _check(target: Path, owner: str, files: dict[str, str], partial: bool) -> in
     for label, names in (("changed", changed), ("missing", missing), ("extra", extra)):
         for name in names:
             click.echo(f"{label}: {name}")
+            if label == "changed":
+                _print_diff(name, current[name], files[name])
     if changed or missing or extra:
         click.echo(f"{target} differs from the intent: {len(changed)} changed, {len(missing)} "
                    f"missing, {len(extra)} extra", err=True)
