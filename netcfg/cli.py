@@ -142,11 +142,14 @@ def _counts(summary: dict[str, int] | None) -> str:
 
 @main.command()
 @click.option("--output", type=click.Path(dir_okay=False), help="write the schema here")
-def schema(output: str | None) -> None:
-    """Print the JSON Schema of fabric.yaml (for editor completion)."""
-    from netcfg.intent.schema import intent_schema
+@click.option("--devices", "devices_file", is_flag=True,
+              help="the schema of devices.yaml instead of fabric.yaml")
+def schema(output: str | None, devices_file: bool) -> None:
+    """Print the JSON Schema of fabric.yaml, or of devices.yaml (for editor completion)."""
+    from netcfg.intent.schema import devices_schema, intent_schema
 
-    _emit(json.dumps(intent_schema(), indent=2, sort_keys=False), output)
+    doc = devices_schema() if devices_file else intent_schema()
+    _emit(json.dumps(doc, indent=2, sort_keys=False), output)
 
 
 @main.command()

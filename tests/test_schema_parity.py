@@ -97,3 +97,16 @@ def test_platform_and_nic_names_complete_from_the_catalog(validator):
     schema = json.dumps(intent_schema())
     assert "x-netcfg-catalog" not in schema
     assert '"nvidia-sn5600-cumulus"' in schema and '"connectx-7"' in schema
+
+
+def test_the_devices_file_has_a_schema_of_its_own():
+    from netcfg.intent.schema import devices_schema
+
+    schema = devices_schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    check = jsonschema.Draft202012Validator(schema)
+    for devices in sorted((ROOT / "inventories").glob("*/devices.yaml")):
+        errors = [e.message for e in check.iter_errors(yaml.safe_load(devices.read_text()))]
+        assert not errors, (devices.parent.name, errors[:3])
+    foreign = CORPUS / "67-devices-yaml-foreign-section" / "devices.yaml"
+    assert list(check.iter_errors(yaml.safe_load(foreign.read_text())))

@@ -15,6 +15,21 @@ def intent_schema() -> dict[str, Any]:
     return schema
 
 
+def devices_schema() -> dict[str, Any]:
+    """JSON Schema of devices.yaml: the intent's `devices` and `credentials` sections, which
+    may live in that file instead (netcfg/intent/load.py merges it), and nothing else."""
+    full = intent_schema()
+    return {
+        "$schema": full["$schema"],
+        "$id": "https://netcfg.dev/schema/devices.json",
+        "title": "netcfg devices file",
+        "type": "object",
+        "properties": {k: full["properties"][k] for k in ("devices", "credentials")},
+        "additionalProperties": False,
+        "$defs": full.get("$defs", {}),
+    }
+
+
 def _with_catalog(schema: Any) -> Any:
     """Every `x-netcfg-catalog` marker replaced by the names the catalog knows (editors then
     complete platform and NIC names, and the schema refuses a misspelt one like validate)."""
