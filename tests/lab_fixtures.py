@@ -23,19 +23,6 @@ import pytest
 from netcfg.lab import DeviceSpec, Lab
 
 
-def _prompt_netconf() -> None:
-    """ncclient's session loop sends a queued RPC only when its 0.1 s `select` times out (it
-    waits on the socket, not on the queue), so every NETCONF RPC costs 0.1 s of idle wait; a
-    Junos push is some twenty of them. The tests poll every 5 ms instead: the same client code
-    and transport, only less idle time."""
-    import ncclient.transport.session as session
-
-    session.TICK = 0.005
-
-
-_prompt_netconf()
-
-
 @pytest.fixture(autouse=True)
 def _quiet_client_logs() -> Iterator[None]:
     # pyeapi logs a traceback for every expected connection failure

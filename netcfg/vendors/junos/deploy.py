@@ -50,6 +50,7 @@ class JunosDeploy(DeployAdapter):
         # NAPALM's junos driver builds PyEZ's Device without `hostkey_verify` (PyEZ default:
         # off); the documented Device option is set here so known_hosts is enforced
         driver.device._hostkey_verify = target.check_host_keys
+        _prompt_netconf()
 
     def clear_stale(self, driver: NetworkDriver, target: Target) -> list[str]:
         """Uncommitted changes in the shared candidate that nobody holds the lock for block
@@ -104,3 +105,17 @@ class JunosDeploy(DeployAdapter):
         ours = top_children(candidate, "system")
         keep = [theirs[k] for k in DEVICE_LOCAL if k in theirs and k not in ours]
         return insert_children(candidate, "system", keep) if keep else candidate
+
+
+#: seconds ncclient's session loop waits for the device before it looks at its send queue
+NETCONF_TICK = 0.005
+
+
+def _prompt_netconf() -> None:
+    """ncclient's session thread sends a queued RPC only when its `select` on the socket
+    returns or times out (`ncclient.transport.session.TICK`, 0.1 s): every NETCONF RPC of a
+    push idled that long, some twenty per Junos device. A shorter tick sends at once; the
+    thread wakes more often while a session is open, nothing else changes."""
+    import ncclient.transport.session as session
+
+    session.TICK = min(session.TICK, NETCONF_TICK)
