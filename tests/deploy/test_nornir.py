@@ -1,0 +1,66 @@
+"""The Nornir integration with the real nornir and nornir_napalm packages against the lab: the
+NetcfgInventory plugin found by its entry point, nornir_napalm's own `napalm_get` on every NOS
+through the inventory's connection options, and netcfg's render, diff and push tasks taking a
+fresh lab fabric to the intent and back to nothing to do."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("nornir", reason="the nornir extra is not installed")
+pytest.importorskip("nornir_napalm", reason="the nornir extra is not installed")
+
+from nornir import InitNornir  # noqa: E402
+from nornir_napalm.plugins.tasks import napalm_get  # noqa: E402
+
+from netcfg.nornir import netcfg_diff, netcfg_push, netcfg_render  # noqa: E402
+
+from .deploy_cases import BY_NOS, MULTIVENDOR, PASSWORD, devices_file, specs  # noqa: E402
+
+NAMES = sorted(BY_NOS.values())
+
+
+@pytest.fixture
+def nr(make_lab, tmp_path):
+    lab = make_lab(*specs(NAMES))
+    lab.advance(30)
+    path = devices_file(lab, tmp_path)
+    nornir = InitNornir(
+        inventory={"plugin": "NetcfgInventory",
+                   "options": {"path": str(MULTIVENDOR), "connect": str(path), "devices": NAMES,
+                               "state": str(tmp_path / "state"), "timeout": 20}},
+        runner={"plugin": "threaded", "options": {"num_workers": 5}},
+        logging={"enabled": False})
+    yield nornir
+    nornir.close_connections()
+
+
+def test_the_inventory_is_the_fabric(nr):
+    assert sorted(nr.inventory.hosts) == NAMES
+    hosts = nr.inventory.hosts
+    assert {hosts[BY_NOS[nos]].platform for nos in BY_NOS} == {
+        "eos", "junos", "nxos", "netcfg_sonic", "netcfg_cumulus"}
+    assert hosts[BY_NOS["eos"]].has_parent_group("role_leaf")
+    assert hosts[BY_NOS["junos"]].has_parent_group("nos_junos")
+    assert len(nr.filter(role="leaf").inventory.hosts) == 3
+
+
+def test_napalm_get_works_on_every_nos_through_the_inventory(nr):
+    result = nr.run(task=napalm_get, getters=["facts"])
+    assert not result.failed, {h: r.exception for h, r in result.items() if r.failed}
+    for name, multi in result.items():
+        assert multi[0].result["facts"]["hostname"] == name
+
+
+def test_render_diff_push_then_nothing_to_do(nr):
+    rendered = nr.run(task=netcfg_render)
+    assert all(name in r[0].result for name, r in rendered.items())
+    drift = nr.run(task=netcfg_diff)
+    assert not drift.failed and all(r[0].changed for r in drift.values())
+    pushed = nr.run(task=netcfg_push)
+    assert not pushed.failed, {h: r[0].result for h, r in pushed.items() if r.failed}
+    assert {r[0].result["status"] for r in pushed.values()} == {"confirmed"}
+    clean = nr.run(task=netcfg_diff)
+    assert not clean.failed and not any(r[0].changed for r in clean.values())
+    for r in list(pushed.values()) + list(clean.values()):
+        assert PASSWORD not in str(r[0].result)
