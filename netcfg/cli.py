@@ -197,6 +197,29 @@ from netcfg.deadlock.cli import deadlock, graph  # noqa: E402 - click only, heav
 main.add_command(deadlock)
 main.add_command(graph)
 
+
+@main.command("docs")
+@click.argument("path", type=click.Path())
+@click.option("--out", required=True, type=click.Path(file_okay=False),
+              help="directory for fabric.md, devices/NAME.md and cabling.csv")
+def docs(path: str, out: str) -> None:
+    """Write fabric documentation (Markdown per fabric and switch, a cabling CSV) from the
+    plans the configs render from."""
+    from netcfg.docs import documents
+    from netcfg.outdir import NotOurs, write_owned
+    from netcfg.validate import validate as run
+
+    result = run(path)
+    if not result.ok or result.fabric is None or result.physics is None:
+        _print_findings([f for f in result.findings if f.severity == "error"])
+        raise Failure("intent is invalid; nothing written")
+    files = documents(result)
+    try:
+        write_owned(out, f"{result.fabric.name} docs", files)
+    except NotOurs as exc:
+        raise Failure(f"nothing written: {exc}") from None
+    click.echo(f"documented {len(files) - 2} switches and the cabling into {out}")
+
 from netcfg.render.cli import render  # noqa: E402 - click only, heavy imports lazy
 
 main.add_command(render)
