@@ -1,19 +1,26 @@
 """Topology pictures with the dependency cycle highlighted: SVG (no extra dependency) and DOT.
 
-Layout is by tier (highest tier on top), devices spread evenly in build order. Large fabrics
-draw switches only, and hosts are left out, so the picture stays readable.
+Layout is by tier (highest tier on top), devices spread evenly in build order. A tier with
+more than MAX_ROW devices is folded into groups (hosts and leaves by scalable unit, spines by
+pod, then coarser while a row is still too wide): a group is one node labelled with what it
+holds, a line between groups stands for all their cables (thicker for more, the count in its
+tooltip), and the legend says what was folded. Nothing is dropped.
 """
 
 from __future__ import annotations
 
+import math
+from collections import Counter
+from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from netcfg.deadlock.check import Report
-    from netcfg.topology.fabric import Fabric
+    from netcfg.topology.fabric import Device, Fabric
 
-MAX_HOSTS_DRAWN = 64
+#: devices one row shows one by one; a wider tier is folded into groups
+MAX_ROW = 32
 
 
 def _cycle_arrows(report: Report) -> list[tuple[str, str]]:
@@ -23,53 +30,113 @@ def _cycle_arrows(report: Report) -> list[tuple[str, str]]:
     return [(h["in_from"], h["switch"]) for h in hops]
 
 
-def _layout(fabric: Fabric) -> tuple[dict[str, tuple[float, float]], int, int]:
-    hosts = fabric.hosts()
-    show_hosts = len(hosts) <= MAX_HOSTS_DRAWN
-    rows: dict[int, list[str]] = {}
+def _plural(role: str) -> str:
+    return "leaves" if role == "leaf" else f"{role}s"
+
+
+def _group_keys(d: Device) -> list[tuple[str, str]]:
+    """(key, label) from finest to coarsest grouping of a device when its tier is folded."""
+    plane = f" plane {d.plane}" if d.plane > 1 else ""
+    many = _plural(d.role)
+    out = []
+    if d.su is not None:
+        out.append((f"{d.role}:{d.plane}:{d.pod}:{d.su}", f"{many} SU{d.su}{plane}"))
+    out.append((f"{d.role}:{d.plane}:{d.pod}", f"{many} pod {d.pod}{plane}"))
+    out.append((f"{d.role}:{d.plane}", f"{many}{plane}"))
+    out.append((d.role, many))
+    return out
+
+
+@dataclass
+class _Layout:
+    #: node -> position; a node is a device name or a group key
+    pos: dict[str, tuple[float, float]]
+    #: node -> what its circle is labelled
+    label: dict[str, str]
+    #: device -> the node it is drawn as
+    node: dict[str, str]
+    width: float
+    height: int
+    #: "2048 hosts in 32 groups by SU" per folded tier
+    folded: list[str]
+
+
+def _layout(fabric: Fabric) -> _Layout:
+    rows: dict[int, list[Device]] = {}
     for d in fabric.devices.values():
-        if d.tier > 0 or show_hosts:
-            rows.setdefault(d.tier, []).append(d.name)
-    width = max(400, 90 * max(len(r) for r in rows.values()))
-    tiers = sorted(rows, reverse=True)
-    height = 120 * len(tiers) + 40
+        rows.setdefault(d.tier, []).append(d)
+    node: dict[str, str] = {}
+    label: dict[str, str] = {}
+    placed: dict[int, list[str]] = {}
+    folded = []
+    for tier, devices in rows.items():
+        if len(devices) <= MAX_ROW:
+            placed[tier] = [d.name for d in devices]
+            node.update({d.name: d.name for d in devices})
+            label.update({d.name: d.name for d in devices})
+            continue
+        for level in range(4):
+            keys = [_group_keys(d)[min(level, len(_group_keys(d)) - 1)] for d in devices]
+            if len({k for k, _ in keys}) <= MAX_ROW:
+                break
+        sizes = Counter(k for k, _ in keys)
+        order: list[str] = []
+        for d, (key, text) in zip(devices, keys, strict=True):
+            node[d.name] = key
+            if key not in label:
+                order.append(key)
+                label[key] = f"{sizes[key]} {text}"
+        placed[tier] = order
+        how = ("by SU" if "SU" in label[order[0]] else "by pod" if "pod" in label[order[0]]
+               else "by plane" if "plane" in label[order[0]] else "into one")
+        folded.append(f"{len(devices)} {_plural(devices[0].role)} in {len(order)} group(s) "
+                      f"{how}")
+    width = max(400.0, 90.0 * max(len(r) for r in placed.values()))
+    tiers = sorted(placed, reverse=True)
     pos: dict[str, tuple[float, float]] = {}
     for row, tier in enumerate(tiers):
-        names = rows[tier]
+        names = placed[tier]
         step = width / (len(names) + 1)
         for i, n in enumerate(names):
             pos[n] = (step * (i + 1), 60 + 120 * row)
-    return pos, width, height
+    return _Layout(pos, label, node, width, 120 * len(tiers) + 40, folded)
 
 
 def to_svg(fabric: Fabric, report: Report) -> str:
-    pos, width, height = _layout(fabric)
-    arrows = _cycle_arrows(report)
+    lay = _layout(fabric)
+    pos, width, height = lay.pos, lay.width, lay.height
+    arrows = [(lay.node[a], lay.node[b]) for a, b in _cycle_arrows(report)
+              if a in lay.node and b in lay.node and lay.node[a] != lay.node[b]]
     hot = {frozenset(a) for a in arrows}
-    failed = {frozenset(f) for f in report.failures}
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height + 40}" '
-           f'viewBox="0 0 {width:.0f} {height + 40}" font-family="sans-serif" font-size="12">',
+    failed = {frozenset((lay.node[a], lay.node[b])) for a, b in
+              (tuple(f) for f in report.failures) if a in lay.node and b in lay.node}
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height + 60}" '
+           f'viewBox="0 0 {width:.0f} {height + 60}" font-family="sans-serif" font-size="12">',
            '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
            'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" '
            'fill="#d62728"/></marker></defs>',
            f'<text x="10" y="20" font-size="14">{escape(fabric.name)}: {escape(report.verdict)}'
            f' ({escape(report.model)})</text>']
+    cables: Counter[frozenset[str]] = Counter()
+    lossy: set[frozenset[str]] = set()
     for link in fabric.links:
-        a, b = link.a.device.name, link.b.device.name
-        if a not in pos or b not in pos:
-            continue
+        key = frozenset((lay.node[link.a.device.name], lay.node[link.b.device.name]))
+        if len(key) == 2:
+            cables[key] += 1
+            if not link.lossless:
+                lossy.add(key)
+    for key, count in cables.items():
+        a, b = sorted(key)
         (x1, y1), (x2, y2) = pos[a], pos[b]
-        key = frozenset((a, b))
-        style = 'stroke="#bbb" stroke-width="1"'
+        style = f'stroke="#bbb" stroke-width="{1 + math.log2(count) / 2:.1f}"'
         if key in failed:
             style = 'stroke="#999" stroke-width="1.5" stroke-dasharray="5,4"'
-        elif not link.lossless:
+        elif key in lossy:
             style = 'stroke="#9ecae1" stroke-width="1" stroke-dasharray="2,3"'
         if key not in hot:
-            out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" {style}/>')
+            out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" {style}>'
+                       f'<title>{count} cable(s)</title></line>')
     for i, (a, b) in enumerate(arrows):
-        if a not in pos or b not in pos:
-            continue
         (x1, y1), (x2, y2) = pos[a], pos[b]
         # shorten to stop at the node circle, offset sideways so both directions stay visible
         dx, dy = x2 - x1, y2 - y1
@@ -86,9 +153,13 @@ def to_svg(fabric: Fabric, report: Report) -> str:
         fill = "#fdd" if name in in_cycle else "#eef"
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="15" fill="{fill}" stroke="#333"/>')
         out.append(f'<text x="{x:.1f}" y="{y + 30:.1f}" text-anchor="middle">'
-                   f'{escape(name)}</text>')
+                   f'{escape(lay.label[name])}</text>')
     legend = "red arrows: example dependency cycle (hop order numbered); dashed: failed link"
     out.append(f'<text x="10" y="{height + 25}" fill="#555">{legend}</text>')
+    if lay.folded:
+        what = "; ".join(lay.folded)
+        out.append(f'<text x="10" y="{height + 45}" fill="#555">folded (a node is a group, a '
+                   f'line all its cables): {escape(what)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
