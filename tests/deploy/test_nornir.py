@@ -64,3 +64,40 @@ def test_render_diff_push_then_nothing_to_do(nr):
     assert not clean.failed and not any(r[0].changed for r in clean.values())
     for r in list(pushed.values()) + list(clean.values()):
         assert PASSWORD not in str(r[0].result)
+
+
+def test_plain_napalm_replace_keeps_netcfgs_own_drivers_reachable(make_lab, tmp_path):
+    """nornir_napalm's napalm_configure(replace=True) with the rendered file, no netcfg engine
+    in between: netcfg's SONiC and Cumulus drivers keep the switch's own users, management and
+    AAA inside load_replace_candidate, so the device still answers our login afterwards. (NAPALM's
+    own EOS, NX-OS and Junos drivers replace everything: docs/nornir.md says to use
+    netcfg_push there.)"""
+    from nornir_napalm.plugins.tasks import napalm_configure
+
+    names = [BY_NOS["sonic"], BY_NOS["cumulus"]]
+    lab = make_lab(*specs(names))
+    lab.advance(30)
+    path = devices_file(lab, tmp_path)
+    nr = InitNornir(
+        inventory={"plugin": "NetcfgInventory",
+                   "options": {"path": str(MULTIVENDOR), "connect": str(path), "devices": names,
+                               "state": str(tmp_path / "state"), "timeout": 20}},
+        runner={"plugin": "threaded", "options": {"num_workers": 2}},
+        logging={"enabled": False})
+    try:
+        rendered = nr.run(task=netcfg_render)
+
+        def configure(task):
+            return napalm_configure(task, configuration=rendered[task.host.name][0].result,
+                                    replace=True)
+
+        done = nr.run(task=configure)
+        assert not done.failed, {h: r.exception for h, r in done.items() if r.failed}
+        assert all(r[0].changed for r in done.values())
+        nr.close_connections()
+        for name in names:
+            assert lab[name].do(lambda emu: emu.user_configured("netops")), name
+        again = nr.run(task=napalm_get, getters=["facts"])  # a fresh login still works
+        assert not again.failed
+    finally:
+        nr.close_connections()

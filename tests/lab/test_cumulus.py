@@ -249,11 +249,23 @@ def test_reboot_mid_commit(leaf, drivers):
 
 
 def test_replace_that_drops_the_login_user_is_refused(leaf, drivers):
+    """The lab refuses, as NVUE does, a replace that deletes the logged-in user (the driver
+    told to pass the candidate as given)."""
     lab, dev = leaf
-    drv = _driver(drivers, dev)
+    drv = _driver(drivers, dev, keep_device_local=False)
     drv.load_replace_candidate(config=MTU)
     with pytest.raises(CommitError, match="Cannot delete user 'cumulus'"):
         drv.commit_config()
+
+
+def test_the_driver_keeps_the_login_user_through_a_replace(leaf, drivers):
+    """By default netcfg's Cumulus driver keeps the switch's users, eth0 and mgmt VRF in a
+    replace, so plain NAPALM cannot lock anyone out."""
+    lab, dev = leaf
+    drv = _driver(drivers, dev)
+    drv.load_replace_candidate(config=MTU)
+    drv.commit_config()
+    assert dev.do(lambda emu: emu.user_configured("cumulus"))
 
 
 # --- every config netcfg renders for Cumulus ------------------------------------------------------

@@ -241,6 +241,10 @@ class CumulusDriver(_NetworkDriver):
                 config = f.read()
         assert config is not None
         self._check_lock()
+        if mode == "replace" and self.optional_args.get("keep_device_local", True):
+            # the switch's users, eth0 and mgmt VRF stay, so plain NAPALM replace with a
+            # rendered file cannot lock anyone out (`keep_device_local: False` replaces them)
+            config = with_device_local(config, self._send("nv config show -o yaml", exc))
         # start from the applied revision: park whatever a dead client left pending
         self._send("nv config detach", exc)
         name = self._upload(config)
@@ -326,13 +330,24 @@ def with_device_local(candidate: str, running: str) -> str:
                 return entry["set"] or {}
         return {}
 
-    current = body(running)
-    keep: dict[str, Any] = {}
-    for path in DEVICE_LOCAL_PATHS:
-        node: Any = current
+    def find(tree: dict[str, Any], path: tuple[str, ...]) -> Any:
+        node: Any = tree
         for token in path:
             node = node.get(token) if isinstance(node, dict) else None
-        if node is None:
+        return node
+
+    def sets(doc: str) -> list[dict[str, Any]]:
+        return [e["set"] or {} for e in yaml.safe_load(doc) or []
+                if isinstance(e, dict) and "set" in e]
+
+    current = body(running)
+    # what the candidate states itself wins (and a candidate that already carries the
+    # device's paths, as netcfg's push builds it, is left as it is)
+    ours = sets(candidate)
+    keep: dict[str, Any] = {}
+    for path in DEVICE_LOCAL_PATHS:
+        node = find(current, path)
+        if node is None or any(find(s, path) is not None for s in ours):
             continue
         target = keep
         for token in path[:-1]:

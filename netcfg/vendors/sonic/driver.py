@@ -173,6 +173,10 @@ class SonicDriver(_NapalmDriver):
             self.netmiko_optional_args["system_host_keys"] = known is None
             if known is not None:
                 self.netmiko_optional_args.update(alt_host_keys=True, alt_key_file=str(known))
+        #: a replace keeps the switch's own tables (DEVICE_LOCAL: management, users, AAA,
+        #: SNMP, the hardware's metadata), so plain NAPALM `load_replace_candidate` with a
+        #: rendered file cannot lock anyone out; `keep_device_local: False` replaces them too
+        self.keep_local = bool(args.get("keep_device_local", True))
         self.force_no_enable = True  # every command that needs root says `sudo` itself
         self.device: Any = None
         self._candidate: dict[str, Any] | None = None
@@ -338,6 +342,11 @@ class SonicDriver(_NapalmDriver):
         target = self._read(filename, config, ReplaceConfigException)
         if not isinstance(target, dict):
             raise ReplaceConfigException("a replace candidate is a whole CONFIG_DB JSON object")
+        if self.keep_local:
+            try:
+                target = keep_device_local(target, self._running())
+            except CommitError as exc:
+                raise ReplaceConfigException(str(exc)) from None
         self.discard_config()
         self._upload(CANDIDATE_FILE, _dump(target), ReplaceConfigException)
         self._must(f"sudo config replace --dry-run {CANDIDATE_FILE}", ReplaceConfigException)
