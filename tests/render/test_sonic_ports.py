@@ -36,13 +36,13 @@ def _sku_rows(platform: str, speed: int) -> dict[str, dict[str, str]]:
 
 @needs_skus
 @pytest.mark.parametrize("platform", sorted(ports.PLATFORMS))
-def test_data_file_is_the_import_of_the_shared_files(platform):
+def test_data_file_is_the_import_of_the_shared_files(platform, tmp_path):
     """`python -m netcfg.vendors.sonic.ports ../shared/sonic-skus/sonic-buildimage/device`
     writes what is committed."""
-    doc = ports.import_platform(platform, DEVICES)
+    assert ports.main([str(DEVICES), "--out", str(tmp_path)]) == 0
     committed = json.loads((Path(ports.__file__).parent / "ports" / f"{platform}.json")
                            .read_text())
-    assert committed == json.loads(json.dumps(doc))
+    assert committed == json.loads((tmp_path / f"{platform}.json").read_text())
 
 
 @needs_skus

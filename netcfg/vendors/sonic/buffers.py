@@ -12,9 +12,7 @@ the pool sizes (SONiC's Spectrum pool rule applied to netcfg's headroom, physics
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -234,18 +232,12 @@ def import_platform(platform: str, root: Path) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="write netcfg's SONiC buffer layouts from a "
-                                                 "sonic-buildimage checkout")
-    parser.add_argument("root", type=Path, help="sonic-buildimage's top directory")
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "buffers")
-    args = parser.parse_args(argv)
-    args.out.mkdir(exist_ok=True)
-    for platform in ports.PLATFORMS:
-        doc = import_platform(platform, args.root)
-        (args.out / f"{platform}.json").write_text(json.dumps(doc, indent=1, sort_keys=True)
-                                                   + "\n")
-        print(f"{platform}: {len(doc['skus'])} SKUs", file=sys.stderr)
-    return 0
+    from netcfg.vendors.sonic.importer import run
+
+    return run(argv, what="buffer layouts", source="sonic-buildimage's top directory",
+               out=Path(__file__).parent / "buffers", build=import_platform,
+               dumps=lambda doc: json.dumps(doc, indent=1, sort_keys=True) + "\n",
+               found=lambda doc: f"{len(doc['skus'])} SKUs")
 
 
 if __name__ == "__main__":

@@ -11,10 +11,8 @@ tests.
 
 from __future__ import annotations
 
-import argparse
 import bisect
 import json
-import sys
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -156,16 +154,11 @@ def _dumps(doc: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="write netcfg's SONiC port tables from a "
-                                                 "sonic-buildimage device/ directory")
-    parser.add_argument("devices", type=Path, help="sonic-buildimage's device/ directory")
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "ports")
-    args = parser.parse_args(argv)
-    for platform in PLATFORMS:
-        doc = import_platform(platform, args.devices)
-        (args.out / f"{platform}.json").write_text(_dumps(doc))
-        print(f"{platform}: {len(doc['cages'])} cages", file=sys.stderr)
-    return 0
+    from netcfg.vendors.sonic.importer import run
+
+    return run(argv, what="port tables", source="sonic-buildimage's device/ directory",
+               out=Path(__file__).parent / "ports", build=import_platform, dumps=_dumps,
+               found=lambda doc: f"{len(doc['cages'])} cages")
 
 
 if __name__ == "__main__":
