@@ -53,7 +53,6 @@ class Layout:
     #: the profile of a lossless queue and of a lossy queue
     lossless_queue: str
     lossy_queue: str
-    default_cable: str
     #: the SKU whose tables these are, where the SKU's own templates render none
     borrowed_from: str | None = None
 
@@ -207,8 +206,7 @@ def _layout_of(tables: dict[str, Any], port: str) -> dict[str, Any] | None:
             port, {}).get("profile_list", ""),
         "pgs": {k.split("|")[1]: v["profile"] for k, v in tables["BUFFER_PG"].items()
                 if k.split("|")[0] == port},
-        "lossless_queue": lossless, "lossy_queue": lossy,
-        "default_cable": tables["CABLE_LENGTH"]["AZURE"][port]}
+        "lossless_queue": lossless, "lossy_queue": lossy}
 
 
 def import_platform(platform: str, root: Path) -> dict[str, Any]:
