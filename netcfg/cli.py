@@ -1,4 +1,4 @@
-"""Command line: `netcfg COMMAND PATH [options]` (contract: docs/cli.md).
+"""Command line: `netcfg COMMAND PATH [options]` (the commands and their exit codes: README).
 
 Exit codes: 0 ok, 1 invalid intent / findings, 2 usage error. Commands import only what they
 need, so `validate` starts without loading NAPALM or Jinja2.
