@@ -104,6 +104,10 @@ class _Explainer:
                          if self.li.is_set(("devices", dev.name, "management", "gateway"))
                          else ("management", "gateway")),
                 self.row("mtu", dev.mtu, dev.origin.get("mtu")),
+                self.row("ntp servers", ", ".join(dev.ntp_servers) or "none",
+                         dev.origin.get("ntp_servers")),
+                self.row("dns servers", ", ".join(dev.dns_servers) or "none",
+                         dev.origin.get("dns_servers")),
                 self.row("ecmp seed", dev.ecmp_seed, dev.origin.get("ecmp_seed")),
                 self.row("ecmp fields", ", ".join(self.li.intent.ecmp.fields), ("ecmp", "fields")),
                 self.row("ecmp mode", self.li.intent.ecmp.mode, ("ecmp", "mode")),

@@ -396,6 +396,10 @@ class Settings(IntentModel):
     description: Text | None = Field(
         None, description="a note for people, shown by `netcfg explain`; not rendered")
     pfc_watchdog: WatchdogOverride | None = None
+    ntp_servers: list[Host] | None = Field(
+        None, description="these switches' NTP servers instead of management.ntp_servers")
+    dns_servers: list[Host] | None = Field(
+        None, description="these switches' DNS name servers instead of management.dns_servers")
 
 
 class PortSettings(IntentModel):

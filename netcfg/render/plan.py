@@ -240,9 +240,11 @@ class DevicePlan:
     #: `management.root_authentication` is given: a NOS that needs root's password in the file
     #: writes ROOT_HASH where the hash goes, and rendering fills it in (render.engine)
     root_authentication: bool = False
-    #: NTP servers, reached through the management VRF (management.ntp_servers)
+    #: NTP servers, reached through the management VRF (management.ntp_servers, or a role or
+    #: device override)
     ntp_servers: list[str] = field(default_factory=list)
-    #: DNS name servers, reached through the management VRF (management.dns_servers)
+    #: DNS name servers, reached through the management VRF (management.dns_servers, or an
+    #: override)
     dns_servers: list[str] = field(default_factory=list)
 
 
@@ -485,5 +487,4 @@ class PlanBuilder:
             interfaces=interfaces, breakouts=_breakouts(platform, interfaces), bgp=bgp, qos=qos,
             ecmp=ecmp,
             root_authentication=intent.management.root_authentication is not None,
-            ntp_servers=[str(s) for s in intent.management.ntp_servers],
-            dns_servers=[str(s) for s in intent.management.dns_servers])
+            ntp_servers=list(dev.ntp_servers), dns_servers=list(dev.dns_servers))

@@ -34,7 +34,8 @@ def build_fabric(loaded: LoadedIntent, catalog: Catalog | None = None) -> Fabric
 
 
 def _device_settings(b: FabricBuilder) -> None:
-    """Role then device overrides onto each switch (mtu, seed, asn applied later, text)."""
+    """Role then device overrides onto each switch (mtu, seed, asn applied later, text, NTP and
+    DNS servers)."""
     intent = b.intent
     roles = intent.overrides.roles
     devices = intent.overrides.devices
@@ -52,6 +53,9 @@ def _device_settings(b: FabricBuilder) -> None:
         dev.ecmp_seed = intent.ecmp.seed(dev.role)
         dev.origin["ecmp_seed"] = ("ecmp", "seeds", dev.role)
         dev.origin["mtu"] = ("fabric", "mtu")
+        for servers in ("ntp_servers", "dns_servers"):
+            setattr(dev, servers, [str(h) for h in getattr(intent.management, servers)])
+            dev.origin[servers] = ("management", servers)
         layers: list[tuple[PathKey, Settings]] = (
             [(("overrides", "roles", dev.role), roles[dev.role])] if dev.role in roles else [])
         if devices:
@@ -61,6 +65,10 @@ def _device_settings(b: FabricBuilder) -> None:
             for field in ("release", "mtu", "ecmp_seed", "description", "asn"):
                 if getattr(s, field) is not None:
                     setattr(dev, field, getattr(s, field))
+                    dev.origin[field] = where + (field,)
+            for field in ("ntp_servers", "dns_servers"):
+                if getattr(s, field) is not None:
+                    setattr(dev, field, [str(h) for h in getattr(s, field)])
                     dev.origin[field] = where + (field,)
         for port in dev.ports:
             port.mtu = dev.mtu

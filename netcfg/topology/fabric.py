@@ -68,6 +68,9 @@ class Device:
     #: next hop of the management VRF's default route (management.gateway or the device's)
     management_gateway: str | None = None
     description: str | None = None
+    #: NTP and DNS servers the switch uses (management.*, or a role or device override)
+    ntp_servers: list[str] = field(default_factory=list)
+    dns_servers: list[str] = field(default_factory=list)
     #: field -> intent path that decided it (platform, mtu, ecmp_seed, ...); absent = default
     origin: dict[str, tuple] = field(default_factory=dict)
 

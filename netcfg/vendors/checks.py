@@ -78,18 +78,9 @@ _WATCHDOG_PLAN_FIELD = {"enabled": "enabled", "detection": "detection_ms",
                         "restoration": "restoration_ms", "action": "action"}
 
 
-#: plan fields that exist only when the intent asks for them: CAP010 names one only then, and
-#: points at the intent line that asks
-OPTIONAL_INTENT: dict[str, tuple[str, ...]] = {
-    "ntp_servers": ("management", "ntp_servers"),
-    "dns_servers": ("management", "dns_servers"),
-}
-
-
-def _value(data: object, path: tuple[str, ...]) -> object:
-    for key in path:
-        data = data.get(key) if isinstance(data, dict) else None
-    return data
+#: plan fields (and the Device attributes carrying them) that exist only when the intent asks
+#: for them: CAP010 names one only where a switch has it, at the intent line that asks
+OPTIONAL_INTENT = frozenset({"ntp_servers", "dns_servers"})
 
 
 def _one_headroom(caps: Capabilities) -> bool:
@@ -193,12 +184,14 @@ def check(fabric: Fabric, physics: object | None = None) -> list[Finding]:
             out.append(li.finding("CAP008", f"{nos} does not render resilient ECMP hashing "
                                   f"({where})", ("ecmp", "resilient"), device=first))
         for field_path, why in sorted(caps.unrendered.items()):
-            asked = OPTIONAL_INTENT.get(field_path)
-            if asked is not None and not _value(li.data, asked):
-                continue  # the intent asks for nothing there: nothing goes unstated
+            asked = devices[0].platform_path
+            if field_path in OPTIONAL_INTENT:
+                having = [d for d in devices if getattr(d, field_path)]
+                if not having:
+                    continue  # the intent asks none of these switches for it: nothing unstated
+                asked = having[0].origin.get(field_path, asked)  # the line that asks
             out.append(li.finding("CAP010", f"{nos} config does not state {field_path} ({where}): "
-                                  f"{why}", asked or devices[0].platform_path, severity="info",
-                                  device=first))
+                                  f"{why}", asked, severity="info", device=first))
         out += _seed(li, fabric, nos, caps, devices, where)
         out += _port_watchdog(li, fabric, nos, caps.watchdog_per_port, devices)
         out += vendor(nos).check(fabric, devices, physics)

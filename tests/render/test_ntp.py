@@ -119,3 +119,43 @@ def test_sonic_says_it_renders_none(rendered):
     quiet = validate(INVENTORIES / "multivendor")
     assert not any(f.rule == "CAP010" and ("ntp_servers" in f.message or "dns_servers" in
                                            f.message) for f in quiet.findings)
+
+
+def test_role_and_device_overrides_choose_the_servers(tmp_path):
+    """The usual order: management, then the role's override, then the most specific device
+    key. The rendered lines follow, and explain names the line each list came from."""
+    from netcfg.explain import explain
+
+    inventory = tmp_path / "over"
+    inventory.mkdir()
+    text = (INVENTORIES / "multivendor" / "fabric.yaml").read_text()
+    text = text.replace(
+        "overrides:\n  devices:\n",
+        "overrides:\n"
+        "  roles:\n    spine: {ntp_servers: [203.0.113.1], dns_servers: [203.0.113.53]}\n"
+        "  devices:\n    spine-pod1-*: {ntp_servers: [203.0.113.2]}\n"
+        "    leaf-su1-r1: {ntp_servers: []}\n", 1)
+    assert "spine-pod1-*" in text
+    text += f"management:\n  ntp_servers: [{SERVERS[0]}]\n"
+    (inventory / "fabric.yaml").write_text(text)
+    result = validate(inventory)
+    assert result.ok, [f.text() for f in result.findings if f.severity == "error"]
+    fabric = result.fabric
+    builder = PlanBuilder(fabric, result.physics)
+
+    def plan(name):
+        return builder.plan(fabric.devices[name])
+
+    assert plan("core1").ntp_servers == [SERVERS[0]]              # management
+    assert plan("spine-pod2-1").ntp_servers == ["203.0.113.1"]    # the role's
+    assert plan("spine-pod2-1").dns_servers == ["203.0.113.53"]
+    assert plan("spine-pod1-1").ntp_servers == ["203.0.113.2"]    # the device glob's
+    assert plan("leaf-su1-r1").ntp_servers == []                   # none, on purpose
+    # NX-OS spine: Cisco's form with the overriding server, and only it
+    nxos = render_plan(plan("spine-pod1-1"))
+    assert "ntp server 203.0.113.2 use-vrf management" in nxos
+    assert "203.0.113.1 " not in nxos and f"ntp server {SERVERS[0]}" not in nxos
+    assert "ntp server" not in render_plan(plan("leaf-su1-r1"))
+    rows = {r.key: r for s in explain(fabric, fabric.devices["spine-pod1-1"]) for r in s.rows}
+    assert rows["ntp servers"].value == "203.0.113.2"
+    assert "overrides.devices.spine-pod1-*.ntp_servers" in str(rows["ntp servers"].source)
