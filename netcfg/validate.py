@@ -48,7 +48,8 @@ def validate_loaded(load: Callable[[], LoadedIntent]) -> Validation:
         return Validation(None, exc.findings)
     findings += check_fabric(fabric)
     if any(f.severity == "error" for f in findings):
-        return _judged(Validation(fabric, findings))
+        # not waivable: physics and configs cannot be derived from a fabric that does not fit
+        return Validation(fabric, findings)
     physics = derive(fabric)
     findings += check_physics(physics)
     findings += check_capabilities(fabric, physics)
@@ -56,9 +57,9 @@ def validate_loaded(load: Callable[[], LoadedIntent]) -> Validation:
 
 
 def _judged(result: Validation) -> Validation:
-    """The intent's waivers applied: a finding a waiver accepts moves to `waived`. (Before
-    the fabric is built nothing is waivable: schema and reference errors leave nothing to
-    render.)"""
+    """The intent's waivers applied: a finding a waiver accepts moves to `waived`. Only once
+    the fabric is built and fits: schema, reference and topology errors leave nothing to
+    derive or render, so no waiver lets them through."""
     assert result.fabric is not None
     checked = match(result.fabric.loaded, result.findings)
     result.findings = [c.finding for c in checked if not c.waived]

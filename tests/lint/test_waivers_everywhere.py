@@ -54,3 +54,22 @@ def test_a_waiver_for_other_devices_waives_nothing_there(tmp_path):
     path = write(tmp_path, RESILIENT + scoped)
     checked = CliRunner().invoke(main, ["validate", str(path)])
     assert checked.exit_code == 1 and "waived" not in checked.output
+
+
+def test_a_topology_error_is_not_waivable(tmp_path):
+    """A fabric that does not fit (uplinks that do not divide over the spines) leaves nothing
+    to derive physics or configs from: a waiver of its rule changes nothing, and validate and
+    render fail in one line each."""
+    from pathlib import Path
+
+    case = Path(__file__).resolve().parents[1] / "bad_intents" / \
+        "45-uplinks-not-divisible-by-spines" / "fabric.yaml"
+    text = case.read_text() + ('waivers:\n  - rule: TOP004\n    devices: ["*"]\n'
+                               '    reason: "we know"\n')
+    path = write(tmp_path, text)
+    runner = CliRunner()
+    checked = runner.invoke(main, ["validate", str(path)])
+    assert checked.exit_code == 1 and "TOP004" in checked.output
+    assert "waived" not in checked.output and "Traceback" not in checked.output
+    rendered = runner.invoke(main, ["render", str(path), "--out", str(tmp_path / "out")])
+    assert rendered.exit_code == 1 and not (tmp_path / "out").exists()
