@@ -62,6 +62,9 @@ class NetcfgInventory:
         self.ca_file, self.known_hosts = ca_file, known_hosts
         self.state = Path(state) if state else default_state(self.path)
         self.timeout = timeout
+        #: ssh_config files some drivers are given (NX-OS's SCP port, Junos's known_hosts):
+        #: kept as long as the inventory
+        self._workdir = tempfile.TemporaryDirectory(prefix="netcfg-nornir-")
 
     def load(self) -> Inventory:
         from netcfg.deploy.connect import driver_kwargs
@@ -92,9 +95,6 @@ class NetcfgInventory:
             desired = desired_configs(fabric, result.physics, chosen, None, base)
         except (TargetError, DesiredError) as exc:
             raise NetcfgInventoryError(str(exc)) from None
-        # ssh_config files some drivers are given (NX-OS's SCP port, Junos's known_hosts) live
-        # as long as the inventory's process
-        self._workdir = tempfile.TemporaryDirectory(prefix="netcfg-nornir-")
         groups = Groups()
         hosts = Hosts()
         for t in targets:

@@ -1,5 +1,5 @@
-"""The chaos suite's device: one switch of each NOS in a lab of its own, with its deploy target,
-rendered config and a fresh run (tests/deploy/chaos_cases.py)."""
+"""`one`: one switch of each NOS in a lab of its own, with its deploy target, rendered config and
+a fresh run: the device the push tests and the chaos suite work on."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from .deploy_cases import BY_NOS, fleet, specs
 
 
 @pytest.fixture(params=sorted(BY_NOS))
-def chaos_one(request, make_lab, tmp_path):
+def one(request, make_lab, tmp_path):
     name = BY_NOS[request.param]
     lab = make_lab(*specs([name]))
     lab.advance(30)

@@ -16,5 +16,5 @@ FAULTS = {
 
 
 @pytest.mark.parametrize("case", sorted(FAULTS))
-def test_a_push_under_a_fault_ends_old_or_new_and_says_which(chaos_one, case):
-    push_under(chaos_one, FAULTS[case])
+def test_a_push_under_a_fault_ends_old_or_new_and_says_which(one, case):
+    push_under(one, FAULTS[case])

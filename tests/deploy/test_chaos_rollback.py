@@ -24,8 +24,8 @@ ROLLBACK_FAULTS = {
 
 
 @pytest.mark.parametrize("case", sorted(ROLLBACK_FAULTS))
-def test_a_rollback_under_a_fault_ends_old_or_new_and_a_retry_restores(chaos_one, case):
-    lab, dev, target, desired, run = chaos_one
+def test_a_rollback_under_a_fault_ends_old_or_new_and_a_retry_restores(one, case):
+    lab, dev, target, desired, run = one
     before = lines(dev.running_config())
     assert push_device(target, desired, run, OPTS, threading.Event()).status == "confirmed"
     arm(dev, ROLLBACK_FAULTS[case])

@@ -20,17 +20,22 @@ from .deploy_cases import BY_NOS, MULTIVENDOR, PASSWORD, devices_file, specs  # 
 NAMES = sorted(BY_NOS.values())
 
 
-@pytest.fixture
-def nr(make_lab, tmp_path):
-    lab = make_lab(*specs(NAMES))
+def served(make_lab, tmp_path, names):
+    """Nornir on the NetcfgInventory of a lab serving `names` of the multivendor fabric."""
+    lab = make_lab(*specs(names))
     lab.advance(30)
     path = devices_file(lab, tmp_path)
-    nornir = InitNornir(
+    return lab, InitNornir(
         inventory={"plugin": "NetcfgInventory",
-                   "options": {"path": str(MULTIVENDOR), "connect": str(path), "devices": NAMES,
+                   "options": {"path": str(MULTIVENDOR), "connect": str(path), "devices": names,
                                "state": str(tmp_path / "state"), "timeout": 20}},
-        runner={"plugin": "threaded", "options": {"num_workers": 5}},
+        runner={"plugin": "threaded", "options": {"num_workers": len(names)}},
         logging={"enabled": False})
+
+
+@pytest.fixture
+def nr(make_lab, tmp_path):
+    _, nornir = served(make_lab, tmp_path, NAMES)
     yield nornir
     nornir.close_connections()
 
@@ -75,15 +80,7 @@ def test_plain_napalm_replace_keeps_netcfgs_own_drivers_reachable(make_lab, tmp_
     from nornir_napalm.plugins.tasks import napalm_configure
 
     names = [BY_NOS["sonic"], BY_NOS["cumulus"]]
-    lab = make_lab(*specs(names))
-    lab.advance(30)
-    path = devices_file(lab, tmp_path)
-    nr = InitNornir(
-        inventory={"plugin": "NetcfgInventory",
-                   "options": {"path": str(MULTIVENDOR), "connect": str(path), "devices": names,
-                               "state": str(tmp_path / "state"), "timeout": 20}},
-        runner={"plugin": "threaded", "options": {"num_workers": 2}},
-        logging={"enabled": False})
+    lab, nr = served(make_lab, tmp_path, names)
     try:
         rendered = nr.run(task=netcfg_render)
 

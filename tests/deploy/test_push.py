@@ -8,23 +8,12 @@ import json
 import socket
 import threading
 
-import pytest
-
 from netcfg.deploy.engine import Desired, Options, diff_device, push_device, restore_device
 from netcfg.deploy.runs import DeviceLock, Run
 
-from .deploy_cases import BY_NOS, fleet, lying, specs
+from .deploy_cases import lying
 
 OPTS = Options(timeout=20, revert_in=300)
-
-
-@pytest.fixture(params=sorted(BY_NOS))
-def one(request, make_lab, tmp_path):
-    name = BY_NOS[request.param]
-    lab = make_lab(*specs([name]))
-    lab.advance(30)
-    f = fleet(lab, [name], tmp_path)
-    return lab, lab[name], f.targets[0], f.desired[name], Run(tmp_path / "state")
 
 
 def _push(target, desired, run, opts=OPTS):
