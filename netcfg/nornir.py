@@ -104,6 +104,9 @@ class NetcfgInventory:
                     groups[name] = Group(name=name, data={})
                 parents.append(groups[name])
             kwargs = driver_kwargs(t, self.timeout, Path(self._workdir.name))
+            # plain NAPALM tasks load unmerged files: netcfg's drivers keep the device's own
+            # sections themselves then (the engine, which merges first, turns that off)
+            kwargs["optional_args"].pop("keep_device_local", None)
             napalm = ConnectionOptions(extras={"optional_args": kwargs["optional_args"],
                                                "timeout": kwargs["timeout"]})
             hosts[t.name] = Host(

@@ -131,9 +131,13 @@ class Framed:
 
 def netmiko_options(target: Target, timeout: int) -> dict[str, Any]:
     """NAPALM `optional_args` for netcfg's shell drivers (SONiC, Cumulus), which take
-    netmiko's: host keys checked against known_hosts, reads as long as the deploy timeout."""
+    netmiko's: host keys checked against known_hosts, reads as long as the deploy timeout.
+    netcfg's engine builds every replace candidate with the device's own sections already in
+    it (the adapter's `keep_device_local`), so the driver need not read the running config a
+    second time to add them (`keep_device_local: False`); plain NAPALM use keeps the
+    drivers' default."""
     args: dict[str, Any] = {"ssh_strict": target.check_host_keys,
-                            "read_timeout_override": timeout}
+                            "read_timeout_override": timeout, "keep_device_local": False}
     if target.known_hosts:
         args["known_hosts"] = target.known_hosts
     return args
