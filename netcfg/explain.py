@@ -62,6 +62,22 @@ class _Explainer:
     def row(self, key: str, value: Any, path: PathKey | None) -> Row:
         return Row(key, value, self.src(path))
 
+    def raw_config(self, dev: Device) -> Section:
+        """The raw_config entries the switch's file takes, in order: where each goes and
+        why (its description), at the intent line that holds it."""
+        section = Section("raw config")
+        for i in dev.raw:
+            entry = self.li.intent.raw_config[i]
+            if entry.lines is not None:
+                count = len(entry.lines.rstrip("\n").splitlines())
+                what = f"{count} line{'s' * (count != 1)} at the {entry.at}"
+            else:
+                what = f"merge of {', '.join(sorted(entry.merge or {}))}"
+            if entry.description:
+                what += f": {entry.description}"
+            section.rows.append(self.row(f"raw_config[{i}]", what, ("raw_config", i)))
+        return section
+
     # ------------------------------------------------------------------ device
     def device(self, dev: Device) -> list[Section]:
         cat = self.fabric.catalog
@@ -116,6 +132,8 @@ class _Explainer:
             ]
             routing.rows += self.announcements(dev, plat.nos)
             sections.append(routing)
+            if dev.raw:
+                sections.append(self.raw_config(dev))
             sections.append(self.qos(dev, None))
             if self.physics is not None:
                 sections.append(self.budget(dev))

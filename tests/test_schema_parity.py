@@ -60,6 +60,8 @@ BEYOND_A_SCHEMA = {
     "75-port-override-unknown-interface": "a reference into the built topology",
     "77-unknown-nos-release": "the catalog's releases per NOS",
     "78-shared-headroom-pool-on-cumulus": "the NOS of the chosen platform",
+    "79-raw-config-leaves-configuration-mode": "the NOS's own syntax inside raw lines",
+    "80-raw-config-junos-closes-a-block-of-netcfg": "Junos syntax inside raw lines",
 }
 
 

@@ -184,8 +184,8 @@ def check_fabric(fabric) -> list[Finding]:  # noqa: ANN001 - Fabric import would
 
 
 def _idle_globs(fabric) -> list[Finding]:  # noqa: ANN001 - Fabric import would cycle
-    """Override globs that match nothing: most likely a typo (`leaf-su9-*` in a two-SU
-    fabric), whose settings then silently apply nowhere."""
+    """Override globs and raw_config entries that match nothing: most likely a typo
+    (`leaf-su9-*` in a two-SU fabric), whose settings then silently apply nowhere."""
     li: LoadedIntent = fabric.loaded
     ov = li.intent.overrides
     switches = [d.name for d in fabric.switches()]
@@ -198,4 +198,10 @@ def _idle_globs(fabric) -> list[Finding]:  # noqa: ANN001 - Fabric import would 
                 out.append(li.finding("REF005", f"overrides.{section} pattern '{key}' matches "
                                       "nothing: its settings apply nowhere",
                                       ("overrides", section, key), key=True, severity="warning"))
+    used = {i for d in fabric.switches() for i in d.raw}
+    for i, entry in enumerate(li.intent.raw_config):
+        if i not in used:
+            out.append(li.finding("REF005", f"raw_config[{i}] for {entry.nos} selects no switch "
+                                  "(its NOS, roles and devices together): its lines go nowhere",
+                                  ("raw_config", i), severity="warning"))
     return out

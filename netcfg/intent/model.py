@@ -10,6 +10,7 @@ from pydantic_core import PydanticCustomError
 
 from netcfg.intent.base import NAMED_KEYS, IntentModel, Name, NicName, PlatformName, Text
 from netcfg.intent.qos import Dcqcn, Ecmp, Qos, WatchdogOverride
+from netcfg.intent.raw import RawConfig
 from netcfg.intent.units import Duration, Length, Speed
 from netcfg.intent.waivers import Waiver
 
@@ -441,3 +442,6 @@ class Intent(IntentModel):
     devices: dict[Name, DeviceEntry] = Field(default_factory=dict)
     overrides: Overrides = Field(default_factory=Overrides)
     waivers: list[Waiver] = Field(default_factory=list, description="accepted lint findings")
+    raw_config: list[RawConfig] = Field(
+        default_factory=list, description="configuration netcfg does not model, copied into "
+        "the rendered files of one NOS as written (netcfg/intent/raw.py)")

@@ -34,17 +34,25 @@ def _with_catalog(schema: Any) -> Any:
     """Every `x-netcfg-catalog` marker replaced by the names the catalog knows (editors then
     complete platform and NIC names, and the schema refuses a misspelt one like validate)."""
     from netcfg.platforms import load_catalog
+    from netcfg.vendors import vendors
 
     catalog = load_catalog()
-    names = {"platforms": sorted(catalog.platforms), "nics": sorted(catalog.nics)}
+    names = {"platforms": sorted(catalog.platforms), "nics": sorted(catalog.nics),
+             "nos": sorted(vendors())}
+    trees = sorted(n for n, v in vendors().items() if v.raw_form == "tree")
 
     def walk(node: Any) -> Any:
         if isinstance(node, dict):
             kind = node.pop("x-netcfg-catalog", None)
+            forms = node.pop("x-netcfg-raw-forms", None)
             out = {k: walk(v) for k, v in node.items()}
             if kind is not None:
                 out.pop("pattern", None)
                 out["enum"] = names[kind]
+            if forms:  # raw_config: SONiC and Cumulus take `merge`, the others `lines`
+                out["if"] = {"properties": {"nos": {"enum": trees}}}
+                out["then"] = {"required": ["merge"], "not": {"required": ["lines"]}}
+                out["else"] = {"required": ["lines"], "not": {"required": ["merge"]}}
             return out
         if isinstance(node, list):
             return [walk(v) for v in node]

@@ -99,13 +99,14 @@ def merge(results: list[Any]) -> list[Any]:
     first one, "(and N more)": one intent line at fault is one finding, however many ports."""
     from dataclasses import replace
 
+    from netcfg.lint.raw import RULES as RAW
     from netcfg.lint.routing import RULES as ROUTING
 
     groups: dict[tuple, list[Any]] = {}
     order: list[Any] = []
     for c in results:
         f = c.finding
-        if f.rule not in RULES and f.rule not in ROUTING:
+        if f.rule not in RULES and f.rule not in ROUTING and f.rule not in RAW:
             order.append(c)
             continue
         key = (f.rule, f.path, f.file, f.line, f.column, c.waiver_index)

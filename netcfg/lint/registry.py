@@ -98,6 +98,7 @@ DEADLOCK_RULES: tuple[Rule, ...] = (
 
 def _groups() -> list[tuple[str, tuple[Rule, ...]]]:
     from netcfg.lint.consistency import RULES as CONSISTENCY
+    from netcfg.lint.raw import RULES as RAW
     from netcfg.lint.routing import RULES as ROUTING
     from netcfg.lint.waive import RULES as WAIVERS
     from netcfg.physics.rules import RULES as PHYSICS
@@ -106,7 +107,7 @@ def _groups() -> list[tuple[str, tuple[Rule, ...]]]:
     return [("schema", SCHEMA_RULES), ("physics", tuple(PHYSICS.values())),
             ("render capabilities", tuple(CAPABILITIES.values())),
             ("deadlock", DEADLOCK_RULES), ("consistency", tuple(CONSISTENCY.values())),
-            ("routing", tuple(ROUTING.values())),
+            ("routing", tuple(ROUTING.values())), ("raw config", tuple(RAW.values())),
             ("waivers", tuple(WAIVERS.values()))]
 
 

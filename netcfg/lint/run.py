@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from netcfg.findings import Finding
-from netcfg.lint import consistency, routing, waive
+from netcfg.lint import consistency, raw, routing, waive
 from netcfg.lint.registry import all_rules
 from netcfg.validate import Validation, validate
 
@@ -81,6 +81,10 @@ def lint(path: str | Path | None, *, failures: int = 0, deadlock: bool = True,
         say("routing")
         findings += routing.check(fabric, plans)
         times["routing"] = time.perf_counter() - t
+        t = time.perf_counter()
+        say("raw config")
+        findings += raw.check(fabric, plans)
+        times["raw config"] = time.perf_counter() - t
     loaded = fabric.loaded if fabric is not None else None
     results = consistency.merge(waive.apply(loaded, findings, set(all_rules())))
     results.sort(key=_order)

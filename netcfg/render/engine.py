@@ -59,7 +59,8 @@ def render_plan(plan: DevicePlan) -> str:
         raise ValueError(f"{plan.hostname}: {reason}")
     nos = vendor(plan.nos)
     template = environment().get_template(nos.template)
-    return template.render(c=nos.build(plan))
+    text = template.render(c=nos.build(plan))
+    return nos.add_raw(text, plan.raw) if plan.raw else text
 
 
 def file_name(plan: DevicePlan) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from netcfg.intent.raw import RawConfig, RawPiece
 from netcfg.intent.units import format_length, format_speed
 from netcfg.physics import Physics, lossless
 from netcfg.physics.ecn import EcnSetting
@@ -246,6 +247,9 @@ class DevicePlan:
     #: DNS name servers, reached through the management VRF (management.dns_servers, or an
     #: override)
     dns_servers: list[str] = field(default_factory=list)
+    #: the `raw_config` entries for this switch, in order: rendering puts them into the file
+    #: as written (netcfg/vendors/raw.py)
+    raw: list[RawPiece] = field(default_factory=list)
 
 
 #: what the rendered files hold where a BGP session's key goes: `netcfg push` replaces it with
@@ -487,4 +491,10 @@ class PlanBuilder:
             interfaces=interfaces, breakouts=_breakouts(platform, interfaces), bgp=bgp, qos=qos,
             ecmp=ecmp,
             root_authentication=intent.management.root_authentication is not None,
-            ntp_servers=list(dev.ntp_servers), dns_servers=list(dev.dns_servers))
+            ntp_servers=list(dev.ntp_servers), dns_servers=list(dev.dns_servers),
+            raw=[_raw_piece(i, intent.raw_config[i]) for i in dev.raw])
+
+
+def _raw_piece(index: int, entry: RawConfig) -> RawPiece:
+    return RawPiece(index, entry.at, entry.lines,
+                    None if entry.merge is None else dict(entry.merge))

@@ -25,6 +25,7 @@ def build_fabric(loaded: LoadedIntent, catalog: Catalog | None = None) -> Fabric
     builder.build()
     builder.fail_if_errors()
     _device_settings(builder)
+    _raw_config(builder)
     _port_settings(builder)
     builder.fail_if_errors()
     assign_asns(builder)
@@ -73,6 +74,36 @@ def _device_settings(b: FabricBuilder) -> None:
         for port in dev.ports:
             port.mtu = dev.mtu
     _check_releases(b)
+
+
+def _raw_config(b: FabricBuilder) -> None:
+    """Each `raw_config` entry onto the switches of its NOS it selects, after its vendor has
+    checked its form and lines (SCH005 at the entry: a line that would leave configuration
+    mode or close netcfg's own blocks is an injection, not configuration)."""
+    from fnmatch import fnmatchcase
+
+    from netcfg.vendors import vendor, vendors
+
+    for i, entry in enumerate(b.intent.raw_config):
+        where = ("raw_config", i)
+        if entry.nos not in vendors():
+            b.error("SCH003", f"raw_config names NOS '{entry.nos}', which netcfg does not "
+                    f"render{suggest(entry.nos, tuple(vendors()))}", where + ("nos",))
+            continue
+        nos = vendor(entry.nos)
+        refusal = nos.raw_refusal(entry.lines, entry.merge)
+        if refusal is not None:
+            b.error("SCH005", f"raw_config for {entry.nos}: {refusal}",
+                    where + (("lines",) if entry.lines is not None else ("merge",)))
+            continue
+        for dev in b.fabric.switches():
+            if b.catalog.platforms[dev.platform or ""].nos != entry.nos:
+                continue
+            if entry.roles and dev.role not in entry.roles:
+                continue
+            if entry.devices and not any(fnmatchcase(dev.name, g) for g in entry.devices):
+                continue
+            dev.raw.append(i)
 
 
 def _check_releases(b: FabricBuilder) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import ModuleType
@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from netcfg.render.routing_facts import RoutingFacts, wanted
 from netcfg.topology import effective
+from netcfg.vendors import raw
 
 if TYPE_CHECKING:
     from napalm.base import NetworkDriver
@@ -228,6 +229,61 @@ class Vendor(ABC):
     deploy: ClassVar[DeployAdapter]
     #: Jinja filters the NOS's templates use for its own syntax (quoting), named `<nos>_...`
     filters: ClassVar[Mapping[str, Callable[..., str]]] = {}
+    #: how `raw_config` reaches this NOS's file: "lines" of its own syntax at the start or
+    #: the end of the file, or a "tree" laid over its document (netcfg/vendors/raw.py)
+    raw_form: ClassVar[Literal["lines", "tree"]] = "lines"
+
+    def raw_refusal(self, lines: str | None, merge: Mapping[str, Any] | None) -> str | None:
+        """Why a `raw_config` entry cannot go into this NOS's file (None: it can): the wrong
+        form, or lines that would do more than configure (`raw_line_refusal`)."""
+        if self.raw_form == "lines":
+            if lines is None:
+                return "this NOS takes 'lines' in its own syntax, not a 'merge' mapping"
+            return self.raw_line_refusal(lines)
+        if merge is None:
+            return "this NOS takes a 'merge' mapping laid over its document, not 'lines'"
+        return self.raw_tree_refusal(merge)
+
+    def raw_line_refusal(self, lines: str) -> str | None:
+        """A line that leaves configuration mode or acts on the switch (EOS's and NX-OS's CLI:
+        raw.EXEC_WORDS)."""
+        return raw.exec_line(lines)
+
+    def raw_tree_refusal(self, merge: Mapping[str, Any]) -> str | None:
+        """What the NOS's document cannot take (none by default: the lab's schema checks it)."""
+        return None
+
+    def raw_settings(self, text: str) -> list[raw.Setting]:
+        """A line config's settings, to compare raw lines with rendered ones."""
+        return raw.line_leaves(text)
+
+    def raw_document(self, text: str) -> dict[str, Any]:
+        """A structured NOS's rendered text as the mapping `merge` entries are laid over."""
+        raise NotImplementedError(f"{self.name} takes raw lines, not a mapping")
+
+    def raw_text(self, document: dict[str, Any]) -> str:
+        """The mapping of `raw_document` as this NOS's file again."""
+        raise NotImplementedError(f"{self.name} takes raw lines, not a mapping")
+
+    def add_raw(self, text: str, pieces: Sequence[raw.RawPiece]) -> str:
+        """The rendered `text` with the switch's `raw_config` entries in it."""
+        if self.raw_form == "lines":
+            return raw.insert_lines(text, pieces)
+        document = self.raw_document(text)
+        for piece in pieces:
+            document = raw.merged(document, piece.merge or {})
+        return self.raw_text(document)
+
+    def raw_overlaps(self, text: str, piece: raw.RawPiece) -> list[str]:
+        """Where `piece` changes a setting the rendered `text` (without raw entries) states,
+        one phrase each."""
+        if self.raw_form == "lines":
+            pairs = raw.overlaps(self.raw_settings(text), self.raw_settings(piece.lines or ""))
+            return [f"'{raw.describe(mine)}' where netcfg renders '{raw.describe(ours)}'"
+                    for mine, ours in pairs]
+        return [f"{'.'.join(path)}: {new!r} where netcfg renders {old!r}"
+                for path, old, new in raw.tree_overlaps(self.raw_document(text),
+                                                        piece.merge or {})]
 
     def check(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
         """NOS-specific findings beyond the capability table (none by default)."""

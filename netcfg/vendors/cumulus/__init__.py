@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from types import ModuleType
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from netcfg.vendors.base import ModuleVendor
 from netcfg.vendors.cumulus import render, routing
@@ -19,6 +19,14 @@ class Cumulus(ModuleVendor):
     deploy = CumulusDeploy()
     render: ClassVar[ModuleType] = render
     routing: ClassVar[ModuleType] = routing
+    raw_form = "tree"
+
+    def raw_document(self, text: str) -> dict[str, Any]:
+        """The `set` mapping of the NVUE document (`- set: {...}`)."""
+        return render.sets(text)
+
+    def raw_text(self, document: dict[str, Any]) -> str:
+        return render.nvue_document(document)
 
     def explain_headroom(self, size: int, xoff: int, frame: int) -> list[tuple[str, int, str]]:
         return render.explain_headroom(size, xoff, frame)

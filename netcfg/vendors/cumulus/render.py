@@ -31,6 +31,7 @@ from netcfg.vendors.cumulus.model import (
     TrafficPool,
 )
 from netcfg.vendors.cumulus.releases import spelling
+from netcfg.vendors.raw import merged
 from netcfg.vendors.units import frame_size, ip_packet, whole_polls
 
 #: NVUE `link mtu` is the Linux interface MTU: the largest IP packet (Linux netdev convention;
@@ -177,16 +178,17 @@ def sets(text: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for part in yaml.safe_load(text) or []:
         if isinstance(part, dict) and isinstance(part.get("set"), dict):
-            _merge(out, part["set"])
+            out = merged(out, part["set"])
     return out
 
 
-def _merge(into: dict[str, Any], doc: dict[str, Any]) -> None:
-    for k, v in doc.items():
-        if isinstance(v, dict) and isinstance(into.get(k), dict):
-            _merge(into[k], v)
-        else:
-            into[k] = v
+def nvue_document(tree: dict[str, Any]) -> str:
+    """`tree` as an NVUE startup document (`- set: {...}`), keys in their order, strings
+    quoted wherever YAML would read them as another type (`'on'`, `'10'`)."""
+    import yaml
+
+    return str(yaml.safe_dump([{"set": tree}], sort_keys=False, default_flow_style=False,
+                              width=1 << 16, allow_unicode=True))
 
 
 def read(text: str) -> QosFacts:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from types import ModuleType
 from typing import Any, ClassVar
 
@@ -11,8 +12,9 @@ from netcfg.physics.ecn import junos_fill_levels
 from netcfg.render.facts import QosFacts
 from netcfg.render.plan import DevicePlan
 from netcfg.topology.fabric import Device, Fabric
+from netcfg.vendors import raw
 from netcfg.vendors.base import ModuleVendor
-from netcfg.vendors.junos import render, routing
+from netcfg.vendors.junos import render, routing, syntax
 from netcfg.vendors.junos.capabilities import CAPABILITIES
 from netcfg.vendors.junos.deploy import JunosDeploy
 
@@ -26,6 +28,20 @@ class Junos(ModuleVendor):
     render: ClassVar[ModuleType] = render
     routing: ClassVar[ModuleType] = routing
     filters = {"junos_string": render.quote}
+
+    def raw_line_refusal(self, lines: str) -> str | None:
+        return syntax.raw_refusal(lines)
+
+    def add_raw(self, text: str, pieces: Sequence[raw.RawPiece]) -> str:
+        """Raw statements merged into netcfg's hierarchy (syntax.merge_statements), not a
+        second `system { }` after it: no Juniper text found says how one loaded file that
+        states a block twice is read."""
+        for piece in pieces:
+            text = syntax.merge_statements(text, piece.lines or "", piece.at == "start")
+        return text
+
+    def raw_settings(self, text: str) -> list[raw.Setting]:
+        return [((), statement) for statement in syntax.statements(text)]
 
     def read(self, text: str, plan: DevicePlan) -> QosFacts:
         # drop-profile fill levels are percents of the queue buffer, which the text omits

@@ -64,6 +64,147 @@ def statements(text: str) -> list[tuple[str, ...]]:
     return out
 
 
+def raw_refusal(text: str) -> str | None:
+    """Why curly-brace `text` cannot follow netcfg's own hierarchy in one file (None: it can):
+    every brace closed in it and none closed that it did not open (or it would end a block of
+    netcfg's, or swallow the rest), strings and comments closed, no statement left open, and
+    no `set` commands (another format)."""
+    depth, last = 0, None
+    covered = 0
+    for tok in tokens(text):
+        gap = text[covered:tok.start]
+        if gap.strip():
+            return f"'{gap.strip()[:20]}' is not Junos syntax (an unclosed string?)"
+        covered = tok.end
+        if tok.text.startswith("/*") and not tok.text.endswith("*/"):
+            return "a /* comment is not closed"
+        if tok.comment:
+            continue
+        if last is None and depth == 0 and tok.text in ("set", "delete", "activate"):
+            return "write the lines in curly-brace form, not as `set` commands"
+        if tok.text == "{":
+            depth += 1
+        elif tok.text == "}":
+            if last is not None:
+                return f"the statement ending '{last[:30]}' has no ';'"
+            depth -= 1
+            if depth < 0:
+                return "a '}' closes a block the lines did not open"
+        last = tok.text
+        if tok.text in (";", "{", "}"):
+            last = None
+    if text[covered:].strip():
+        return f"'{text[covered:].strip()[:20]}' is not Junos syntax (an unclosed string?)"
+    if depth:
+        return f"{depth} block(s) are not closed"
+    if last is not None:
+        return f"the statement ending '{last[:30]}' has no ';'"
+    return None
+
+
+@dataclass(slots=True)
+class _Statement:
+    """A statement of curly-brace text: its words (quotes and brackets kept), its children
+    (None for a leaf), or a comment on its own (no words)."""
+
+    words: tuple[str, ...]
+    children: list[_Statement] | None = None
+    comment: str = ""
+
+    def lines(self, depth: int) -> list[str]:
+        """The statement in Junos's own layout: four spaces a level, braces on their lines."""
+        pad = "    " * depth
+        if self.comment:
+            return [pad + self.comment]
+        if self.children is None:
+            return [f"{pad}{' '.join(self.words)};"]
+        inner = [line for child in self.children for line in child.lines(depth + 1)]
+        return [f"{pad}{' '.join(self.words)} {{", *inner, pad + "}"]
+
+
+def _parse(toks: list[Token], first: int, last: int) -> list[_Statement]:
+    out: list[_Statement] = []
+    words: list[str] = []
+    i = first
+    while i < last:
+        tok = toks[i]
+        if tok.comment:
+            out.append(_Statement((), comment=tok.text))
+        elif tok.text == "{":
+            close = _matching(toks, i)
+            out.append(_Statement(tuple(words), _parse(toks, i + 1, close)))
+            words, i = [], close
+        elif tok.text == ";":
+            if words:
+                out.append(_Statement(tuple(words)))
+            words = []
+        else:
+            words.append(tok.text)
+        i += 1
+    return out
+
+
+def _container(toks: list[Token], path: list[tuple[str, ...]]) -> tuple[int, int] | None:
+    """Token indexes inside the block at `path` (each step a statement's words): (0, len) for
+    the top level; None where the text has no such block."""
+    first, last = 0, len(toks)
+    for step in path:
+        words: list[str] = []
+        i, found = first, None
+        while i < last and found is None:
+            tok = toks[i]
+            if tok.comment:
+                pass
+            elif tok.text == "{":
+                close = _matching(toks, i)
+                if tuple(words) == step:
+                    found = (i + 1, close)
+                words, i = [], close
+            elif tok.text == ";":
+                words = []
+            else:
+                words.append(tok.text)
+            i += 1
+        if found is None:
+            return None
+        first, last = found
+    return first, last
+
+
+def merge_statements(text: str, extra: str, at_start: bool = False) -> str:
+    """`text` with the statements of `extra` in its hierarchy, so that no block is stated
+    twice: a block `text` already has (same words at the same level) takes `extra`'s children
+    inside it, level by level; any other statement goes last into the block it belongs in, or,
+    at the top level, at the end of `text` (`at_start`: after its first line, netcfg's
+    header)."""
+
+    def place(text: str, path: list[tuple[str, ...]], statement: _Statement) -> str:
+        toks = tokens(text)
+        inside = _container(toks, path)
+        assert inside is not None
+        if statement.children is not None and statement.words and \
+                _container(toks, path + [statement.words]) is not None:
+            for child in statement.children:
+                text = place(text, path + [statement.words], child)
+            return text
+        lines = "\n".join(statement.lines(len(path))) + "\n"
+        if path:  # before the line of the block's closing brace
+            at = _line_start(text, toks[inside[1]].start)
+        elif at_start:
+            at = _line_end(text, 0)
+        else:
+            at = len(text)
+            if text and not text.endswith("\n"):
+                lines = "\n" + lines
+        return text[:at] + lines + text[at:]
+
+    toks = tokens(extra)
+    statements = _parse(toks, 0, len(toks))
+    for statement in (reversed(statements) if at_start else statements):
+        text = place(text, [], statement)
+    return text
+
+
 @dataclass(frozen=True, slots=True)
 class _Block:
     keyword: str
