@@ -48,7 +48,12 @@ SAMPLES: dict[str, Any] = {
     "release": "5.14",
     "ntp_servers": [ipaddress.IPv4Address("192.0.2.123")],
     "dns_servers": [ipaddress.IPv4Address("192.0.2.53")],
+    "syslog_servers": [ipaddress.IPv4Address("192.0.2.55")],
 }
+
+#: fields that mean something only beside another: changed, they get that one's sample too
+#: (a syslog severity with no syslog server configures nothing)
+TOGETHER: dict[str, str] = {"syslog_severity": "syslog_servers"}
 
 
 def leaves(model: BaseModel, path: tuple = ()) -> Iterator[tuple[tuple, BaseModel, str]]:
@@ -146,13 +151,19 @@ def results() -> dict[tuple[str, str], set[str]]:
             if new is None or new == getattr(target, name):
                 out.setdefault(key, set()).add("n/a")
                 continue
+            reference = base
+            partner = TOGETHER.get(name)
+            if partner is not None and not getattr(target, partner):
+                # both with the partner set, so only `name` differs between them
+                object.__setattr__(target, partner, SAMPLES[partner])
+                reference = outputs(copy.deepcopy(loaded))
             object.__setattr__(target, name, new)
             # the value now counts as written by the user (defaults that depend on the rest of
             # the intent, like the names of a rail-optimized topology, give way to it)
             was_set = loaded.is_set
             loaded.is_set = lambda p, _path=path, _was=was_set: p == _path or _was(p)
             try:
-                got = "changed" if outputs(loaded) != base else "same"
+                got = "changed" if outputs(loaded) != reference else "same"
             except (IntentError, ValueError, KeyError):
                 got = "refused"
             out.setdefault(key, set()).add(got)

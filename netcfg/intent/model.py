@@ -333,6 +333,12 @@ class Credential(IntentModel):
     file: Text | None = Field(None, description="YAML/INI file with mode 0600")
 
 
+#: syslog severities by their RFC 5424 names, most severe first (section 6.2.1: 0 emergency ...
+#: 7 debug)
+SyslogSeverity = Literal["emergency", "alert", "critical", "error", "warning", "notice",
+                         "informational", "debug"]
+
+
 class Management(IntentModel):
     address: Address
     port: int | None = Field(None, ge=1, le=65535)
@@ -367,6 +373,12 @@ class ManagementNetwork(IntentModel):
     dns_servers: list[Host] = Field(
         default_factory=list, description="DNS name servers every switch asks through its "
         "management VRF, in order")
+    syslog_servers: list[Host] = Field(
+        default_factory=list, description="syslog servers every switch sends its messages to "
+        "through its management VRF (UDP 514), in order")
+    syslog_severity: SyslogSeverity = Field(
+        "informational", description="the least severe message the syslog servers receive "
+        "(RFC 5424 names)")
     preserve: list[Text] = Field(
         default_factory=list, description="sections of the switches' own configuration a push "
         "keeps though the intent does not render them: section names or families, globs "
@@ -401,6 +413,8 @@ class Settings(IntentModel):
         None, description="these switches' NTP servers instead of management.ntp_servers")
     dns_servers: list[Host] | None = Field(
         None, description="these switches' DNS name servers instead of management.dns_servers")
+    syslog_servers: list[Host] | None = Field(
+        None, description="these switches' syslog servers instead of management.syslog_servers")
 
 
 class PortSettings(IntentModel):

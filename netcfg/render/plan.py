@@ -247,6 +247,10 @@ class DevicePlan:
     #: DNS name servers, reached through the management VRF (management.dns_servers, or an
     #: override)
     dns_servers: list[str] = field(default_factory=list)
+    #: syslog servers, reached through the management VRF (management.syslog_servers, or an
+    #: override), and the least severe message they receive (RFC 5424 name; None: no servers)
+    syslog_servers: list[str] = field(default_factory=list)
+    syslog_severity: str | None = None
     #: the `raw_config` entries for this switch, in order: rendering puts them into the file
     #: as written (netcfg/vendors/raw.py)
     raw: list[RawPiece] = field(default_factory=list)
@@ -492,6 +496,7 @@ class PlanBuilder:
             ecmp=ecmp,
             root_authentication=intent.management.root_authentication is not None,
             ntp_servers=list(dev.ntp_servers), dns_servers=list(dev.dns_servers),
+            syslog_servers=list(dev.syslog_servers), syslog_severity=dev.syslog_severity,
             raw=[_raw_piece(i, intent.raw_config[i]) for i in dev.raw])
 
 

@@ -54,7 +54,7 @@ def _device_settings(b: FabricBuilder) -> None:
         dev.ecmp_seed = intent.ecmp.seed(dev.role)
         dev.origin["ecmp_seed"] = ("ecmp", "seeds", dev.role)
         dev.origin["mtu"] = ("fabric", "mtu")
-        for servers in ("ntp_servers", "dns_servers"):
+        for servers in ("ntp_servers", "dns_servers", "syslog_servers"):
             setattr(dev, servers, [str(h) for h in getattr(intent.management, servers)])
             dev.origin[servers] = ("management", servers)
         layers: list[tuple[PathKey, Settings]] = (
@@ -67,10 +67,13 @@ def _device_settings(b: FabricBuilder) -> None:
                 if getattr(s, field) is not None:
                     setattr(dev, field, getattr(s, field))
                     dev.origin[field] = where + (field,)
-            for field in ("ntp_servers", "dns_servers"):
+            for field in ("ntp_servers", "dns_servers", "syslog_servers"):
                 if getattr(s, field) is not None:
                     setattr(dev, field, [str(h) for h in getattr(s, field)])
                     dev.origin[field] = where + (field,)
+        if dev.syslog_servers:
+            dev.syslog_severity = intent.management.syslog_severity
+            dev.origin["syslog_severity"] = ("management", "syslog_severity")
         for port in dev.ports:
             port.mtu = dev.mtu
     _check_releases(b)

@@ -71,6 +71,10 @@ class Device:
     #: NTP and DNS servers the switch uses (management.*, or a role or device override)
     ntp_servers: list[str] = field(default_factory=list)
     dns_servers: list[str] = field(default_factory=list)
+    #: syslog servers (management.syslog_servers or an override) and the least severe message
+    #: they get (None without servers)
+    syslog_servers: list[str] = field(default_factory=list)
+    syslog_severity: str | None = None
     #: the `raw_config` entries (their indexes, in order) that apply to this switch
     raw: list[int] = field(default_factory=list)
     #: field -> intent path that decided it (platform, mtu, ecmp_seed, ...); absent = default

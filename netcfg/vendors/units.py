@@ -27,3 +27,13 @@ def whole_polls(ms: int, poll_ms: int) -> int:
     robustness): at least one, and never shorter than asked, since a watchdog that fires early
     takes a long but legitimate pause for a storm and drops lossless traffic."""
     return max(1, math.ceil(ms / poll_ms))
+
+
+def syslog_level(severity: str) -> int:
+    """An RFC 5424 severity name (`management.syslog_severity`) as its number, 0 emergency to
+    7 debug (RFC 5424 section 6.2.1, table 2): each NOS names the same eight levels its way."""
+    from typing import get_args
+
+    from netcfg.intent.model import SyslogSeverity
+
+    return list(get_args(SyslogSeverity)).index(severity)

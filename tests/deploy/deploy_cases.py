@@ -77,3 +77,14 @@ def lying(desired: Desired) -> Desired:
     assert desired.facts is not None
     facts = replace(desired.facts, lossless_priorities=(3, 4))
     return Desired(desired.text, facts, desired.reader)
+
+
+def desired_with(directory: Path, name: str, extra: str) -> Desired:
+    """The desired config of device `name` of the multivendor inventory with `extra` YAML
+    appended to its fabric.yaml (new top-level sections), rendered as push would."""
+    inventory = directory / f"inventory-{len(list(directory.glob('inventory-*')))}"
+    inventory.mkdir()
+    (inventory / "fabric.yaml").write_text((MULTIVENDOR / "fabric.yaml").read_text() + extra)
+    v = validate(inventory)
+    assert v.fabric is not None and v.physics is not None, [f.text() for f in v.findings]
+    return desired_configs(v.fabric, v.physics, select(v.fabric, (name,)))[name]

@@ -10,13 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from netcfg.deploy.desired import desired_configs
 from netcfg.deploy.engine import Desired, Options, push_device
 from netcfg.deploy.runs import Run
-from netcfg.deploy.targets import select
-from netcfg.validate import validate
 
-from .deploy_cases import BY_NOS, MULTIVENDOR, fleet, specs
+from .deploy_cases import BY_NOS, desired_with, fleet, specs
 
 OPTS = Options(timeout=20, revert_in=300)
 
@@ -39,15 +36,8 @@ CASES = {
 
 
 def _desired(tmp_path: Path, nos: str, *entries: str) -> Desired:
-    inventory = tmp_path / f"inventory-{len(list(tmp_path.glob('inventory-*')))}"
-    inventory.mkdir()
-    text = (MULTIVENDOR / "fabric.yaml").read_text() + "\nraw_config:\n"
-    text += "".join(f"  - nos: {nos}\n    {entry}" for entry in entries)
-    (inventory / "fabric.yaml").write_text(text)
-    v = validate(inventory)
-    assert v.fabric is not None and v.physics is not None, v.findings
-    name = BY_NOS[nos]
-    return desired_configs(v.fabric, v.physics, select(v.fabric, (name,)))[name]
+    raw = "".join(f"  - nos: {nos}\n    {entry}" for entry in entries)
+    return desired_with(tmp_path, BY_NOS[nos], "\nraw_config:\n" + raw)
 
 
 def _lines(config: str) -> list[str]:

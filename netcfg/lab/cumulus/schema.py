@@ -253,6 +253,11 @@ _SYSTEM = Obj({
     # `... listen <interface-name>`
     "ntp": Obj({"server": Coll(_name, "server", Obj({"iburst": SWITCH, "vrf": TEXT})),
                 "listen": TEXT, "vrf": TEXT}),
+    # NVIDIA Cumulus Linux 5.15 user guide, Syslog (CumulusNetworks/docs): `nv set system
+    # syslog server <server-id> port|protocol|vrf`; `service syslog` is gone since 5.13
+    # (NVUE reference, Syslog: "Cumulus 5.13 and later does not provide this command")
+    "syslog": Obj({"server": Coll(_name, "server-id", Obj({
+        "port": integer(1, 65535), "protocol": enum("udp", "tcp"), "vrf": TEXT}))}),
 }, since={"lldp": (5, 15), "dns": (5, 15), "ntp": (5, 15)})
 
 _SERVICE = Obj({

@@ -127,8 +127,12 @@ MODES: dict[str, list] = {
         "no lldp tlv-select <word>",
         "ntp server [vrf <word>] <word> [prefer] [iburst] [source <iface>]",
         "ntp local-interface = [vrf <word>] <iface>",
-        "logging host <word>",
-        "logging vrf <word> host <word>",
+        # AVD eos_cli_config_gen logging.j2: `logging [vrf <vrf>] host <host> [<ports>...]
+        # [protocol tcp|tls]`, `logging trap <level>` (logging.schema.yml's trap values)
+        "logging host <word> [<num>] [protocol tcp|udp|tls]",
+        "logging vrf <word> host <word> [<num>] [protocol tcp|udp|tls]",
+        "logging trap = alerts|critical|debugging|emergencies|errors|informational|"
+        "notifications|system|warnings",
         "logging buffered = <num> [<word>]",
         "logging console = <word>",
         "logging source-interface = <iface>",

@@ -115,7 +115,10 @@ SCHEMA: dict = {
     "system": {
         "host-name": LEAF, "domain-name": LEAF, "time-zone": LEAF,
         "root-authentication": ANY, "login": ANY, "services": ANY, "syslog": ANY,
-        "name-server": Named({}), "ntp": ANY, "management-instance": FLAG,
+        # junos-conf-system 24.4R1-EVO: `list name-server { key name; uses nameserver-object }`,
+        # written `name-server { 192.0.2.53; }` (each entry named by its address)
+        "name-server": {ENTRY: Named({"routing-instance": LEAF, "source-address": LEAF})},
+        "ntp": ANY, "management-instance": FLAG,
         "commit": ANY, "processes": ANY,
     },
     "chassis": ANY,

@@ -42,5 +42,10 @@ CAPABILITIES = Capabilities(
         "qos.pools.shared": "NVUE states the pools as percents of the buffer "
                             "(qos.pools.lossless_percent), not their sizes in bytes",
         "lldp": "lldpd runs by default on Cumulus Linux; nothing is rendered for it",
+        # the Syslog page (5.15): a severity is a selector's, and selectors without a facility
+        # forwarded only `daemon` before 5.15; none is rendered, so every severity goes out
+        "syslog_severity": "no NVUE syslog selector is rendered: the servers receive every "
+                           "severity (before 5.15 a selector without a facility forwarded "
+                           "only the daemon facility)",
     },
 )

@@ -127,6 +127,8 @@ class CumulusConfig:
     #: NTP servers, through the management VRF `mgmt`
     ntp_servers: tuple[str, ...]
     dns_servers: tuple[str, ...]
+    #: `system syslog server <server> vrf mgmt` (5.13 and later)
+    syslog_servers: tuple[str, ...]
     breakouts: tuple[Breakout, ...]
     interfaces: tuple[Interface, ...]
     bgp: Bgp

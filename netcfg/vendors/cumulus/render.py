@@ -150,7 +150,7 @@ def build(plan: DevicePlan) -> CumulusConfig:
         ecmp_hash=tuple((name, f in plan.ecmp.fields) for f, name in HASH_FIELDS.items()),
         hash_seed=plan.ecmp.seed, loopback=plan.loopback, management_address=plan.management,
         management_gateway=plan.management_gateway, ntp_servers=tuple(plan.ntp_servers),
-        dns_servers=tuple(plan.dns_servers),
+        dns_servers=tuple(plan.dns_servers), syslog_servers=tuple(plan.syslog_servers),
         breakouts=tuple(breakouts), interfaces=tuple(interfaces),
         bgp=Bgp(b.asn, b.router_id, b.multipath_relax, b.maximum_paths, tuple(b.networks),
                 tuple(Neighbor(n.address, n.remote_as, bfd.get(n.address),

@@ -71,6 +71,9 @@ class EosConfig:
     management_gateway: str | None
     ntp_servers: tuple[str, ...]
     dns_servers: tuple[str, ...]
+    #: `logging vrf <mgmt> host <server>` and `logging trap <level>` (AVD's logging.j2 forms)
+    syslog_servers: tuple[str, ...]
+    syslog_trap: str | None
     loopback: str
     queue_profile: QueueProfile | None
     interfaces: tuple[Interface, ...]

@@ -25,7 +25,7 @@ from netcfg.vendors.eos.model import (
 from netcfg.vendors.eos.model import Interface as EosInterface
 from netcfg.vendors.eos.model import Watchdog as EosWatchdog
 from netcfg.vendors.lineconfig import Statement, parse
-from netcfg.vendors.units import frame_size, ip_packet
+from netcfg.vendors.units import frame_size, ip_packet, syslog_level
 
 #: netcfg hash field -> `ip load-sharing trident fields ip` keyword: the documented set only
 #: (capabilities.py; ip_proto has none and is not stated)
@@ -88,6 +88,12 @@ def _port_watchdog(w: Watchdog, default: Watchdog) -> PortWatchdog:
                         None if same else seconds(timers[1]))
 
 
+#: `logging trap` levels by RFC 5424 number (AVD eos_cli_config_gen logging.schema.yml,
+#: `logging.level[].severity`: emergencies=0 ... debugging=7)
+SYSLOG_TRAP = ("emergencies", "alerts", "critical", "errors", "warnings", "notifications",
+               "informational", "debugging")
+
+
 def build(plan: DevicePlan) -> EosConfig:
     """The plan as an EOS configuration: values in EOS's units and spellings."""
     q = plan.qos
@@ -124,6 +130,9 @@ def build(plan: DevicePlan) -> EosConfig:
         management_address=plan.management, management_gateway=plan.management_gateway,
         ntp_servers=tuple(plan.ntp_servers),
         dns_servers=tuple(plan.dns_servers),
+        syslog_servers=tuple(plan.syslog_servers),
+        syslog_trap=None if plan.syslog_severity is None
+        else SYSLOG_TRAP[syslog_level(plan.syslog_severity)],
         loopback=plan.loopback, queue_profile=profile,
         interfaces=tuple(interfaces), lldp=plan.lldp,
         tx_queue="uc-tx-queue" if xgs else "tx-queue",

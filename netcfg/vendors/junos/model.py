@@ -119,6 +119,9 @@ class JunosConfig:
     #: `system ntp server <address>` (management in inet.0: no management-instance)
     ntp_servers: tuple[str, ...]
     dns_servers: tuple[str, ...]
+    #: `system syslog host <server> { any <level>; }` (junos-conf-system syslog-object)
+    syslog_servers: tuple[str, ...]
+    syslog_level: str | None
     #: the header comment (model and role), safe inside /* */
     banner: str
     channelized: tuple[Channelized, ...]

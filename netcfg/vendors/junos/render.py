@@ -42,7 +42,7 @@ from netcfg.vendors.junos.model import (
     SchedulerMap,
 )
 from netcfg.vendors.junos.syntax import statements
-from netcfg.vendors.units import whole_polls
+from netcfg.vendors.units import syslog_level, whole_polls
 
 #: the management port of Junos OS Evolved (QFX5220/5230/5240, PTX) [M: not in the notes;
 #: classic Junos QFX uses em0, MX/EX fxp0]
@@ -126,6 +126,12 @@ def _watchdog_key(w: Watchdog | None, poll: int) -> tuple[int, int] | None:
     return whole_polls(w.detection_ms, poll), w.restoration_ms
 
 
+#: syslog levels by RFC 5424 number, as junos-conf-system's `syslog-object` level choice names
+#: them (24.4R1-EVO: emergency, alert, critical, error, warning, notice, info; `any` is every
+#: level, so debug)
+SYSLOG_LEVEL = ("emergency", "alert", "critical", "error", "warning", "notice", "info", "any")
+
+
 def build(plan: DevicePlan) -> JunosConfig:
     """The plan as a Junos configuration: values in Junos's units and spellings."""
     q = plan.qos
@@ -197,6 +203,9 @@ def build(plan: DevicePlan) -> JunosConfig:
         hostname=plan.hostname, root_hash=ROOT_HASH if plan.root_authentication else None,
         ntp_servers=tuple(plan.ntp_servers),
         dns_servers=tuple(plan.dns_servers),
+        syslog_servers=tuple(plan.syslog_servers),
+        syslog_level=None if plan.syslog_severity is None
+        else SYSLOG_LEVEL[syslog_level(plan.syslog_severity)],
         banner=f"{plan.hostname}: {plan.model}, {plan.role}".replace("*/", "* /"),
         channelized=tuple(Channelized(port, count, speed)
                           for port, (count, speed) in _sub_ports(plan).items()),

@@ -122,4 +122,7 @@ class NxosConfig:
     management_gateway: str | None
     ntp_servers: tuple[str, ...]
     dns_servers: tuple[str, ...]
+    #: `logging server <server> <0-7> use-vrf management`
+    syslog_servers: tuple[str, ...]
+    syslog_level: int | None
     bgp: Bgp

@@ -28,7 +28,7 @@ from netcfg.vendors.nxos.model import (
     QueuingPolicy,
     Watchdog,
 )
-from netcfg.vendors.units import frame_size, ip_packet, whole_polls
+from netcfg.vendors.units import frame_size, ip_packet, syslog_level, whole_polls
 
 #: interface-multiplier range (DME pfcwdInterfaceMultiplier 0-40; 0 = use the global one)
 INTERFACE_MULTIPLIER_MAX = 40
@@ -163,7 +163,9 @@ def build(plan: DevicePlan) -> NxosConfig:
                                      for tc in q.pfc_priorities), qname(0, "nq")),
         interfaces=interfaces, loopback=plan.loopback, management_address=plan.management,
         management_gateway=plan.management_gateway, ntp_servers=tuple(plan.ntp_servers),
-        dns_servers=tuple(plan.dns_servers),
+        dns_servers=tuple(plan.dns_servers), syslog_servers=tuple(plan.syslog_servers),
+        syslog_level=None if plan.syslog_severity is None
+        else syslog_level(plan.syslog_severity),
         bgp=Bgp.of(plan.bgp))
 
 

@@ -47,6 +47,10 @@ CAPABILITIES = Capabilities(
                        "project's vendor data have no NTP model to check it against; the "
                        "switch keeps its own (management.preserve: [NTP_SERVER] keeps it "
                        "through a push)",
+        "syslog_servers": "no SYSLOG_SERVER table is rendered: the SONiC YANG models in the "
+                          "project's vendor data have no syslog model to check it against; "
+                          "the switch keeps its own (management.preserve: [SYSLOG_SERVER])",
+        "syslog_severity": "no SYSLOG_SERVER table is rendered (see syslog_servers)",
         "dns_servers": "no DNS_NAMESERVER table is rendered: the SONiC YANG models in the "
                        "project's vendor data have no DNS model to check it against; the "
                        "switch keeps its own (management.preserve keeps it through a push)",

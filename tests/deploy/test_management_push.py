@@ -1,0 +1,53 @@
+"""The management plane through a real push on each NOS: NTP, DNS and syslog servers and the
+management default route, rendered from the intent, taken by the lab's grammar or schema for
+that NOS (Juniper's YANG for Junos) and still there, unchanged, on the next push."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from netcfg.deploy.engine import Options, diff_device, push_device
+from netcfg.deploy.runs import Run
+
+from .deploy_cases import BY_NOS, desired_with, fleet, specs
+
+OPTS = Options(timeout=20, revert_in=300)
+
+MANAGEMENT = """
+management:
+  ntp_servers: [192.0.2.123]
+  dns_servers: [192.0.2.53]
+  syslog_servers: [192.0.2.55]
+  syslog_severity: warning
+"""
+
+#: what each NOS's running config shows of them (SONiC renders none of the three: CAP010)
+SHOWN = {
+    "eos": ["ntp server vrf MGMT 192.0.2.123", "ip name-server vrf MGMT 192.0.2.53",
+            "logging trap warnings", "logging vrf MGMT host 192.0.2.55"],
+    "nxos": ["ntp server 192.0.2.123 use-vrf management",
+             "ip name-server 192.0.2.53 use-vrf management",
+             "logging server 192.0.2.55 4 use-vrf management"],
+    "junos": ["server 192.0.2.123;", "192.0.2.53;", "host 192.0.2.55 {", "any warning;"],
+    "cumulus": ["192.0.2.123", "192.0.2.53", "192.0.2.55"],
+    "sonic": [],
+}
+
+
+@pytest.mark.parametrize("nos", sorted(SHOWN))
+def test_the_management_plane_is_pushed_and_stays(nos, make_lab, tmp_path):
+    name = BY_NOS[nos]
+    lab = make_lab(*specs([name]))
+    lab.advance(30)
+    target = fleet(lab, [name], tmp_path).targets[0]
+    desired = desired_with(tmp_path, name, MANAGEMENT)
+    pushed = push_device(target, desired, Run(tmp_path / "one"), OPTS, threading.Event())
+    assert pushed.status == "confirmed", pushed
+    running = lab[name].running_config()
+    for line in SHOWN[nos]:
+        assert line in running, (nos, line)
+    assert diff_device(target, desired, OPTS).status == "unchanged"
+    again = push_device(target, desired, Run(tmp_path / "two"), OPTS, threading.Event())
+    assert again.status == "unchanged", again
