@@ -24,7 +24,7 @@ from pydantic import BaseModel
 
 from netcfg.findings import IntentError
 from netcfg.intent.load import load_intent
-from netcfg.intent.model import NOT_FOR_SWITCH_CONFIGS, Management
+from netcfg.intent.model import NOT_FOR_SWITCH_CONFIGS, Management, Snmp
 from netcfg.intent.qos import Ecn, SharedHeadroomPool, WatchdogOverride
 from netcfg.physics import derive
 from netcfg.render import host
@@ -49,11 +49,17 @@ SAMPLES: dict[str, Any] = {
     "ntp_servers": [ipaddress.IPv4Address("192.0.2.123")],
     "dns_servers": [ipaddress.IPv4Address("192.0.2.53")],
     "syslog_servers": [ipaddress.IPv4Address("192.0.2.55")],
+    "snmp": Snmp(location="DC1 hall 2"),
+    "snmp_location": "DC1 hall 9",
 }
 
-#: fields that mean something only beside another: changed, they get that one's sample too
-#: (a syslog severity with no syslog server configures nothing)
-TOGETHER: dict[str, str] = {"syslog_severity": "syslog_servers"}
+#: fields that mean something only beside another: changed, they get that one's sample too,
+#: in the model at that path (None: the field's own model). A syslog severity with no syslog
+#: server configures nothing, nor does a switch's SNMP location without an SNMP agent.
+TOGETHER: dict[str, tuple[tuple[str, ...] | None, str]] = {
+    "syslog_severity": (None, "syslog_servers"),
+    "snmp_location": (("management",), "snmp"),
+}
 
 
 def leaves(model: BaseModel, path: tuple = ()) -> Iterator[tuple[tuple, BaseModel, str]]:
@@ -152,11 +158,13 @@ def results() -> dict[tuple[str, str], set[str]]:
                 out.setdefault(key, set()).add("n/a")
                 continue
             reference = base
-            partner = TOGETHER.get(name)
-            if partner is not None and not getattr(target, partner):
-                # both with the partner set, so only `name` differs between them
-                object.__setattr__(target, partner, SAMPLES[partner])
-                reference = outputs(copy.deepcopy(loaded))
+            if name in TOGETHER:
+                where, partner = TOGETHER[name]
+                holder = target if where is None else _get(loaded.intent, where)
+                if not getattr(holder, partner):
+                    # both with the partner set, so only `name` differs between them
+                    object.__setattr__(holder, partner, SAMPLES[partner])
+                    reference = outputs(copy.deepcopy(loaded))
             object.__setattr__(target, name, new)
             # the value now counts as written by the user (defaults that depend on the rest of
             # the intent, like the names of a rail-optimized topology, give way to it)

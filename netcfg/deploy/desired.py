@@ -11,7 +11,7 @@ from netcfg.deploy.engine import Desired
 from netcfg.deploy.secrets import CredentialError, Secret
 from netcfg.physics import Physics
 from netcfg.render.engine import RootHash, file_name, render_plan
-from netcfg.render.plan import SESSION_KEY, PlanBuilder
+from netcfg.render.plan import SESSION_KEY, SNMP_COMMUNITY, PlanBuilder
 from netcfg.topology.fabric import Device, Fabric
 from netcfg.vendors import vendor
 
@@ -25,7 +25,7 @@ def desired_configs(fabric: Fabric, physics: Physics, devices: list[Device],
     """`base`: the inventory directory (a session key's file is relative to it)."""
     builder = PlanBuilder(fabric, physics)
     out: dict[str, Desired] = {}
-    key = None
+    secrets = _Placeholders(fabric, base)
     root = RootHash(fabric)
     for dev in devices:
         plan = builder.plan(dev)
@@ -41,12 +41,7 @@ def desired_configs(fabric: Fabric, physics: Physics, devices: list[Device],
             text = root.fill(text)
         except CredentialError as exc:
             raise DesiredError(str(exc)) from None
-        if SESSION_KEY in text:
-            # the files hold a placeholder where each BGP session's key goes; the key itself
-            # is read only now, and `redact` masks it in every diff, error and journal line
-            if key is None:
-                key = _session_key(fabric, base)
-            text = text.replace(SESSION_KEY, key.reveal())
+        text = secrets.fill(text)
         nos = vendor(plan.nos)
         out[dev.name] = Desired(text, nos.expected(plan), partial(nos.read, plan=plan),
                                 device_wins=_device_wins(fabric),
@@ -54,17 +49,43 @@ def desired_configs(fabric: Fabric, physics: Physics, devices: list[Device],
     return out
 
 
-def _session_key(fabric: Fabric, base: Path | None) -> Secret:
-    from netcfg.deploy.secrets import session_key
+class _Placeholders:
+    """Fills the placeholders rendered files hold where a secret goes (a BGP session's key,
+    the SNMP community) with the secret the intent names: read only now, once, and only where
+    a file holds its placeholder; `redact` then masks it in every diff, error and journal line.
+    A missing or malformed reference is a DesiredError naming the intent entry, never the
+    value."""
 
-    ref = fabric.loaded.intent.routing.authentication
-    if ref is None:
-        raise DesiredError("the configs hold BGP session-key placeholders but the intent has no "
-                           "routing.authentication to fill them from")
-    try:
-        return session_key(ref, base)
-    except CredentialError as exc:
-        raise DesiredError(str(exc)) from None
+    def __init__(self, fabric: Fabric, base: Path | None) -> None:
+        self.fabric, self.base = fabric, base
+        self._read: dict[str, Secret] = {}
+
+    def fill(self, text: str) -> str:
+        for placeholder in (SESSION_KEY, SNMP_COMMUNITY):
+            if placeholder in text:
+                if placeholder not in self._read:
+                    self._read[placeholder] = self._secret(placeholder)
+                text = text.replace(placeholder, self._read[placeholder].reveal())
+        return text
+
+    def _secret(self, placeholder: str) -> Secret:
+        from netcfg.deploy.secrets import session_key, snmp_community
+
+        intent = self.fabric.loaded.intent
+        try:
+            if placeholder == SESSION_KEY:
+                key = intent.routing.authentication
+                if key is None:
+                    raise DesiredError("the configs hold BGP session-key placeholders but the "
+                                       "intent has no routing.authentication to fill them from")
+                return session_key(key, self.base)
+            snmp = intent.management.snmp
+            if snmp is None or snmp.community is None:
+                raise DesiredError("the configs hold SNMP community placeholders but the intent "
+                                   "has no management.snmp.community to fill them from")
+            return snmp_community(snmp.community, self.base)
+        except CredentialError as exc:
+            raise DesiredError(str(exc)) from None
 
 
 def _device_wins(fabric: Fabric) -> tuple[str, ...]:

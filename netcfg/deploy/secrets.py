@@ -170,6 +170,26 @@ def session_key(key: SessionKey, base: Path | None,
     return remember(value)
 
 
+#: what an SNMP community may hold: written unquoted into EOS and NX-OS lines and as a Junos
+#: list key, so no blank, quote, backslash, `#`, `;`, braces or `:`; a letter first; at most
+#: 32 characters (RFC 3584 gives a community up to 255 octets, but a shorter common limit keeps
+#: every NOS's CLI within what it takes)
+SNMP_COMMUNITY_TEXT = re.compile(r"[A-Za-z][A-Za-z0-9._+=@%/-]{0,31}")
+
+
+def snmp_community(ref: SessionKey, base: Path | None,
+                   environ: os._Environ[str] | dict[str, str] = os.environ) -> Secret:
+    """The SNMP community `management.snmp.community` names; errors never show it."""
+    value, _ = _by_reference("management.snmp.community", ref.file, ref.password_env, base,
+                             environ)
+    if not value:
+        raise CredentialError("management.snmp.community: the community is empty")
+    if not SNMP_COMMUNITY_TEXT.fullmatch(value):
+        raise CredentialError("management.snmp.community: the community must be 1-32 letters, "
+                              "digits or . _ + = @ % / -, starting with a letter")
+    return remember(value)
+
+
 #: a crypt(3) hash as Junos stores root's password: MD5 `$1$` (salt up to 8, digest 22),
 #: SHA-256 `$5$` or SHA-512 `$6$` (optional `rounds=N$`, salt up to 16, digest 43 or 86);
 #: Juniper's YANG takes 1-128 characters (junos-conf-system, authentication-object

@@ -124,6 +124,12 @@ def _credentials(li: LoadedIntent) -> list[Finding]:
         out.append(li.finding("SCH002", "routing.authentication needs password_env or file "
                               "(keys are never written in the intent)",
                               ("routing", "authentication")))
+    snmp = intent.management.snmp
+    if snmp is not None and snmp.community is not None and snmp.community.file is None \
+            and snmp.community.password_env is None:
+        out.append(li.finding("SCH002", "management.snmp.community needs password_env or file "
+                              "(communities are never written in the intent)",
+                              ("management", "snmp", "community")))
     root = intent.management.root_authentication
     if root is not None and root.file is None and root.hash_env is None:
         out.append(li.finding("SCH002", "management.root_authentication needs hash_env or file "

@@ -360,6 +360,20 @@ class RootAuthentication(IntentModel):
         "replace: a push sets the intent's")
 
 
+class Snmp(IntentModel):
+    """The switches' SNMP agent, answering in the management VRF: who runs the switch and
+    where it is (`location` per role or device through overrides), and the SNMPv2c read-only
+    community, by reference like every secret (the files hold a placeholder `netcfg push`
+    fills)."""
+
+    location: Text | None = Field(None, description="sysLocation (per role or device: "
+                                  "overrides.*.snmp_location)")
+    contact: Text | None = Field(None, description="sysContact")
+    community: SessionKey | None = Field(
+        None, description="SNMPv2c read-only community, by reference: password_env or a 0600 "
+        "file with password:")
+
+
 class ManagementNetwork(IntentModel):
     """The switches' out-of-band network: the next hop of the management VRF's default route,
     so that the switch answers a push, NTP or syslog from beyond its own management subnet."""
@@ -384,6 +398,7 @@ class ManagementNetwork(IntentModel):
         "keeps though the intent does not render them: section names or families, globs "
         "('ntp server', 'system syslog', 'NTP_SERVER', 'daemon *'); `netcfg diff --summary` "
         "shows each switch's")
+    snmp: Snmp | None = Field(None, description="the switches' SNMP agent")
     root_authentication: RootAuthentication | None = Field(
         None, description="Junos: root's password hash, by reference (the files then commit "
         "on their own)")
@@ -415,6 +430,8 @@ class Settings(IntentModel):
         None, description="these switches' DNS name servers instead of management.dns_servers")
     syslog_servers: list[Host] | None = Field(
         None, description="these switches' syslog servers instead of management.syslog_servers")
+    snmp_location: Text | None = Field(
+        None, description="these switches' SNMP sysLocation instead of management.snmp.location")
 
 
 class PortSettings(IntentModel):

@@ -16,7 +16,7 @@ import jinja2
 
 from netcfg.physics import Physics
 from netcfg.render import host
-from netcfg.render.plan import ROOT_HASH, SESSION_KEY, DevicePlan, PlanBuilder
+from netcfg.render.plan import ROOT_HASH, SESSION_KEY, SNMP_COMMUNITY, DevicePlan, PlanBuilder
 from netcfg.topology.fabric import Device, Fabric
 from netcfg.vendors import vendor, vendors
 
@@ -46,6 +46,8 @@ def environment() -> jinja2.Environment:
             env.filters[name] = func
     # where a session's key goes: `netcfg push` puts the key there (plan.SESSION_KEY)
     env.globals["session_key"] = SESSION_KEY
+    # where the SNMP community goes: `netcfg push` puts it there (plan.SNMP_COMMUNITY)
+    env.globals["snmp_community"] = SNMP_COMMUNITY
     return env
 
 

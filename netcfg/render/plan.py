@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from netcfg.intent.model import Snmp
 from netcfg.intent.raw import RawConfig, RawPiece
 from netcfg.intent.units import format_length, format_speed
 from netcfg.physics import Physics, lossless
@@ -216,6 +217,16 @@ class Ecmp:
     resilient: bool
 
 
+@dataclass(frozen=True, slots=True)
+class SnmpAgent:
+    """The switch's SNMP agent: sysLocation and sysContact (None: not stated) and whether a
+    read-only community is configured (its value is put in by `netcfg push`)."""
+
+    location: str | None
+    contact: str | None
+    community: bool
+
+
 @dataclass(slots=True)
 class DevicePlan:
     hostname: str
@@ -251,10 +262,16 @@ class DevicePlan:
     #: override), and the least severe message they receive (RFC 5424 name; None: no servers)
     syslog_servers: list[str] = field(default_factory=list)
     syslog_severity: str | None = None
+    #: the SNMP agent (management.snmp), None where the intent has none
+    snmp: SnmpAgent | None = None
     #: the `raw_config` entries for this switch, in order: rendering puts them into the file
     #: as written (netcfg/vendors/raw.py)
     raw: list[RawPiece] = field(default_factory=list)
 
+
+#: what the rendered files hold where the SNMP read-only community goes: `netcfg push` puts
+#: the community `management.snmp.community` names there, as it does a session key
+SNMP_COMMUNITY = "NETCFG-SNMP-COMMUNITY"
 
 #: what the rendered files hold where a BGP session's key goes: `netcfg push` replaces it with
 #: the key routing.authentication names, so no rendered or committed file ever holds the key
@@ -497,9 +514,16 @@ class PlanBuilder:
             root_authentication=intent.management.root_authentication is not None,
             ntp_servers=list(dev.ntp_servers), dns_servers=list(dev.dns_servers),
             syslog_servers=list(dev.syslog_servers), syslog_severity=dev.syslog_severity,
+            snmp=_snmp(intent.management.snmp, dev.snmp_location),
             raw=[_raw_piece(i, intent.raw_config[i]) for i in dev.raw])
 
 
 def _raw_piece(index: int, entry: RawConfig) -> RawPiece:
     return RawPiece(index, entry.at, entry.lines,
                     None if entry.merge is None else dict(entry.merge))
+
+
+def _snmp(snmp: Snmp | None, location: str | None) -> SnmpAgent | None:
+    if snmp is None:
+        return None
+    return SnmpAgent(location, snmp.contact, snmp.community is not None)

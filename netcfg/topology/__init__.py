@@ -35,8 +35,8 @@ def build_fabric(loaded: LoadedIntent, catalog: Catalog | None = None) -> Fabric
 
 
 def _device_settings(b: FabricBuilder) -> None:
-    """Role then device overrides onto each switch (mtu, seed, asn applied later, text, NTP and
-    DNS servers)."""
+    """Role then device overrides onto each switch (mtu, seed, asn applied later, text, NTP,
+    DNS and syslog servers, SNMP location)."""
     intent = b.intent
     roles = intent.overrides.roles
     devices = intent.overrides.devices
@@ -62,8 +62,15 @@ def _device_settings(b: FabricBuilder) -> None:
         if devices:
             layers += [(("overrides", "devices", k), devices[k])
                        for k in reversed(matching_keys(devices, dev.name))]
+        snmp = intent.management.snmp
+        if snmp is not None:
+            dev.snmp = True
+            dev.origin["snmp"] = ("management", "snmp")
+        if snmp is not None and snmp.location is not None:
+            dev.snmp_location = snmp.location
+            dev.origin["snmp_location"] = ("management", "snmp", "location")
         for where, s in layers:
-            for field in ("release", "mtu", "ecmp_seed", "description", "asn"):
+            for field in ("release", "mtu", "ecmp_seed", "description", "asn", "snmp_location"):
                 if getattr(s, field) is not None:
                     setattr(dev, field, getattr(s, field))
                     dev.origin[field] = where + (field,)

@@ -75,6 +75,10 @@ class Device:
     #: they get (None without servers)
     syslog_servers: list[str] = field(default_factory=list)
     syslog_severity: str | None = None
+    #: an SNMP agent is configured (management.snmp), and its sysLocation
+    #: (management.snmp.location or an override)
+    snmp: bool = False
+    snmp_location: str | None = None
     #: the `raw_config` entries (their indexes, in order) that apply to this switch
     raw: list[int] = field(default_factory=list)
     #: field -> intent path that decided it (platform, mtu, ecmp_seed, ...); absent = default

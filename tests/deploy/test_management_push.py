@@ -51,3 +51,27 @@ def test_the_management_plane_is_pushed_and_stays(nos, make_lab, tmp_path):
     assert diff_device(target, desired, OPTS).status == "unchanged"
     again = push_device(target, desired, Run(tmp_path / "two"), OPTS, threading.Event())
     assert again.status == "unchanged", again
+
+
+#: how each device shows the SNMP community it holds (Cumulus and SONiC render none: CAP010)
+COMMUNITY_HELD = {"eos": "snmp-server community Ro-Community-9 ro",
+                  "nxos": "snmp-server community Ro-Community-9 group network-operator",
+                  "junos": "community Ro-Community-9 {"}
+
+
+@pytest.mark.parametrize("nos", sorted(COMMUNITY_HELD))
+def test_the_snmp_agent_is_pushed_with_its_community(nos, make_lab, tmp_path, monkeypatch):
+    name = BY_NOS[nos]
+    lab = make_lab(*specs([name]))
+    lab.advance(30)
+    target = fleet(lab, [name], tmp_path).targets[0]
+    monkeypatch.setenv("NETCFG_TEST_SNMP", "Ro-Community-9")
+    desired = desired_with(tmp_path, name, "management:\n  snmp:\n    location: DC1 hall 2\n"
+                           "    contact: noc@example.com\n"
+                           "    community: {password_env: NETCFG_TEST_SNMP}\n")
+    pushed = push_device(target, desired, Run(tmp_path / "one"), OPTS, threading.Event())
+    assert pushed.status == "confirmed", pushed
+    running = lab[name].running_config()
+    assert COMMUNITY_HELD[nos] in running and "DC1 hall 2" in running
+    assert "NETCFG-SNMP-COMMUNITY" not in running
+    assert diff_device(target, desired, OPTS).status == "unchanged"

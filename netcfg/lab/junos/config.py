@@ -79,6 +79,15 @@ def _norm_list(token: str) -> str:
     return token
 
 
+def _quoted(token: str) -> str:
+    """A token as Junos text again: one that held blanks or structure was a quoted string
+    (`location "DC1 hall 2"`), and an unchecked subtree keeps it quoted, or the next reader
+    takes its words for statements."""
+    if not token or any(c in token for c in ' \t{};#"'):
+        return '"' + token.replace('"', '\\"') + '"'
+    return token
+
+
 # --- resolution against the schema ---------------------------------------------------------------
 def _spec(body: Any, token: str, path: list[str]) -> tuple[str, Any]:
     """(key kind, schema) of `token` inside a container with schema `body`."""
@@ -99,7 +108,7 @@ def _statement(tokens: list[str], body: Any, path: list[str], container: bool) -
     Junos one-liner (`class X queue-num 3 no-loss;`): trailing tokens become child leaves."""
     kind, spec = _spec(body, tokens[0], path)
     if kind == "any":
-        return [JNode(" ".join(tokens), None, [] if container else None, ANY)]
+        return [JNode(" ".join(_quoted(t) for t in tokens), None, [] if container else None, ANY)]
     if kind == "wild":
         node = JNode(tokens[0], None, [], spec.body)
         node.children = _oneliner(tokens[1:], spec.body, path + [tokens[0]])
@@ -113,7 +122,7 @@ def _statement(tokens: list[str], body: Any, path: list[str], container: bool) -
             raise JunosSyntaxError(path, tokens[0], "syntax error, expecting <data>")
         return [JNode(tokens[0], " ".join(_norm_list(t) for t in tokens[1:]))]
     if isinstance(spec, Anything):
-        return [JNode(" ".join(tokens), None, [] if container else None, ANY)]
+        return [JNode(" ".join(_quoted(t) for t in tokens), None, [] if container else None, ANY)]
     if isinstance(spec, Presence):
         node = JNode(tokens[0], None, [] if container or len(tokens) > 1 else None, spec.body)
         if node.children is not None:

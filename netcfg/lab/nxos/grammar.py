@@ -88,7 +88,17 @@ MODES: dict[str, list] = {
         "no system default switchport [shutdown]",
         "system routing = <word>",
         "copp profile = strict|moderate|lenient|dense",
-        "snmp-server <text>",
+        # Cisco Nexus 9000 NX-OS System Management Configuration Guide 10.5(x), "Configuring
+        # SNMP": `snmp-server community name [group group | ro | rw]`, `snmp-server contact
+        # name`, `snmp-server location name`, users, hosts, traps
+        "snmp-server contact = <text>",
+        "snmp-server location = <text>",
+        "snmp-server community <word> [group <word>]",
+        "snmp-server community <word> ro|rw",
+        "snmp-server user <text>",
+        "snmp-server host <text>",
+        "snmp-server enable traps [<text>]",
+        "no snmp-server enable traps [<text>]",
         "ntp server <word> [prefer] [use-vrf <word>] [key <num>]",
         "ntp source-interface = <iface>",
         "logging server <word> [<0-7>] [use-vrf <word>]",

@@ -23,7 +23,8 @@ DEVICE_LOCAL = ("username ", "aaa ", "enable password", "enable secret", "role "
 class EosDeploy(DeployAdapter):
     #: `neighbor A password [0|7|8a] KEY` (EOS shows type 7)
     secret_values = (re.compile(r"(?P<lead>\bneighbor \S+ password (?:(?:0|7|8a) )?)"
-                                r"(?P<secret>\S+)"),)
+                                r"(?P<secret>\S+)"),
+                     re.compile(r"(?P<lead>\bsnmp-server community )(?P<secret>\S+)"))
     """Commit timer: `configure session ... commit timer` (NAPALM `revert_in`)."""
 
     napalm_driver = "eos"

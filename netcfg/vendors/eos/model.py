@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from netcfg.render.plan import SnmpAgent
 from netcfg.vendors.common import Bgp, EcnMark
 
 
@@ -74,6 +75,8 @@ class EosConfig:
     #: `logging vrf <mgmt> host <server>` and `logging trap <level>` (AVD's logging.j2 forms)
     syslog_servers: tuple[str, ...]
     syslog_trap: str | None
+    #: the SNMP agent (location, contact, whether a read-only community is set)
+    snmp: SnmpAgent | None
     loopback: str
     queue_profile: QueueProfile | None
     interfaces: tuple[Interface, ...]

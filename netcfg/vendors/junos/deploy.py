@@ -30,7 +30,9 @@ class JunosDeploy(DeployAdapter):
     #: `authentication-key "$9$...";` (Junos shows the $9$ form)
     secret_values = (re.compile(r'(?P<lead>\bauthentication-key )(?P<secret>"[^"]*"|[^;\s]+)'),
                      # root's and the logins' password hashes (`encrypted-password "$6$...";`)
-                     re.compile(r'(?P<lead>\bencrypted-password )(?P<secret>"[^"]*"|[^;\s]+)'))
+                     re.compile(r'(?P<lead>\bencrypted-password )(?P<secret>"[^"]*"|[^;\s]+)'),
+                     # the SNMP communities (`community <name> {`): netcfg renders no other
+                     re.compile(r'(?P<lead>\bcommunity )(?P<secret>"[^"]*"|[^;\s{]+)'))
     """Commit timer: `commit confirmed N`, N in whole minutes (netcfg rounds up; NAPALM
     requires a multiple of 60 s)."""
 

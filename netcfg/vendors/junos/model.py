@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from netcfg.render.plan import Bfd
+from netcfg.render.plan import Bfd, SnmpAgent
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +122,8 @@ class JunosConfig:
     #: `system syslog host <server> { any <level>; }` (junos-conf-system syslog-object)
     syslog_servers: tuple[str, ...]
     syslog_level: str | None
+    #: the SNMP agent (location, contact, whether a read-only community is set)
+    snmp: SnmpAgent | None
     #: the header comment (model and role), safe inside /* */
     banner: str
     channelized: tuple[Channelized, ...]

@@ -205,7 +205,7 @@ def build(plan: DevicePlan) -> JunosConfig:
         dns_servers=tuple(plan.dns_servers),
         syslog_servers=tuple(plan.syslog_servers),
         syslog_level=None if plan.syslog_severity is None
-        else SYSLOG_LEVEL[syslog_level(plan.syslog_severity)],
+        else SYSLOG_LEVEL[syslog_level(plan.syslog_severity)], snmp=plan.snmp,
         banner=f"{plan.hostname}: {plan.model}, {plan.role}".replace("*/", "* /"),
         channelized=tuple(Channelized(port, count, speed)
                           for port, (count, speed) in _sub_ports(plan).items()),

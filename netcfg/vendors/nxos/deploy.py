@@ -28,7 +28,8 @@ COMMIT_TIMEOUT = (30, 3600)
 class NxosDeploy(DeployAdapter):
     #: a neighbour's `password [0|3|7] KEY` (NX-OS shows type 3); also a user's
     #: `password 5 HASH`
-    secret_values = (re.compile(r"(?P<lead>(?<![\w-])password (?:\d )?)(?P<secret>\S+)"),)
+    secret_values = (re.compile(r"(?P<lead>(?<![\w-])password (?:\d )?)(?P<secret>\S+)"),
+                     re.compile(r"(?P<lead>\bsnmp-server community )(?P<secret>\S+)"))
     napalm_driver = "nxos"
     default_port = 443
     protocol = "https"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from netcfg.render.plan import Bfd
+from netcfg.render.plan import Bfd, SnmpAgent
 from netcfg.vendors.common import Bgp, EcnMark
 
 
@@ -125,4 +125,6 @@ class NxosConfig:
     #: `logging server <server> <0-7> use-vrf management`
     syslog_servers: tuple[str, ...]
     syslog_level: int | None
+    #: the SNMP agent (location, contact, whether a read-only community is set)
+    snmp: SnmpAgent | None
     bgp: Bgp

@@ -51,6 +51,9 @@ CAPABILITIES = Capabilities(
                           "project's vendor data have no syslog model to check it against; "
                           "the switch keeps its own (management.preserve: [SYSLOG_SERVER])",
         "syslog_severity": "no SYSLOG_SERVER table is rendered (see syslog_servers)",
+        "snmp": "no SNMP or SNMP_COMMUNITY table is rendered: the SONiC YANG models in the "
+                "project's vendor data have no SNMP model to check them against; the switch "
+                "keeps its own (management.preserve: [SNMP, SNMP_COMMUNITY])",
         "dns_servers": "no DNS_NAMESERVER table is rendered: the SONiC YANG models in the "
                        "project's vendor data have no DNS model to check it against; the "
                        "switch keeps its own (management.preserve keeps it through a push)",
