@@ -374,6 +374,40 @@ class Snmp(IntentModel):
         "file with password:")
 
 
+#: a collector `host:port` (TerminAttr's -cvaddr list)
+HostPort = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9.\-]{0,252}:[0-9]{1,5}$",
+                                max_length=260)]
+#: a file on the switch (an absolute path, no blanks: it is written into a command line)
+SwitchPath = Annotated[str, Field(pattern=r"^/[A-Za-z0-9._/\-]{1,250}$")]
+
+
+class Gnmi(IntentModel):
+    """The switches' gNMI server (OpenConfig streaming telemetry, dial-in), in the management
+    VRF, on each NOS that has one."""
+
+    port: int | None = Field(None, ge=1024, le=65535, description="default: the NOS's own "
+                             "(EOS 6030, NX-OS 50051, Junos 32767, Cumulus 9339)")
+    certificate: Name | None = Field(
+        None, description="TLS: the name of a certificate (EOS: SSL profile, NX-OS: "
+        "trustpoint, Junos: local certificate, Cumulus: certificate) already on the switches; "
+        "required on Junos, whose gRPC server takes TLS only")
+
+
+class CloudVision(IntentModel):
+    """Arista CloudVision's streaming agent, TerminAttr (EOS only), in the management VRF."""
+
+    addresses: list[HostPort] = Field(min_length=1, description="CloudVision `host:port`s")
+    token_file: SwitchPath = Field(description="the onboarding token's file on the switch "
+                                   "(`-cvauth=token,<file>`)")
+
+
+class Telemetry(IntentModel):
+    """The telemetry agents a team runs on its switches."""
+
+    gnmi: Gnmi | None = None
+    cloudvision: CloudVision | None = None
+
+
 class ManagementNetwork(IntentModel):
     """The switches' out-of-band network: the next hop of the management VRF's default route,
     so that the switch answers a push, NTP or syslog from beyond its own management subnet."""
@@ -399,6 +433,7 @@ class ManagementNetwork(IntentModel):
         "('ntp server', 'system syslog', 'NTP_SERVER', 'daemon *'); `netcfg diff --summary` "
         "shows each switch's")
     snmp: Snmp | None = Field(None, description="the switches' SNMP agent")
+    telemetry: Telemetry | None = Field(None, description="gNMI and CloudVision agents")
     root_authentication: RootAuthentication | None = Field(
         None, description="Junos: root's password hash, by reference (the files then commit "
         "on their own)")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from netcfg.intent.model import Snmp
+from netcfg.intent.model import CloudVision, Gnmi, Snmp
 from netcfg.intent.raw import RawConfig, RawPiece
 from netcfg.intent.units import format_length, format_speed
 from netcfg.physics import Physics, lossless
@@ -264,6 +264,9 @@ class DevicePlan:
     syslog_severity: str | None = None
     #: the SNMP agent (management.snmp), None where the intent has none
     snmp: SnmpAgent | None = None
+    #: the gNMI server and CloudVision's agent (management.telemetry), None where not asked
+    gnmi: Gnmi | None = None
+    cloudvision: CloudVision | None = None
     #: the `raw_config` entries for this switch, in order: rendering puts them into the file
     #: as written (netcfg/vendors/raw.py)
     raw: list[RawPiece] = field(default_factory=list)
@@ -515,6 +518,9 @@ class PlanBuilder:
             ntp_servers=list(dev.ntp_servers), dns_servers=list(dev.dns_servers),
             syslog_servers=list(dev.syslog_servers), syslog_severity=dev.syslog_severity,
             snmp=_snmp(intent.management.snmp, dev.snmp_location),
+            gnmi=intent.management.telemetry.gnmi if intent.management.telemetry else None,
+            cloudvision=intent.management.telemetry.cloudvision
+            if intent.management.telemetry else None,
             raw=[_raw_piece(i, intent.raw_config[i]) for i in dev.raw])
 
 

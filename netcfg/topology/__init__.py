@@ -66,6 +66,11 @@ def _device_settings(b: FabricBuilder) -> None:
         if snmp is not None:
             dev.snmp = True
             dev.origin["snmp"] = ("management", "snmp")
+        telemetry = intent.management.telemetry
+        for agent in ("gnmi", "cloudvision"):
+            if telemetry is not None and getattr(telemetry, agent) is not None:
+                setattr(dev, agent, True)
+                dev.origin[agent] = ("management", "telemetry", agent)
         if snmp is not None and snmp.location is not None:
             dev.snmp_location = snmp.location
             dev.origin["snmp_location"] = ("management", "snmp", "location")

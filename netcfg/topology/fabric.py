@@ -79,6 +79,9 @@ class Device:
     #: (management.snmp.location or an override)
     snmp: bool = False
     snmp_location: str | None = None
+    #: a gNMI server and CloudVision's agent are configured (management.telemetry)
+    gnmi: bool = False
+    cloudvision: bool = False
     #: the `raw_config` entries (their indexes, in order) that apply to this switch
     raw: list[int] = field(default_factory=list)
     #: field -> intent path that decided it (platform, mtu, ecmp_seed, ...); absent = default

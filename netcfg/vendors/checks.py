@@ -81,7 +81,7 @@ _WATCHDOG_PLAN_FIELD = {"enabled": "enabled", "detection": "detection_ms",
 #: plan fields (and the Device attributes carrying them) that exist only when the intent asks
 #: for them: CAP010 names one only where a switch has it, at the intent line that asks
 OPTIONAL_INTENT = frozenset({"ntp_servers", "dns_servers", "syslog_servers",
-                             "syslog_severity", "snmp"})
+                             "syslog_severity", "snmp", "gnmi", "cloudvision"})
 
 
 def _one_headroom(caps: Capabilities) -> bool:
@@ -317,3 +317,18 @@ def _lone_subnets(dev: Device) -> list[str]:
     subnets = dev.server_subnets()
     known = set(subnets)
     return [str(b) for b in dev.server_blocks(subnets) if b in known]
+
+
+def unstated(fabric: Fabric, nos: str, devices: list[Device], field: str,
+             why: str) -> list[Finding]:
+    """CAP010 for a plan field these switches of `nos` ask for (where a Device attribute of
+    the same name is set) but their files cannot state as asked, at the intent line that
+    asks: what a NOS's own check says when it renders a field only under a condition."""
+    having = [d for d in devices if getattr(d, field)]
+    if not having:
+        return []
+    more = len(having) - 1
+    where = having[0].name + (f" and {more} more {nos} switches" if more else "")
+    return [fabric.loaded.finding("CAP010", f"{nos} config does not state {field} ({where}): "
+                                  f"{why}", having[0].origin[field], severity="info",
+                                  device=having[0].name)]

@@ -1,6 +1,6 @@
-"""The management plane through a real push on each NOS: NTP, DNS and syslog servers and the
-management default route, rendered from the intent, taken by the lab's grammar or schema for
-that NOS (Juniper's YANG for Junos) and still there, unchanged, on the next push."""
+"""The management plane through a real push on each NOS: NTP, DNS and syslog servers, the gNMI
+server and CloudVision's agent, rendered from the intent, taken by the lab's grammar or schema
+for that NOS (Juniper's YANG for Junos) and still there, unchanged, on the next push."""
 
 from __future__ import annotations
 
@@ -21,17 +21,24 @@ management:
   dns_servers: [192.0.2.53]
   syslog_servers: [192.0.2.55]
   syslog_severity: warning
+  telemetry:
+    gnmi: {certificate: gnmi-cert}
+    cloudvision: {addresses: ["cv.example.com:9910"], token_file: /tmp/cv-token}
 """
 
 #: what each NOS's running config shows of them (SONiC renders none of the three: CAP010)
 SHOWN = {
     "eos": ["ntp server vrf MGMT 192.0.2.123", "ip name-server vrf MGMT 192.0.2.53",
-            "logging trap warnings", "logging vrf MGMT host 192.0.2.55"],
+            "logging trap warnings", "logging vrf MGMT host 192.0.2.55",
+            "management api gnmi", "ssl profile gnmi-cert", "daemon TerminAttr",
+            "-cvaddr=cv.example.com:9910"],
     "nxos": ["ntp server 192.0.2.123 use-vrf management",
              "ip name-server 192.0.2.53 use-vrf management",
-             "logging server 192.0.2.55 4 use-vrf management"],
-    "junos": ["server 192.0.2.123;", "192.0.2.53;", "host 192.0.2.55 {", "any warning;"],
-    "cumulus": ["192.0.2.123", "192.0.2.53", "192.0.2.55"],
+             "logging server 192.0.2.55 4 use-vrf management", "feature grpc",
+             "grpc certificate gnmi-cert"],
+    "junos": ["server 192.0.2.123;", "192.0.2.53;", "host 192.0.2.55 {", "any warning;",
+              "extension-service", "local-certificate"],
+    "cumulus": ["192.0.2.123", "192.0.2.53", "192.0.2.55", "gnmi-server"],
     "sonic": [],
 }
 

@@ -256,6 +256,12 @@ _SYSTEM = Obj({
     # NVIDIA Cumulus Linux 5.15 user guide, Syslog (CumulusNetworks/docs): `nv set system
     # syslog server <server-id> port|protocol|vrf`; `service syslog` is gone since 5.13
     # (NVUE reference, Syslog: "Cumulus 5.13 and later does not provide this command")
+    # NVIDIA Cumulus Linux 5.14/5.15 user guide, gNMI Streaming, and the NVUE reference (gNMI,
+    # introduced in 5.13): `system gnmi-server listening-address <a>`, `port`, `certificate`,
+    # `state enabled|disabled`
+    "gnmi-server": Obj({"listening-address": Coll(_name, "listening-address", EMPTY),
+                        "port": integer(1, 65535), "certificate": TEXT,
+                        "state": enum("enabled", "disabled")}),
     "syslog": Obj({"server": Coll(_name, "server-id", Obj({
         "port": integer(1, 65535), "protocol": enum("udp", "tcp"), "vrf": TEXT}))}),
 }, since={"lldp": (5, 15), "dns": (5, 15), "ntp": (5, 15)})

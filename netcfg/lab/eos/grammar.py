@@ -116,7 +116,9 @@ MODES: dict[str, list] = {
         ("router multicast", "generic"),
         ("management api http-commands", "mgmt-api"),
         ("management ssh", "mgmt-ssh"),
-        ("management api gnmi", "generic"),
+        # AVD eos_cli_config_gen management-api-gnmi.j2 and daemon-terminattr.j2
+        ("management api gnmi", "mgmt-gnmi"),
+        ("daemon <word>", "daemon"),
         "lldp run",
         "no lldp run",
         "lldp timer = <5-32768>",
@@ -295,6 +297,22 @@ MODES: dict[str, list] = {
     "policy-map": [("class <word>", "policy-class")],
     "policy-class": ["set dscp|traffic-class|cos|drop-precedence = <num>", "police <text>"],
     "generic": [],
+    "mgmt-gnmi": [
+        ("transport grpc <word>", "gnmi-transport"),
+        "provider = <word>",
+    ],
+    "gnmi-transport": [
+        "ssl profile = <word>",
+        "port = <1-65535>",
+        "vrf = <word>",
+        "ip access-group = <word>",
+        "notification timestamp = <word>",
+    ],
+    "daemon": [
+        "exec = <text>",
+        "shutdown",
+        "no shutdown",
+    ],
 }
 
 

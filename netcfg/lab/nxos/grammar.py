@@ -91,6 +91,11 @@ MODES: dict[str, list] = {
         # Cisco Nexus 9000 NX-OS System Management Configuration Guide 10.5(x), "Configuring
         # SNMP": `snmp-server community name [group group | ro | rw]`, `snmp-server contact
         # name`, `snmp-server location name`, users, hosts, traps
+        # Cisco Nexus 9000 NX-OS Programmability Guide (gNMI): `feature grpc`, `grpc port
+        # <port>`, `grpc certificate <trustpoint>`, `grpc use-vrf <vrf>`
+        "grpc port = <1024-65535>",
+        "grpc certificate = <word>",
+        "grpc use-vrf = <word>",
         "snmp-server contact = <text>",
         "snmp-server location = <text>",
         "snmp-server community <word> [group <word>]",
@@ -329,7 +334,7 @@ MODES: dict[str, list] = {
 #: a line needs a feature when it starts with these tokens (in a mode) -> the feature
 FEATURE_GATES: dict[str, list[tuple[tuple[str, ...], str]]] = {
     "config": [(("router", "bgp"), "bgp"), (("router", "ospf"), "ospf"), (("lldp",), "lldp"),
-               (("interface", "vlan"), "interface-vlan")],
+               (("interface", "vlan"), "interface-vlan"), (("grpc",), "grpc")],
     "if": [(("lldp",), "lldp"), (("bfd",), "bfd"), (("ip", "router", "ospf"), "ospf")],
 }
 

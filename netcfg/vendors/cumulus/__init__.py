@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from netcfg.vendors.base import ModuleVendor
+from netcfg.vendors.checks import unstated
 from netcfg.vendors.cumulus import render, routing
 from netcfg.vendors.cumulus.capabilities import CAPABILITIES
 from netcfg.vendors.cumulus.deploy import CumulusDeploy
+
+if TYPE_CHECKING:
+    from netcfg.findings import Finding
+    from netcfg.topology.fabric import Device, Fabric
 
 
 class Cumulus(ModuleVendor):
@@ -27,6 +32,14 @@ class Cumulus(ModuleVendor):
 
     def raw_text(self, document: dict[str, Any]) -> str:
         return render.nvue_document(document)
+
+    def check(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
+        """CAP010 for a gNMI server on switches without a management address: NVUE's gNMI
+        server needs the address it listens on."""
+        return unstated(fabric, self.name, [d for d in devices if d.management is None], "gnmi",
+                        "NVUE's gNMI server needs a listening address, and these switches have "
+                        "no management address (devices.<name>.management or "
+                        "addressing.management)")
 
     def explain_headroom(self, size: int, xoff: int, frame: int) -> list[tuple[str, int, str]]:
         return render.explain_headroom(size, xoff, frame)

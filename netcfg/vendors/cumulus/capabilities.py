@@ -26,6 +26,7 @@ CAPABILITIES = Capabilities(
     # (`bfd enable on` with its timers), 5.15 a `router bfd profile` per peer group that the
     # neighbour names ("Bidirectional Forwarding Detection - BFD", 5.14 and 5.15 pages).
     unrendered={
+        "cloudvision": "CloudVision's agent (TerminAttr) is EOS's; nothing is rendered here",
         "bgp.groups[].name": "no NVUE peer group is rendered (each neighbour stands alone)",
         # `qos pfc-watchdog` takes polling-interval and robustness only (detection = poll x
         # robustness) [NVIDIA Cumulus Linux 5.9/5.14 QoS docs, via the release notes]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from netcfg.intent.model import Gnmi
 from netcfg.render.plan import Bfd
 from netcfg.vendors.cumulus.releases import Spelling
 
@@ -129,6 +130,10 @@ class CumulusConfig:
     dns_servers: tuple[str, ...]
     #: `system syslog server <server> vrf mgmt` (5.13 and later)
     syslog_servers: tuple[str, ...]
+    #: management.telemetry (intent models: names and numbers the templates print as given)
+    gnmi: Gnmi | None
+    #: the gNMI server's listening address: the switch's management address
+    gnmi_address: str | None
     breakouts: tuple[Breakout, ...]
     interfaces: tuple[Interface, ...]
     bgp: Bgp

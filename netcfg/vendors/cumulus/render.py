@@ -151,6 +151,9 @@ def build(plan: DevicePlan) -> CumulusConfig:
         hash_seed=plan.ecmp.seed, loopback=plan.loopback, management_address=plan.management,
         management_gateway=plan.management_gateway, ntp_servers=tuple(plan.ntp_servers),
         dns_servers=tuple(plan.dns_servers), syslog_servers=tuple(plan.syslog_servers),
+        # the gNMI server needs a listening address: none without a management address
+        gnmi=plan.gnmi if plan.management else None,
+        gnmi_address=plan.management.split("/")[0] if plan.management else None,
         breakouts=tuple(breakouts), interfaces=tuple(interfaces),
         bgp=Bgp(b.asn, b.router_id, b.multipath_relax, b.maximum_paths, tuple(b.networks),
                 tuple(Neighbor(n.address, n.remote_as, bfd.get(n.address),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from netcfg.intent.model import CloudVision, Gnmi
 from netcfg.render.plan import SnmpAgent
 from netcfg.vendors.common import Bgp, EcnMark
 
@@ -77,6 +78,9 @@ class EosConfig:
     syslog_trap: str | None
     #: the SNMP agent (location, contact, whether a read-only community is set)
     snmp: SnmpAgent | None
+    #: management.telemetry (intent models: names and numbers the templates print as given)
+    gnmi: Gnmi | None
+    cloudvision: CloudVision | None
     loopback: str
     queue_profile: QueueProfile | None
     interfaces: tuple[Interface, ...]

@@ -14,6 +14,7 @@ from netcfg.render.plan import DevicePlan
 from netcfg.topology.fabric import Device, Fabric
 from netcfg.vendors import raw
 from netcfg.vendors.base import ModuleVendor
+from netcfg.vendors.checks import unstated
 from netcfg.vendors.junos import render, routing, syntax
 from netcfg.vendors.junos.capabilities import CAPABILITIES
 from netcfg.vendors.junos.deploy import JunosDeploy
@@ -49,9 +50,18 @@ class Junos(ModuleVendor):
 
     def check(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
         """ECN006: Junos writes ECN thresholds as percents of the queue buffer (nine fraction
-        digits); a pair outside (0, 100] % of it, or not in order, cannot be written."""
+        digits); a pair outside (0, 100] % of it, or not in order, cannot be written. CAP010
+        for a gNMI server asked without a certificate (Junos takes gRPC over TLS only)."""
+        out: list[Finding] = []
+        telemetry = fabric.loaded.intent.management.telemetry
+        if telemetry is not None and telemetry.gnmi is not None \
+                and telemetry.gnmi.certificate is None:
+            out += unstated(fabric, self.name, devices, "gnmi", "Junos OS Evolved's gRPC "
+                            "server takes TLS only (extension-service request-response grpc "
+                            "ssl); set management.telemetry.gnmi.certificate to a local "
+                            "certificate on the switches")
         if physics is None:
-            return []
+            return out
         li, classes = fabric.loaded, fabric.loaded.intent.qos.classes
         first: dict[tuple, tuple[str, str, str]] = {}
         count: dict[tuple, int] = {}
@@ -74,7 +84,6 @@ class Junos(ModuleVendor):
                         f"queue buffer ({format_size(limit)}); {format_size(e.min)}/"
                         f"{format_size(e.max)} do not map to two distinct fill levels in "
                         "(0, 100] %", dev.name, port.name))
-        out = []
         for path, (message, device, interface) in first.items():
             more = count[path] - 1
             out.append(li.finding("ECN006", message + (f" (and on {more} more)" if more else ""),

@@ -28,6 +28,7 @@ CAPABILITIES = Capabilities(
                           "netcfg cannot yet check against Juniper's YANG (and a full replace "
                           "removes one set on the switch by hand)",
     unrendered={
+        "cloudvision": "CloudVision's agent (TerminAttr) is EOS's; nothing is rendered here",
         # `protocols bgp group multipath` has no path count [Juniper BGP multipath page]
         "bgp.maximum_paths": "BGP multipath has no path count; the platform's ECMP limit "
                              "applies",

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from netcfg.intent.model import Gnmi
 from netcfg.render.plan import Bfd, SnmpAgent
 
 
@@ -124,6 +125,8 @@ class JunosConfig:
     syslog_level: str | None
     #: the SNMP agent (location, contact, whether a read-only community is set)
     snmp: SnmpAgent | None
+    #: management.telemetry (intent models: names and numbers the templates print as given)
+    gnmi: Gnmi | None
     #: the header comment (model and role), safe inside /* */
     banner: str
     channelized: tuple[Channelized, ...]

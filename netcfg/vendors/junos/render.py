@@ -206,6 +206,8 @@ def build(plan: DevicePlan) -> JunosConfig:
         syslog_servers=tuple(plan.syslog_servers),
         syslog_level=None if plan.syslog_severity is None
         else SYSLOG_LEVEL[syslog_level(plan.syslog_severity)], snmp=plan.snmp,
+        # Junos OS Evolved's gRPC server takes TLS only: none without a certificate (check())
+        gnmi=plan.gnmi if plan.gnmi is not None and plan.gnmi.certificate else None,
         banner=f"{plan.hostname}: {plan.model}, {plan.role}".replace("*/", "* /"),
         channelized=tuple(Channelized(port, count, speed)
                           for port, (count, speed) in _sub_ports(plan).items()),

@@ -32,6 +32,7 @@ CAPABILITIES = Capabilities(
         "priority-flow-control auto-restore multiplier": "polls before the queue is restored",
     },
     unrendered={
+        "cloudvision": "CloudVision's agent (TerminAttr) is EOS's; nothing is rendered here",
         "qos.headroom_profiles[].xon": "no ingress pause-threshold line is rendered [M]; the "
                                        "switch sizes no-drop headroom from the class MTU",
         "qos.headroom_profiles[].xoff": "no ingress pause-threshold line is rendered [M]; the "

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from netcfg.intent.model import Gnmi
 from netcfg.render.plan import Bfd, SnmpAgent
 from netcfg.vendors.common import Bgp, EcnMark
 
@@ -127,4 +128,6 @@ class NxosConfig:
     syslog_level: int | None
     #: the SNMP agent (location, contact, whether a read-only community is set)
     snmp: SnmpAgent | None
+    #: management.telemetry (intent models: names and numbers the templates print as given)
+    gnmi: Gnmi | None
     bgp: Bgp

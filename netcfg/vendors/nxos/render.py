@@ -165,7 +165,7 @@ def build(plan: DevicePlan) -> NxosConfig:
         management_gateway=plan.management_gateway, ntp_servers=tuple(plan.ntp_servers),
         dns_servers=tuple(plan.dns_servers), syslog_servers=tuple(plan.syslog_servers),
         syslog_level=None if plan.syslog_severity is None
-        else syslog_level(plan.syslog_severity), snmp=plan.snmp,
+        else syslog_level(plan.syslog_severity), snmp=plan.snmp, gnmi=plan.gnmi,
         bgp=Bgp.of(plan.bgp))
 
 

@@ -43,6 +43,9 @@ CAPABILITIES = Capabilities(
     # bgpd.main.conf.j2 takes both from constants.yml.j2 (docker-fpm-frr; FACTS.md section 4),
     # not from CONFIG_DB
     unrendered={
+        "cloudvision": "CloudVision's agent (TerminAttr) is EOS's; nothing is rendered here",
+        "gnmi": "no GNMI table is rendered: the SONiC YANG models in the project's vendor "
+                "data have no telemetry model to check it against; the switch keeps its own",
         "ntp_servers": "no NTP_SERVER table is rendered: the SONiC YANG models in the "
                        "project's vendor data have no NTP model to check it against; the "
                        "switch keeps its own (management.preserve: [NTP_SERVER] keeps it "
