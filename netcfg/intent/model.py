@@ -3,12 +3,29 @@
 from __future__ import annotations
 
 import ipaddress
+import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Discriminator, Field, Tag, WithJsonSchema, field_validator
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    Discriminator,
+    Field,
+    Tag,
+    WithJsonSchema,
+    field_validator,
+)
 from pydantic_core import PydanticCustomError
 
-from netcfg.intent.base import NAMED_KEYS, IntentModel, Name, NicName, PlatformName, Text
+from netcfg.intent.base import (
+    _TEXT_PATTERN,
+    NAMED_KEYS,
+    IntentModel,
+    Name,
+    NicName,
+    PlatformName,
+    Text,
+)
 from netcfg.intent.qos import Dcqcn, Ecmp, Qos, WatchdogOverride
 from netcfg.intent.raw import RawConfig
 from netcfg.intent.units import Duration, Length, Speed
@@ -401,6 +418,30 @@ class CloudVision(IntentModel):
                                    "(`-cvauth=token,<file>`)")
 
 
+def _check_banner(value: str) -> str:
+    for i, ch in enumerate(value):
+        if ch != "\n" and unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"):
+            raise PydanticCustomError(
+                "unsafe_text", "a banner holds a control character ({char} at offset {offset}); "
+                "only line breaks may appear in it", {"char": repr(ch), "offset": i})
+    return value.rstrip("\n")
+
+
+#: a banner: printable lines (what each NOS refuses beyond that is its vendor's, at validate)
+BannerText = Annotated[str, AfterValidator(_check_banner), Field(min_length=1, max_length=2000),
+                       WithJsonSchema({"type": "string", "minLength": 1, "maxLength": 2000,
+                                       "pattern": _TEXT_PATTERN.replace(
+                                           "\u0000-\u001f", "\u0000-\u0009\u000b-\u001f", 1)})]
+
+
+class Banners(IntentModel):
+    """What a switch shows to whoever logs in: `login` before the login prompt (the legal
+    notice), `motd` after login."""
+
+    login: BannerText | None = None
+    motd: BannerText | None = None
+
+
 class Telemetry(IntentModel):
     """The telemetry agents a team runs on its switches."""
 
@@ -434,6 +475,7 @@ class ManagementNetwork(IntentModel):
         "shows each switch's")
     snmp: Snmp | None = Field(None, description="the switches' SNMP agent")
     telemetry: Telemetry | None = Field(None, description="gNMI and CloudVision agents")
+    banners: Banners | None = Field(None, description="login and motd banners")
     root_authentication: RootAuthentication | None = Field(
         None, description="Junos: root's password hash, by reference (the files then commit "
         "on their own)")

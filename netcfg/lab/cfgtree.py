@@ -20,9 +20,11 @@ class Node:
     line: str
     mode: str | None = None
     children: list[Node] = field(default_factory=list)
+    #: a heredoc command's text (Grammar.heredocs), printed after it and closed by `EOF`
+    text: str | None = None
 
     def copy(self) -> Node:
-        return Node(self.line, self.mode, [c.copy() for c in self.children])
+        return Node(self.line, self.mode, [c.copy() for c in self.children], self.text)
 
     @property
     def tokens(self) -> list[str]:
@@ -178,6 +180,8 @@ def render(root: Node, indent: int, bang: bool) -> list[str]:
             if bang and c.children and depth > 0:
                 out.append(pad + "!")
             out.append(pad + c.line)
+            if c.text is not None:
+                out.extend(c.text.split("\n") + ["EOF"])
             emit(c, depth + 1)
             if bang and depth == 0 and (c.children or c.mode):
                 out.append("!")
@@ -192,8 +196,17 @@ def parse_indented(text: str, grammar: Grammar, root_mode: str, strict: bool = F
     root = Node("", root_mode)
     editor = ModalEditor(grammar, root, strict=strict)
     indents = [-1]  # indentation of the line that opened each stack level
-    for raw in text.splitlines():
+    lines = iter(text.splitlines())
+    for raw in lines:
         line = raw.strip()
+        if line.lower() in grammar.heredocs:
+            body = []
+            for more in lines:
+                if more.strip() == "EOF":
+                    break
+                body.append(more)
+            set_heredoc(editor, line, "\n".join(body))
+            continue
         if not line or line.startswith("!") or line == "end":
             continue
         indent = len(raw) - len(raw.lstrip())
@@ -205,3 +218,13 @@ def parse_indented(text: str, grammar: Grammar, root_mode: str, strict: bool = F
         else:
             del indents[len(editor.stack):]
     return root
+
+
+def set_heredoc(editor: ModalEditor, line: str, body: str) -> None:
+    """Apply heredoc command `line` at the top level and give its node `body` as its text."""
+    del editor.stack[1:]
+    editor.apply(line)
+    node = editor.stack[0].child(line)
+    if node is None:
+        raise ConfigError(line, 0)
+    node.text = body

@@ -159,8 +159,12 @@ class Grammar:
     """Modes of one NOS plus its value types (e.g. interface names)."""
 
     def __init__(self, modes: dict[str, list[tuple[str, str | None] | str]],
-                 types: dict[str, TypeCheck] | None = None) -> None:
+                 types: dict[str, TypeCheck] | None = None,
+                 heredocs: frozenset[str] = frozenset()) -> None:
         self.types = {**BASE_TYPES, **(types or {})}
+        #: commands whose text follows on the next lines up to a line `EOF` (EOS's `banner
+        #: login`): the text belongs to the command, not to the configuration's modes
+        self.heredocs = heredocs
         self.modes: dict[str, Mode] = {}
         for name, commands in modes.items():
             cmds = [Command(c) if isinstance(c, str) else Command(c[0], c[1]) for c in commands]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from netcfg.intent.model import CloudVision, Gnmi, Snmp
+from netcfg.intent.model import Banners, CloudVision, Gnmi, Snmp
 from netcfg.intent.raw import RawConfig, RawPiece
 from netcfg.intent.units import format_length, format_speed
 from netcfg.physics import Physics, lossless
@@ -267,6 +267,8 @@ class DevicePlan:
     #: the gNMI server and CloudVision's agent (management.telemetry), None where not asked
     gnmi: Gnmi | None = None
     cloudvision: CloudVision | None = None
+    #: login and motd banners (management.banners), None where not asked
+    banners: Banners | None = None
     #: the `raw_config` entries for this switch, in order: rendering puts them into the file
     #: as written (netcfg/vendors/raw.py)
     raw: list[RawPiece] = field(default_factory=list)
@@ -521,6 +523,7 @@ class PlanBuilder:
             gnmi=intent.management.telemetry.gnmi if intent.management.telemetry else None,
             cloudvision=intent.management.telemetry.cloudvision
             if intent.management.telemetry else None,
+            banners=intent.management.banners,
             raw=[_raw_piece(i, intent.raw_config[i]) for i in dev.raw])
 
 

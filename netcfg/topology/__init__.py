@@ -26,6 +26,7 @@ def build_fabric(loaded: LoadedIntent, catalog: Catalog | None = None) -> Fabric
     builder.fail_if_errors()
     _device_settings(builder)
     _raw_config(builder)
+    _banners(builder)
     _port_settings(builder)
     builder.fail_if_errors()
     assign_asns(builder)
@@ -66,6 +67,9 @@ def _device_settings(b: FabricBuilder) -> None:
         if snmp is not None:
             dev.snmp = True
             dev.origin["snmp"] = ("management", "snmp")
+        if intent.management.banners is not None:
+            dev.banners = True
+            dev.origin["banners"] = ("management", "banners")
         telemetry = intent.management.telemetry
         for agent in ("gnmi", "cloudvision"):
             if telemetry is not None and getattr(telemetry, agent) is not None:
@@ -119,6 +123,25 @@ def _raw_config(b: FabricBuilder) -> None:
             if entry.devices and not any(fnmatchcase(dev.name, g) for g in entry.devices):
                 continue
             dev.raw.append(i)
+
+
+def _banners(b: FabricBuilder) -> None:
+    """Each banner as the NOSes of the fabric's switches can carry it (SCH005 at the banner:
+    a line a NOS's loader would drop or end the banner on)."""
+    from netcfg.vendors import vendor
+
+    banners = b.intent.management.banners
+    if banners is None:
+        return
+    noses = sorted({b.catalog.platforms[d.platform or ""].nos for d in b.fabric.switches()})
+    for which in ("login", "motd"):
+        text = getattr(banners, which)
+        for nos in noses if text is not None else ():
+            refusal = vendor(nos).banner_refusal(text)
+            if refusal is not None:
+                b.error("SCH005", f"management.banners.{which} on {nos}: {refusal}",
+                        ("management", "banners", which))
+                break
 
 
 def _check_releases(b: FabricBuilder) -> None:

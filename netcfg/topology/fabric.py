@@ -82,6 +82,8 @@ class Device:
     #: a gNMI server and CloudVision's agent are configured (management.telemetry)
     gnmi: bool = False
     cloudvision: bool = False
+    #: a login or motd banner is configured (management.banners)
+    banners: bool = False
     #: the `raw_config` entries (their indexes, in order) that apply to this switch
     raw: list[int] = field(default_factory=list)
     #: field -> intent path that decided it (platform, mtu, ecmp_seed, ...); absent = default

@@ -233,6 +233,11 @@ class Vendor(ABC):
     #: the end of the file, or a "tree" laid over its document (netcfg/vendors/raw.py)
     raw_form: ClassVar[Literal["lines", "tree"]] = "lines"
 
+    def banner_refusal(self, text: str) -> str | None:
+        """Why this NOS's file cannot carry banner `text` as written (None: it can, or the NOS
+        renders no banner)."""
+        return None
+
     def raw_refusal(self, lines: str | None, merge: Mapping[str, Any] | None) -> str | None:
         """Why a `raw_config` entry cannot go into this NOS's file (None: it can): the wrong
         form, or lines that would do more than configure (`raw_line_refusal`)."""

@@ -81,7 +81,8 @@ _WATCHDOG_PLAN_FIELD = {"enabled": "enabled", "detection": "detection_ms",
 #: plan fields (and the Device attributes carrying them) that exist only when the intent asks
 #: for them: CAP010 names one only where a switch has it, at the intent line that asks
 OPTIONAL_INTENT = frozenset({"ntp_servers", "dns_servers", "syslog_servers",
-                             "syslog_severity", "snmp", "gnmi", "cloudvision"})
+                             "syslog_severity", "snmp", "gnmi", "cloudvision",
+                             "banners"})
 
 
 def _one_headroom(caps: Capabilities) -> bool:

@@ -6,7 +6,8 @@ A line is a statement; a line indented deeper than the one before it belongs to 
 whose first non-blank character is `!` is a comment: at the left margin it closes every open
 block (EOS writes one between blocks), indented it stays inside the block's text. A `!` or
 any other character later in a line is part of the value (`description a ! b`). A blank line
-closes every open block.
+closes every open block. `banner login` and `banner motd` take the lines after them, up to a
+line `EOF`, as their own text.
 """
 
 from __future__ import annotations
@@ -31,6 +32,11 @@ class Statement:
             yield from child.walk()
 
 
+#: EOS commands whose text follows up to a line `EOF` (`banner login`, `banner motd`: AVD's
+#: banners.j2, NAPALM's `_multiline_convert`)
+HEREDOCS = frozenset({"banner login", "banner motd"})
+
+
 def _indent(raw: str) -> int:
     return len(raw) - len(raw.lstrip(" \t"))
 
@@ -39,9 +45,20 @@ def parse(text: str) -> list[Statement]:
     """The top-level statements of a config, each with its tree."""
     roots: list[Statement] = []
     open_: list[tuple[int, Statement]] = []  # (indent, statement), outermost first
-    for raw in text.splitlines():
+    lines = iter(text.splitlines())
+    for raw in lines:
         stripped = raw.strip()
         indent = _indent(raw)
+        if indent == 0 and stripped.lower() in HEREDOCS:
+            # the banner's text, up to a line `EOF`, is the statement's, not statements
+            node = Statement(stripped, lines=[raw])
+            for more in lines:
+                node.lines.append(more)
+                if more.strip() == "EOF":
+                    break
+            open_.clear()
+            roots.append(node)
+            continue
         if not stripped or (stripped.startswith("!") and indent == 0):
             if not stripped and indent and open_:
                 open_[0][1].lines.append(raw)  # a whitespace-only line inside a block

@@ -82,3 +82,27 @@ def test_the_snmp_agent_is_pushed_with_its_community(nos, make_lab, tmp_path, mo
     assert COMMUNITY_HELD[nos] in running and "DC1 hall 2" in running
     assert "NETCFG-SNMP-COMMUNITY" not in running
     assert diff_device(target, desired, OPTS).status == "unchanged"
+
+
+@pytest.mark.parametrize("nos", ["eos", "cumulus"])
+def test_banners_are_pushed_kept_and_changed(nos, make_lab, tmp_path):
+    name = BY_NOS[nos]
+    lab = make_lab(*specs([name]))
+    lab.advance(30)
+    target = fleet(lab, [name], tmp_path).targets[0]
+    first = desired_with(tmp_path, name, "management:\n  banners:\n"
+                         "    login: |\n      Authorised use only.\n      Activity is logged.\n"
+                         "    motd: Change window Tuesday\n")
+    pushed = push_device(target, first, Run(tmp_path / "one"), OPTS, threading.Event())
+    assert pushed.status == "confirmed", pushed
+    running = lab[name].running_config()
+    assert "Activity is logged." in running and "Change window Tuesday" in running
+    assert diff_device(target, first, OPTS).status == "unchanged"
+    # another text: a change of the banner, not a removal of a section nobody manages
+    second = desired_with(tmp_path, name, "management:\n  banners:\n"
+                          "    login: Authorised use only, again.\n")
+    changed = push_device(target, second, Run(tmp_path / "two"), OPTS, threading.Event())
+    assert changed.status == "confirmed", changed
+    running = lab[name].running_config()
+    assert "Authorised use only, again." in running and "Activity is logged." not in running
+    assert "Change window Tuesday" not in running

@@ -16,7 +16,14 @@ from typing import Any
 
 from aiohttp import web
 
-from netcfg.lab.cfgtree import ConfigError, ModalEditor, Node, parse_indented, render
+from netcfg.lab.cfgtree import (
+    ConfigError,
+    ModalEditor,
+    Node,
+    parse_indented,
+    render,
+    set_heredoc,
+)
 from netcfg.lab.clock import Timer
 from netcfg.lab.device import DeviceSpec, Dropped, Emulator, LabContext
 from netcfg.lab.eos import show
@@ -267,7 +274,7 @@ class Cli:
             return show.run(self.dev, self, words, self.fmt)
         if self.editor is None:
             return self._exec(words, low)
-        return self._config(text, words, low)
+        return self._config(text, words, low, data)
 
     # --- exec mode --------------------------------------------------------------------------------
     def _exec(self, words: list[str], low: list[str]) -> Any:
@@ -344,7 +351,8 @@ class Cli:
         self.editor = ModalEditor(GRAMMAR, session.config, strict=self.dev.spec.strict)
 
     # --- config mode ------------------------------------------------------------------------------
-    def _config(self, text: str, words: list[str], low: list[str]) -> Any:
+    def _config(self, text: str, words: list[str], low: list[str],
+                data: str | None = None) -> Any:
         assert self.editor is not None
         dev = self.dev
         if low == ["end"]:
@@ -354,7 +362,14 @@ class Cli:
             if not self.editor.exit():
                 self.editor, self.session = None, None
             return self._ok()
-        if low[0] == "comment" or low[:1] == ["banner"]:
+        if low[0] == "comment":
+            return self._ok()
+        if " ".join(low) in GRAMMAR.heredocs:
+            try:
+                set_heredoc(self.editor, text, data or "")
+            except ConfigError as e:
+                raise CliFailure(f"Invalid input (at token {e.token or 0}: '{e.bad}')", 1002,
+                                 "invalid command") from None
             return self._ok()
         if self.session is not None:
             if low == ["rollback", "clean-config"]:

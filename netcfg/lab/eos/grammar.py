@@ -317,7 +317,10 @@ MODES: dict[str, list] = {
 
 
 def eos_grammar() -> Grammar:
-    return Grammar(MODES, types={"iface": _iface})
+    # `banner login|motd` take their text up to a line `EOF` (Arista AVD banners.j2; NAPALM's
+    # EOS driver sends it as the command's input)
+    return Grammar(MODES, types={"iface": _iface},
+                   heredocs=frozenset({"banner login", "banner motd"}))
 
 
 # Top-level order of `show running-config` (EOS prints sections in a fixed order whatever order

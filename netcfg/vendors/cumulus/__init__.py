@@ -35,11 +35,22 @@ class Cumulus(ModuleVendor):
 
     def check(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
         """CAP010 for a gNMI server on switches without a management address: NVUE's gNMI
-        server needs the address it listens on."""
-        return unstated(fabric, self.name, [d for d in devices if d.management is None], "gnmi",
-                        "NVUE's gNMI server needs a listening address, and these switches have "
-                        "no management address (devices.<name>.management or "
-                        "addressing.management)")
+        server needs the address it listens on. CAP019 for a banner of several lines."""
+        out = unstated(fabric, self.name, [d for d in devices if d.management is None], "gnmi",
+                       "NVUE's gNMI server needs a listening address, and these switches have "
+                       "no management address (devices.<name>.management or "
+                       "addressing.management)")
+        banners = fabric.loaded.intent.management.banners
+        for which in ("login", "motd"):
+            text = getattr(banners, which) if banners is not None and devices else None
+            if text is not None and "\n" in text:
+                out.append(fabric.loaded.finding(
+                    "CAP019", f"cumulus config holds a line no vendor text confirms "
+                    f"({devices[0].name} and {len(devices) - 1} more): `system message "
+                    f"{'pre-login' if which == 'login' else 'post-login'}` with several lines "
+                    "(NVIDIA's examples show one line)", ("management", "banners", which),
+                    severity="warning", device=devices[0].name))
+        return out
 
     def explain_headroom(self, size: int, xoff: int, frame: int) -> list[tuple[str, int, str]]:
         return render.explain_headroom(size, xoff, frame)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from netcfg.intent.model import Gnmi
+from netcfg.intent.model import Banners, Gnmi
 from netcfg.render.plan import Bfd
 from netcfg.vendors.cumulus.releases import Spelling
 
@@ -132,6 +132,8 @@ class CumulusConfig:
     syslog_servers: tuple[str, ...]
     #: management.telemetry (intent models: names and numbers the templates print as given)
     gnmi: Gnmi | None
+    #: `system message pre-login|post-login` (management.banners login, motd)
+    banners: Banners | None
     #: the gNMI server's listening address: the switch's management address
     gnmi_address: str | None
     breakouts: tuple[Breakout, ...]

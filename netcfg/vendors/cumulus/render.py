@@ -152,7 +152,7 @@ def build(plan: DevicePlan) -> CumulusConfig:
         management_gateway=plan.management_gateway, ntp_servers=tuple(plan.ntp_servers),
         dns_servers=tuple(plan.dns_servers), syslog_servers=tuple(plan.syslog_servers),
         # the gNMI server needs a listening address: none without a management address
-        gnmi=plan.gnmi if plan.management else None,
+        gnmi=plan.gnmi if plan.management else None, banners=plan.banners,
         gnmi_address=plan.management.split("/")[0] if plan.management else None,
         breakouts=tuple(breakouts), interfaces=tuple(interfaces),
         bgp=Bgp(b.asn, b.router_id, b.multipath_relax, b.maximum_paths, tuple(b.networks),

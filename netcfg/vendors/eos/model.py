@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from netcfg.intent.model import CloudVision, Gnmi
+from netcfg.intent.model import Banners, CloudVision, Gnmi
 from netcfg.render.plan import SnmpAgent
 from netcfg.vendors.common import Bgp, EcnMark
 
@@ -81,6 +81,8 @@ class EosConfig:
     #: management.telemetry (intent models: names and numbers the templates print as given)
     gnmi: Gnmi | None
     cloudvision: CloudVision | None
+    #: `banner login|motd` + the text + `EOF` (AVD banners.j2)
+    banners: Banners | None
     loopback: str
     queue_profile: QueueProfile | None
     interfaces: tuple[Interface, ...]

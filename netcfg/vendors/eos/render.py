@@ -133,7 +133,7 @@ def build(plan: DevicePlan) -> EosConfig:
         syslog_servers=tuple(plan.syslog_servers),
         syslog_trap=None if plan.syslog_severity is None
         else SYSLOG_TRAP[syslog_level(plan.syslog_severity)], snmp=plan.snmp,
-        gnmi=plan.gnmi, cloudvision=plan.cloudvision,
+        gnmi=plan.gnmi, cloudvision=plan.cloudvision, banners=plan.banners,
         loopback=plan.loopback, queue_profile=profile,
         interfaces=tuple(interfaces), lldp=plan.lldp,
         tx_queue="uc-tx-queue" if xgs else "tx-queue",

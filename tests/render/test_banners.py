@@ -1,0 +1,97 @@
+"""Banners from the intent (management.banners): EOS `banner login|motd`, the text, `EOF`
+(Arista's AVD banners.j2), NVUE `system message pre-login|post-login` (NVIDIA's NVUE
+reference); NX-OS, Junos and SONiC render none and say why (CAP010). EOS banners that NAPALM's
+driver would change on the way (blank lines, leading blanks, `!` lines, a line `EOF`) are
+refused at validate; a several-line NVUE banner is flagged unverified (CAP019)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from render_cases import INVENTORIES
+
+from netcfg.render.engine import render_plan
+from netcfg.render.plan import PlanBuilder
+from netcfg.validate import validate
+from netcfg.vendors.lineconfig import parse
+
+LOGIN = "Authorised use only.\nActivity is logged."
+MOTD = "Change window: Tuesday 02:00 UTC"
+
+
+def _render(tmp: Path, banners: str) -> tuple[dict[str, str], str]:
+    inventory = tmp / f"banners-{len(list(tmp.iterdir()))}"
+    inventory.mkdir()
+    text = (INVENTORIES / "multivendor" / "fabric.yaml").read_text()
+    (inventory / "fabric.yaml").write_text(text + "management:\n  banners:\n" + banners)
+    result = validate(inventory)
+    findings = "\n".join(f.text() for f in result.findings)
+    if not result.ok:
+        return {}, findings
+    builder = PlanBuilder(result.fabric, result.physics)
+    names = ["leaf-su1-r1", "spine-pod1-1", "core1", "leaf-su2-r5", "leaf-su2-r1"]
+    return {n: render_plan(builder.plan(result.fabric.devices[n])) for n in names}, findings
+
+
+BANNERS = ("    login: |\n      Authorised use only.\n      Activity is logged.\n"
+           f"    motd: \"{MOTD}\"\n")
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    return _render(tmp_path_factory.mktemp("banners"), BANNERS)
+
+
+def test_eos_banners_as_avd_writes_them(rendered):
+    from netcfg.lab.cfgtree import parse_indented, render
+    from netcfg.lab.eos.emulator import GRAMMAR
+
+    files, _ = rendered
+    lines = files["leaf-su1-r1"].splitlines()
+    start = lines.index("banner login")
+    assert lines[start:start + 8] == ["banner login", "Authorised use only.",
+                                      "Activity is logged.", "EOF", "!", "banner motd", MOTD,
+                                      "EOF"]
+    # one statement each for netcfg's own reader (sections, removal, raw_config lint) ...
+    banners = [s for s in parse(files["leaf-su1-r1"]) if s.text.startswith("banner")]
+    assert [s.text for s in banners] == ["banner login", "banner motd"]
+    assert banners[0].lines == ["banner login", "Authorised use only.", "Activity is logged.",
+                                "EOF"]
+    # ... and for the lab's EOS, which keeps the text and prints it back the same way
+    tree = parse_indented(files["leaf-su1-r1"], GRAMMAR, "config", strict=True)
+    node = tree.child("banner login")
+    assert node is not None and node.text == LOGIN
+    assert "\n".join(render(tree, 3, True)).count("Activity is logged.\nEOF") == 1
+
+
+def test_nvue_messages(rendered):
+    files, findings = rendered
+    body = yaml.safe_load(files["leaf-su2-r5"])[0]["set"]
+    assert body["system"]["message"] == {"pre-login": LOGIN, "post-login": MOTD}
+    assert "management.banners.login" in findings and "[CAP019]" in findings
+
+
+def test_the_others_say_they_render_none(rendered):
+    files, findings = rendered
+    assert "banner" not in files["spine-pod1-1"] and "message" not in files["core1"]
+    for nos in ("nxos", "junos", "sonic"):
+        assert any("management.banners" in ln and "[CAP010]" in ln and nos in ln
+                   for ln in findings.splitlines()), nos
+
+
+@pytest.mark.parametrize("login, why", [
+    ("first\n\nthird", "line 2 ''"),
+    ("first\n  indented", "line 2 '  indented'"),
+    ("! a comment", "line 1"),
+    ("text\nEOF\nreload", "line 2 'EOF'"),
+])
+def test_eos_refuses_what_its_driver_would_change(tmp_path, login, why):
+    files, findings = _render(tmp_path, f"    login: {login!r}\n".replace("'", '"')
+                              if "\n" not in login else
+                              "    login: |\n" + "".join(f"      {ln}\n" if ln else "\n"
+                                                       for ln in login.split("\n")))
+    assert not files
+    assert "[SCH005]" in findings and "management.banners.login on eos" in findings
+    assert why in findings
