@@ -160,13 +160,21 @@ def session_key(key: SessionKey, base: Path | None,
                 environ: os._Environ[str] | dict[str, str] = os.environ) -> Secret:
     """The BGP session key `routing.authentication` names (`base`: the inventory directory).
     Errors say where it was looked for and what is wrong, never the key."""
-    value, _ = _by_reference("routing.authentication", key.file, key.password_env, base,
-                             environ)
+    return _token("routing.authentication", "session key", key, base, environ,
+                  SESSION_KEY_TEXT, "1-80")
+
+
+def _token(where: str, what: str, ref: SessionKey, base: Path | None,
+           environ: os._Environ[str] | dict[str, str], allowed: re.Pattern[str],
+           length: str) -> Secret:
+    """A secret written unquoted into configs (a session key, a community): read by
+    reference, refused empty or with any character but `allowed`'s, never shown."""
+    value, _ = _by_reference(where, ref.file, ref.password_env, base, environ)
     if not value:
-        raise CredentialError("routing.authentication: the session key is empty")
-    if not SESSION_KEY_TEXT.fullmatch(value):
-        raise CredentialError("routing.authentication: the session key must be 1-80 letters, "
-                              "digits or . _ + = @ % / -, starting with a letter")
+        raise CredentialError(f"{where}: the {what} is empty")
+    if not allowed.fullmatch(value):
+        raise CredentialError(f"{where}: the {what} must be {length} letters, digits or "
+                              ". _ + = @ % / -, starting with a letter")
     return remember(value)
 
 
@@ -180,14 +188,8 @@ SNMP_COMMUNITY_TEXT = re.compile(r"[A-Za-z][A-Za-z0-9._+=@%/-]{0,31}")
 def snmp_community(ref: SessionKey, base: Path | None,
                    environ: os._Environ[str] | dict[str, str] = os.environ) -> Secret:
     """The SNMP community `management.snmp.community` names; errors never show it."""
-    value, _ = _by_reference("management.snmp.community", ref.file, ref.password_env, base,
-                             environ)
-    if not value:
-        raise CredentialError("management.snmp.community: the community is empty")
-    if not SNMP_COMMUNITY_TEXT.fullmatch(value):
-        raise CredentialError("management.snmp.community: the community must be 1-32 letters, "
-                              "digits or . _ + = @ % / -, starting with a letter")
-    return remember(value)
+    return _token("management.snmp.community", "community", ref, base, environ,
+                  SNMP_COMMUNITY_TEXT, "1-32")
 
 
 #: a crypt(3) hash as Junos stores root's password: MD5 `$1$` (salt up to 8, digest 22),

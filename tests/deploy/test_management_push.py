@@ -15,6 +15,14 @@ from .deploy_cases import BY_NOS, desired_with, fleet, specs
 
 OPTS = Options(timeout=20, revert_in=300)
 
+
+def _switch(nos, make_lab, tmp_path):  # noqa: ANN001, ANN202
+    """The multivendor switch of `nos` in a lab of its own, and its deploy target."""
+    name = BY_NOS[nos]
+    lab = make_lab(*specs([name]))
+    lab.advance(30)
+    return lab, name, fleet(lab, [name], tmp_path).targets[0]
+
 MANAGEMENT = """
 management:
   ntp_servers: [192.0.2.123]
@@ -45,10 +53,7 @@ SHOWN = {
 
 @pytest.mark.parametrize("nos", sorted(SHOWN))
 def test_the_management_plane_is_pushed_and_stays(nos, make_lab, tmp_path):
-    name = BY_NOS[nos]
-    lab = make_lab(*specs([name]))
-    lab.advance(30)
-    target = fleet(lab, [name], tmp_path).targets[0]
+    lab, name, target = _switch(nos, make_lab, tmp_path)
     desired = desired_with(tmp_path, name, MANAGEMENT)
     pushed = push_device(target, desired, Run(tmp_path / "one"), OPTS, threading.Event())
     assert pushed.status == "confirmed", pushed
@@ -68,10 +73,7 @@ COMMUNITY_HELD = {"eos": "snmp-server community Ro-Community-9 ro",
 
 @pytest.mark.parametrize("nos", sorted(COMMUNITY_HELD))
 def test_the_snmp_agent_is_pushed_with_its_community(nos, make_lab, tmp_path, monkeypatch):
-    name = BY_NOS[nos]
-    lab = make_lab(*specs([name]))
-    lab.advance(30)
-    target = fleet(lab, [name], tmp_path).targets[0]
+    lab, name, target = _switch(nos, make_lab, tmp_path)
     monkeypatch.setenv("NETCFG_TEST_SNMP", "Ro-Community-9")
     desired = desired_with(tmp_path, name, "management:\n  snmp:\n    location: DC1 hall 2\n"
                            "    contact: noc@example.com\n"
@@ -86,10 +88,7 @@ def test_the_snmp_agent_is_pushed_with_its_community(nos, make_lab, tmp_path, mo
 
 @pytest.mark.parametrize("nos", ["eos", "cumulus"])
 def test_banners_are_pushed_kept_and_changed(nos, make_lab, tmp_path):
-    name = BY_NOS[nos]
-    lab = make_lab(*specs([name]))
-    lab.advance(30)
-    target = fleet(lab, [name], tmp_path).targets[0]
+    lab, name, target = _switch(nos, make_lab, tmp_path)
     first = desired_with(tmp_path, name, "management:\n  banners:\n"
                          "    login: |\n      Authorised use only.\n      Activity is logged.\n"
                          "    motd: Change window Tuesday\n")

@@ -10,6 +10,7 @@ import yaml
 
 from netcfg.render.plan import SESSION_KEY
 
+from .cli_cases import fleet_args, refuses_a_missing_or_bad_secret
 from .deploy_cases import BY_NOS, MULTIVENDOR
 from .test_cli import DEVICES, netcfg, serve
 
@@ -30,18 +31,10 @@ def test_push_fills_in_the_key_and_shows_it_nowhere(tmp_path, monkeypatch):
     inventory = _keyed_inventory(tmp_path)
     with serve(tmp_path, DEVICES) as lab:
         state = tmp_path / "state"
-        common = [str(inventory), "--connect", str(lab.devices), "--state", str(state)]
-        for name in DEVICES:
-            common += ["--device", name]
-
-        monkeypatch.delenv("NETCFG_BGP_KEY", raising=False)
-        missing = netcfg("push", *common, check=1)
-        assert "environment variable NETCFG_BGP_KEY is not set" in missing.stderr
-        assert not (state / "runs").exists() or not any((state / "runs").iterdir())
-
-        monkeypatch.setenv("NETCFG_BGP_KEY", "1-starts-with-a-digit")
-        bad = netcfg("push", *common, check=1)
-        assert "the session key must be" in bad.stderr and "1-starts" not in bad.stderr
+        common = fleet_args(inventory, lab, state, DEVICES)
+        refuses_a_missing_or_bad_secret(common, state, "NETCFG_BGP_KEY",
+                                        "1-starts-with-a-digit", "the session key must be",
+                                        monkeypatch)
 
         monkeypatch.setenv("NETCFG_BGP_KEY", KEY)
         outputs = [netcfg("diff", *common, check=3)]

@@ -9,7 +9,7 @@ import json
 
 from netcfg.render.plan import SNMP_COMMUNITY
 
-from .cli_cases import netcfg, serve
+from .cli_cases import fleet_args, netcfg, refuses_a_missing_or_bad_secret, serve
 from .deploy_cases import BY_NOS, MULTIVENDOR
 
 COMMUNITY = "Ro-Community-4b8e"
@@ -27,18 +27,9 @@ def test_push_fills_in_the_community_and_shows_it_nowhere(tmp_path, monkeypatch)
     names = sorted(AGENTS.values())
     with serve(tmp_path, names) as lab:
         state = tmp_path / "state"
-        common = [str(inventory), "--connect", str(lab.devices), "--state", str(state)]
-        for name in names:
-            common += ["--device", name]
-
-        monkeypatch.delenv("NETCFG_SNMP_COMMUNITY", raising=False)
-        missing = netcfg("push", *common, check=1)
-        assert "NETCFG_SNMP_COMMUNITY is not set" in missing.stderr
-        assert not (state / "runs").exists() or not any((state / "runs").iterdir())
-        monkeypatch.setenv("NETCFG_SNMP_COMMUNITY", "has space")
-        bad = netcfg("push", *common, check=1)
-        assert "the community must be" in bad.stderr and "has space" not in bad.stderr
-
+        common = fleet_args(inventory, lab, state, names)
+        refuses_a_missing_or_bad_secret(common, state, "NETCFG_SNMP_COMMUNITY", "has space",
+                                        "the community must be", monkeypatch)
         monkeypatch.setenv("NETCFG_SNMP_COMMUNITY", COMMUNITY)
         outputs = [netcfg("diff", *common, check=3)]
         pushed = netcfg("push", *common, "--format", "json", check=0)

@@ -101,3 +101,54 @@ def check_strict_and_stable(nos: str, plan: DevicePlan) -> None:
         template.render()
     with pytest.raises(jinja2.UndefinedError):  # the templates see the typed config only
         template.render(plan=plan)
+
+
+#: Juniper's own YANG and its validator (../shared, present in CI)
+JUNOS_YANG = ROOT.parent / "shared" / "junos-yang" / "validate_junos.py"
+#: the multivendor inventory's switch of each NOS the management-plane tests look at
+MANAGEMENT_DEVICES = ("leaf-su1-r1", "spine-pod1-1", "core1", "core2", "leaf-su2-r5",
+                      "leaf-su2-r1")
+
+
+def render_multivendor(tmp: Path, extra: str, edit=None) -> dict[str, str]:  # noqa: ANN001
+    """The multivendor inventory with `extra` YAML appended to its fabric.yaml (`edit`: a
+    function of the file's text applied first), rendered for MANAGEMENT_DEVICES; the
+    validation's findings as text under the key "findings"."""
+    inventory = tmp / f"inventory-{len(list(tmp.glob('inventory-*')))}"
+    inventory.mkdir()
+    text = (INVENTORIES / "multivendor" / "fabric.yaml").read_text()
+    (inventory / "fabric.yaml").write_text((edit(text) if edit else text) + extra)
+    result = validate(inventory)
+    assert result.ok, [f.text() for f in result.findings if f.severity == "error"]
+    builder = PlanBuilder(result.fabric, result.physics)
+    out = {n: render_plan(builder.plan(result.fabric.devices[n])) for n in MANAGEMENT_DEVICES}
+    out["findings"] = "\n".join(f.text() for f in result.findings)
+    return out
+
+
+def check_junos_yang(text: str, directory: Path) -> None:
+    """A rendered Junos file against Juniper's YANG; skips where the YANG or libyang is
+    absent (CI has both)."""
+    import subprocess
+    import sys
+
+    if not JUNOS_YANG.is_file():
+        pytest.skip("../shared/junos-yang is not present (CI provides it)")
+    pytest.importorskip("libyang", reason="libyang binding (extra 'yang') not installed")
+    path = directory / "device.conf"
+    path.write_text(text)
+    run = subprocess.run([sys.executable, str(JUNOS_YANG), str(path)], capture_output=True,
+                         text=True, timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def check_nvue(text: str, release: str) -> None:
+    """A rendered NVUE document as the lab's Cumulus box reads a startup document, against
+    its schema for `release` (written from NVIDIA's NVUE reference)."""
+    from netcfg.lab.cumulus import config as nvue
+    from netcfg.lab.cumulus.schema import release as parse_release
+    from netcfg.lab.cumulus.schema import validate as nvue_validate
+
+    tree: dict = {}
+    nvue.apply_ops(tree, nvue.parse_document(text))
+    nvue_validate(tree, parse_release(release + ".0"))

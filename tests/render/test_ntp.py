@@ -13,13 +13,11 @@ management` (Cisco), Junos `system name-server <s>`, NVUE 5.15 `system dns serve
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
-from render_cases import INVENTORIES
+from render_cases import INVENTORIES, check_junos_yang, check_nvue
 
 from netcfg.render.engine import render_plan
 from netcfg.render.plan import PlanBuilder
@@ -27,7 +25,6 @@ from netcfg.validate import validate
 
 SERVERS = ["192.0.2.123", "198.51.100.7"]
 RESOLVERS = ["192.0.2.53"]
-JUNOS_YANG = Path(__file__).resolve().parents[3] / "shared" / "junos-yang" / "validate_junos.py"
 
 
 def _plans(tmp: Path, release: str | None = None) -> dict[str, str]:
@@ -77,22 +74,11 @@ def test_junos_ntp_against_junipers_yang(rendered, tmp_path):
     assert block == ("    name-server {\n" + "".join(f"        {s};\n" for s in RESOLVERS)
                      + "    }\n    ntp {\n" + "".join(f"        server {s};\n" for s in SERVERS)
                      + "    }\n")
-    if not JUNOS_YANG.is_file():
-        pytest.skip("../shared/junos-yang is not present (CI provides it)")
-    pytest.importorskip("libyang", reason="libyang binding (extra 'yang') not installed")
-    path = tmp_path / "core1.conf"
-    path.write_text(core)
-    run = subprocess.run([sys.executable, str(JUNOS_YANG), str(path)], capture_output=True,
-                         text=True, timeout=600)
-    assert run.returncode == 0, run.stdout + run.stderr
+    check_junos_yang(core, tmp_path)
 
 
 @pytest.mark.parametrize("release", ["5.15", "5.14"])
 def test_nvue_ntp_per_release(rendered, tmp_path, release):
-    from netcfg.lab.cumulus import config as nvue
-    from netcfg.lab.cumulus.schema import release as parse_release
-    from netcfg.lab.cumulus.schema import validate as nvue_validate
-
     text = rendered["leaf-su2-r5"] if release == "5.15" else _plans(tmp_path, "5.14")[
         "leaf-su2-r5"]
     body = yaml.safe_load(text)[0]["set"]
@@ -104,9 +90,7 @@ def test_nvue_ntp_per_release(rendered, tmp_path, release):
         assert body["service"]["ntp"] == {"mgmt": {"server": {s: {} for s in SERVERS}}}
         assert body["service"]["dns"] == {"mgmt": {"server": {s: {} for s in RESOLVERS}}}
         assert "ntp" not in body["system"] and "dns" not in body["system"]
-    tree: dict = {}  # as the lab's NVUE box reads a startup document
-    nvue.apply_ops(tree, nvue.parse_document(text))
-    nvue_validate(tree, parse_release(release + ".0"))
+    check_nvue(text, release)
 
 
 def test_sonic_says_it_renders_none(rendered):

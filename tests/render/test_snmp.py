@@ -13,18 +13,11 @@ The files hold a placeholder where the community goes; `netcfg push` fills it.""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
-from render_cases import INVENTORIES
+from render_cases import check_junos_yang, render_multivendor
 
-from netcfg.render.engine import render_plan
-from netcfg.render.plan import SNMP_COMMUNITY, PlanBuilder
-from netcfg.validate import validate
+from netcfg.render.plan import SNMP_COMMUNITY
 
-JUNOS_YANG = Path(__file__).resolve().parents[3] / "shared" / "junos-yang" / "validate_junos.py"
 SNMP = """management:
   snmp:
     location: DC1 hall 2
@@ -35,18 +28,9 @@ SNMP = """management:
 
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory) -> dict[str, str]:
-    inventory = tmp_path_factory.mktemp("snmp")
-    text = (INVENTORIES / "multivendor" / "fabric.yaml").read_text()
-    text = text.replace('    "leaf-su2-r[1-4]"', '    "core1": {snmp_location: DC1 hall 9}\n'
-                        '    "leaf-su2-r[1-4]"', 1)
-    (inventory / "fabric.yaml").write_text(text + SNMP)
-    result = validate(inventory)
-    assert result.ok, [f.text() for f in result.findings if f.severity == "error"]
-    builder = PlanBuilder(result.fabric, result.physics)
-    names = ["leaf-su1-r1", "spine-pod1-1", "core1", "core2", "leaf-su2-r5", "leaf-su2-r1"]
-    out = {n: render_plan(builder.plan(result.fabric.devices[n])) for n in names}
-    out["findings"] = "\n".join(f.text() for f in result.findings)
-    return out
+    return render_multivendor(tmp_path_factory.mktemp("snmp"), SNMP, lambda text: text.replace(
+        '    "leaf-su2-r[1-4]"', '    "core1": {snmp_location: DC1 hall 9}\n'
+        '    "leaf-su2-r[1-4]"', 1))
 
 
 def _lines(text: str) -> list[str]:
@@ -76,14 +60,7 @@ def test_junos_snmp_against_junipers_yang(rendered, tmp_path):
         'snmp {\n    location "DC1 hall 2";\n    contact "noc@example.com";\n'
         "    community NETCFG-SNMP-COMMUNITY {\n        authorization read-only;\n    }\n}\n")
     assert '    location "DC1 hall 9";\n' in rendered["core1"]  # the device override
-    if not JUNOS_YANG.is_file():
-        pytest.skip("../shared/junos-yang is not present (CI provides it)")
-    pytest.importorskip("libyang", reason="libyang binding (extra 'yang') not installed")
-    path = tmp_path / "core2.conf"
-    path.write_text(core.replace(SNMP_COMMUNITY, "Ro-Community-1"))
-    run = subprocess.run([sys.executable, str(JUNOS_YANG), str(path)], capture_output=True,
-                         text=True, timeout=600)
-    assert run.returncode == 0, run.stdout + run.stderr
+    check_junos_yang(core.replace(SNMP_COMMUNITY, "Ro-Community-1"), tmp_path)
 
 
 def test_cumulus_and_sonic_say_they_render_none(rendered):

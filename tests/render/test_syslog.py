@@ -15,37 +15,22 @@ The levels are written out here from those documents, not taken from netcfg's ta
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 import yaml
-from render_cases import INVENTORIES
+from render_cases import INVENTORIES, check_junos_yang, check_nvue, render_multivendor
 
 from netcfg.render.engine import render_plan
 from netcfg.render.plan import PlanBuilder
 from netcfg.validate import validate
 
 SERVERS = ["192.0.2.55", "198.51.100.55"]
-JUNOS_YANG = Path(__file__).resolve().parents[3] / "shared" / "junos-yang" / "validate_junos.py"
-NAMES = ["leaf-su1-r1", "spine-pod1-1", "core1", "leaf-su2-r5", "leaf-su2-r1"]
 
 
-def _rendered(tmp: Path, severity: str | None, extra: str = "") -> dict[str, str]:
-    inventory = tmp / f"syslog-{severity}-{len(list(tmp.iterdir()))}"
-    inventory.mkdir()
-    text = (INVENTORIES / "multivendor" / "fabric.yaml").read_text() + extra
-    text += f"management:\n  syslog_servers: [{', '.join(SERVERS)}]\n"
+def _rendered(tmp, severity: str | None, extra: str = "") -> dict[str, str]:
+    text = extra + f"management:\n  syslog_servers: [{', '.join(SERVERS)}]\n"
     if severity:
         text += f"  syslog_severity: {severity}\n"
-    (inventory / "fabric.yaml").write_text(text)
-    result = validate(inventory)
-    assert result.ok, [f.text() for f in result.findings if f.severity == "error"]
-    builder = PlanBuilder(result.fabric, result.physics)
-    out = {n: render_plan(builder.plan(result.fabric.devices[n])) for n in NAMES}
-    out["findings"] = "\n".join(f.text() for f in result.findings)
-    return out
+    return render_multivendor(tmp, text)
 
 
 @pytest.fixture(scope="module")
@@ -96,29 +81,16 @@ def test_junos_syslog_against_junipers_yang(rendered, tmp_path):
     block = core[start:core.index("\n    }\n", start) + 7]
     assert block == ("    syslog {\n" + "".join(
         f"        host {s} {{\n            any info;\n        }}\n" for s in SERVERS) + "    }\n")
-    if not JUNOS_YANG.is_file():
-        pytest.skip("../shared/junos-yang is not present (CI provides it)")
-    pytest.importorskip("libyang", reason="libyang binding (extra 'yang') not installed")
-    path = tmp_path / "core1.conf"
-    path.write_text(core)
-    run = subprocess.run([sys.executable, str(JUNOS_YANG), str(path)], capture_output=True,
-                         text=True, timeout=600)
-    assert run.returncode == 0, run.stdout + run.stderr
+    check_junos_yang(core, tmp_path)
 
 
 @pytest.mark.parametrize("release", ["5.15", "5.14"])
 def test_nvue_syslog_servers_in_both_releases(rendered, tmp_path, release):
-    from netcfg.lab.cumulus import config as nvue
-    from netcfg.lab.cumulus.schema import release as parse_release
-    from netcfg.lab.cumulus.schema import validate as nvue_validate
-
     text = rendered["leaf-su2-r5"] if release == "5.15" else _rendered(
         tmp_path, None, "releases: {cumulus: '5.14'}\n")["leaf-su2-r5"]
     body = yaml.safe_load(text)[0]["set"]
     assert body["system"]["syslog"] == {"server": {s: {"vrf": "mgmt"} for s in SERVERS}}
-    tree: dict = {}
-    nvue.apply_ops(tree, nvue.parse_document(text))
-    nvue_validate(tree, parse_release(release + ".0"))
+    check_nvue(text, release)
 
 
 def test_what_is_not_rendered_is_said_where_asked(rendered):

@@ -15,33 +15,13 @@ taken by the lab's grammars and schemas and, for Junos, by Juniper's YANG:
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 import yaml
-from render_cases import INVENTORIES
-
-from netcfg.render.engine import render_plan
-from netcfg.render.plan import PlanBuilder
-from netcfg.validate import validate
-
-JUNOS_YANG = Path(__file__).resolve().parents[3] / "shared" / "junos-yang" / "validate_junos.py"
-NAMES = ["leaf-su1-r1", "spine-pod1-1", "core1", "leaf-su2-r5", "leaf-su2-r1"]
+from render_cases import check_junos_yang, check_nvue, render_multivendor
 
 
-def _render(tmp: Path, telemetry: str, extra: str = "") -> dict[str, str]:
-    inventory = tmp / f"telemetry-{len(list(tmp.iterdir()))}"
-    inventory.mkdir()
-    text = (INVENTORIES / "multivendor" / "fabric.yaml").read_text() + extra
-    (inventory / "fabric.yaml").write_text(text + "management:\n  telemetry:\n" + telemetry)
-    result = validate(inventory)
-    assert result.ok, [f.text() for f in result.findings if f.severity == "error"]
-    builder = PlanBuilder(result.fabric, result.physics)
-    out = {n: render_plan(builder.plan(result.fabric.devices[n])) for n in NAMES}
-    out["findings"] = "\n".join(f.text() for f in result.findings)
-    return out
+def _render(tmp, telemetry: str, extra: str = "") -> dict[str, str]:
+    return render_multivendor(tmp, extra + "management:\n  telemetry:\n" + telemetry)
 
 
 FULL = """    gnmi: {port: 50100, certificate: gnmi-cert}
@@ -98,22 +78,11 @@ def test_junos_grpc_against_junipers_yang(rendered, tmp_path):
         "                        port 50100;\n"
         '                        local-certificate "gnmi-cert";\n'
         "                    }\n                }\n            }\n        }")
-    if not JUNOS_YANG.is_file():
-        pytest.skip("../shared/junos-yang is not present (CI provides it)")
-    pytest.importorskip("libyang", reason="libyang binding (extra 'yang') not installed")
-    path = tmp_path / "core1.conf"
-    path.write_text(core)
-    run = subprocess.run([sys.executable, str(JUNOS_YANG), str(path)], capture_output=True,
-                         text=True, timeout=600)
-    assert run.returncode == 0, run.stdout + run.stderr
+    check_junos_yang(core, tmp_path)
 
 
 @pytest.mark.parametrize("release", ["5.15", "5.14"])
 def test_nvue_gnmi_server(rendered, tmp_path, release):
-    from netcfg.lab.cumulus import config as nvue
-    from netcfg.lab.cumulus.schema import release as parse_release
-    from netcfg.lab.cumulus.schema import validate as nvue_validate
-
     text = rendered["leaf-su2-r5"] if release == "5.15" else _render(
         tmp_path, FULL, "releases: {cumulus: '5.14'}\n")["leaf-su2-r5"]
     body = yaml.safe_load(text)[0]["set"]
@@ -122,9 +91,7 @@ def test_nvue_gnmi_server(rendered, tmp_path, release):
     assert server["certificate"] == "gnmi-cert"
     assert list(server["listening-address"]) == ["198.51.100.13"]  # its management address
     assert "198.51.100.13/" in text  # ... the one eth0 has
-    tree: dict = {}
-    nvue.apply_ops(tree, nvue.parse_document(text))
-    nvue_validate(tree, parse_release(release + ".0"))
+    check_nvue(text, release)
 
 
 def test_without_a_certificate_junos_renders_none_and_says_so(tmp_path):
