@@ -91,10 +91,17 @@ def from_yaml(fabric: str, devices: str | None = None, root: str | Path = ".") -
 
 def from_data(fabric: Mapping[str, Any], devices: Mapping[str, Any] | None = None,
               root: str | Path = ".") -> Fabric:
-    """Validate an intent held as Python data (what `yaml.safe_load` of the files gives)."""
-    return from_yaml(yaml.safe_dump(dict(fabric), sort_keys=False),
-                     None if devices is None else yaml.safe_dump(dict(devices), sort_keys=False),
-                     root)
+    """Validate an intent held as Python data (what `yaml.safe_load` of the files gives). A
+    value YAML cannot hold (a set, an object) is a finding, like any other mistake."""
+    try:
+        texts = [yaml.safe_dump(dict(part), sort_keys=False) if part is not None else None
+                 for part in (fabric, devices)]
+    except yaml.representer.RepresenterError as exc:
+        kind = type(exc.args[1]).__name__ if len(exc.args) > 1 else "value"
+        return Fabric(Validation(None, [Finding.at(
+            "SCH003", f"the intent holds a {kind}, which is not YAML data (use mappings, "
+            "lists, strings, numbers and booleans)", None)]))
+    return from_yaml(texts[0] or "", texts[1], root)
 
 
 def device_names(fabric: Fabric) -> list[str]:

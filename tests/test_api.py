@@ -63,3 +63,14 @@ def test_the_stable_surface_is_what_all_says():
         n for n in vars(api) if not n.startswith("_") and n in api.__all__)
     for name in api.__all__:
         assert getattr(api, name).__doc__, name
+
+
+def test_data_yaml_cannot_hold_is_a_finding_not_an_exception():
+    class Thing:
+        pass
+
+    result = api.from_data({"fabric": {"name": Thing()}})
+    assert not result.ok
+    assert [(f.rule, f.message) for f in result.findings] == [
+        ("SCH003", "the intent holds a Thing, which is not YAML data (use mappings, lists, "
+                   "strings, numbers and booleans)")]

@@ -107,10 +107,16 @@ class Run:
 
     @classmethod
     def open(cls, state: Path, run_id: str) -> Run:
-        """An existing run."""
+        """An existing run, as it is on disk: nothing is created or made private (reading
+        the runs, as `netcfg runs` and `rollback` do, must not change them)."""
         if not (state / "runs" / run_id / "journal.jsonl").is_file():
             raise FileNotFoundError(f"no run {run_id} under {state / 'runs'}")
-        return cls(state, run_id)
+        run = cls.__new__(cls)
+        run.state, run.id = state, run_id
+        run.dir = state / "runs" / run_id
+        run._lock = threading.Lock()
+        run._journal = run.dir / "journal.jsonl"
+        return run
 
     def record(self, device: str, event: str, **detail: Any) -> None:
         clean = {k: redact(v) if isinstance(v, str) else v for k, v in detail.items()}
@@ -179,7 +185,7 @@ def list_runs(state: Path) -> list[Run]:
     runs = state / "runs"
     if not runs.is_dir():
         return []
-    return [Run(state, p.name) for p in sorted(runs.iterdir())
+    return [Run.open(state, p.name) for p in sorted(runs.iterdir())
             if (p / "journal.jsonl").is_file()]
 
 

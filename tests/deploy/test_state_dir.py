@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from netcfg.deploy.runs import Run, default_state
+from netcfg.deploy.runs import Run, default_state, list_runs
 
 
 def _mode(path) -> int:
@@ -32,6 +32,21 @@ def test_a_directory_the_user_made_keeps_its_mode(tmp_path):
     os.chmod(mine, 0o755)
     run = Run(mine / "state")
     assert _mode(mine) == 0o755 and _mode(run.state) == 0o700
+
+
+def test_listing_and_opening_runs_changes_nothing(tmp_path):
+    """`netcfg runs` and rollback read runs as they are: a run directory someone opened up
+    (0755) stays so, and no directory is created by reading."""
+    run = Run(tmp_path / "state")
+    os.chmod(run.dir, 0o755)
+    before = sorted(p.name for p in (tmp_path / "state").rglob("*"))
+    assert [r.id for r in list_runs(tmp_path / "state")] == [run.id]
+    assert Run.open(tmp_path / "state", run.id).events()[0].event == "run"
+    assert _mode(run.dir) == 0o755
+    assert sorted(p.name for p in (tmp_path / "state").rglob("*")) == before
+    with pytest.raises(FileNotFoundError):
+        Run.open(tmp_path / "elsewhere", run.id)
+    assert not (tmp_path / "elsewhere").exists()
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
