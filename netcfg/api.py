@@ -133,11 +133,11 @@ def device_plan(fabric: Fabric, name: str) -> Any:
 def device_config(fabric: Fabric, name: str) -> str:
     """The rendered config of one switch, as `netcfg render` writes it. A root-password hash
     the intent references is read from its environment variable or file here."""
-    from netcfg.render.engine import RootHash, render_plan
+    from netcfg.render.engine import Hashes, render_plan
 
     built = fabric._built()
     assert built.fabric is not None
-    return RootHash(built.fabric).fill(render_plan(device_plan(fabric, name)))
+    return Hashes(built.fabric).fill(render_plan(device_plan(fabric, name)))
 
 
 def configs(fabric: Fabric, with_hosts: bool = True) -> dict[str, str]:

@@ -132,6 +132,9 @@ class _Explainer:
                 self.row("snmp location", dev.snmp_location or "-",
                          dev.origin.get("snmp_location")),
                 self.row("gnmi server", "yes" if dev.gnmi else "none", dev.origin.get("gnmi")),
+                self.row("logins", ", ".join(f"{n} ({u.role})" for n, u in sorted(
+                    self.li.intent.management.users.items())) or "the switch's own",
+                    dev.origin.get("users")),
                 self.row("cloudvision agent", "yes" if dev.cloudvision else "none",
                          dev.origin.get("cloudvision")),
                 self.row("ecmp seed", dev.ecmp_seed, dev.origin.get("ecmp_seed")),

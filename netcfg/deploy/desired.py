@@ -10,7 +10,7 @@ from pathlib import Path
 from netcfg.deploy.engine import Desired
 from netcfg.deploy.secrets import CredentialError, Secret
 from netcfg.physics import Physics
-from netcfg.render.engine import RootHash, file_name, render_plan
+from netcfg.render.engine import Hashes, file_name, render_plan
 from netcfg.render.plan import SESSION_KEY, SNMP_COMMUNITY, PlanBuilder
 from netcfg.topology.fabric import Device, Fabric
 from netcfg.vendors import vendor
@@ -26,7 +26,7 @@ def desired_configs(fabric: Fabric, physics: Physics, devices: list[Device],
     builder = PlanBuilder(fabric, physics)
     out: dict[str, Desired] = {}
     secrets = _Placeholders(fabric, base)
-    root = RootHash(fabric)
+    root = Hashes(fabric)
     for dev in devices:
         plan = builder.plan(dev)
         if configs is None:

@@ -206,10 +206,17 @@ def root_hash(ref: RootAuthentication, base: Path | None,
     """The hash `management.root_authentication` names (`base`: the inventory directory).
     A value that is not a crypt hash (a password given by mistake) is refused without being
     shown."""
-    value, _ = _by_reference("management.root_authentication", ref.file, ref.hash_env, base,
-                             environ, field="hash")
+    return password_hash("management.root_authentication", ref.file, ref.hash_env, base,
+                         environ)
+
+
+def password_hash(where: str, file: str | None, env: str | None, base: Path | None,
+                  environ: os._Environ[str] | dict[str, str] = os.environ) -> Secret:
+    """A password's crypt hash named by `where` (an environment variable or a 0600 file with
+    `hash:`); anything but a crypt hash is refused without being shown."""
+    value, _ = _by_reference(where, file, env, base, environ, field="hash")
     if not value or not CRYPT_HASH.fullmatch(value) or len(value) > 128:
-        raise CredentialError("management.root_authentication: not a crypt hash ($1$, $5$ or "
-                              "$6$, as `openssl passwd -6` prints it); give the hash of root's "
-                              "password, never the password")
+        raise CredentialError(f"{where}: not a crypt hash ($1$, $5$ or $6$, as `openssl "
+                              "passwd -6` prints it); give the hash of the password, never "
+                              "the password")
     return remember(value)

@@ -130,6 +130,11 @@ def _credentials(li: LoadedIntent) -> list[Finding]:
         out.append(li.finding("SCH002", "management.snmp.community needs password_env or file "
                               "(communities are never written in the intent)",
                               ("management", "snmp", "community")))
+    for name, user in intent.management.users.items():
+        if user.file is None and user.hash_env is None:
+            out.append(li.finding("SCH002", f"management.users.{name} needs hash_env or file "
+                                  "(hashes are never written in the intent)",
+                                  ("management", "users", name)))
     root = intent.management.root_authentication
     if root is not None and root.file is None and root.hash_env is None:
         out.append(li.finding("SCH002", "management.root_authentication needs hash_env or file "

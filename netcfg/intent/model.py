@@ -363,6 +363,18 @@ class Management(IntentModel):
                                  "(default: management.gateway)")
 
 
+class LocalUser(IntentModel):
+    """A login on every switch: its role, and the crypt hash of its password (SHA-512 `$6$`,
+    as `openssl passwd -6` prints it), named, never written: an environment variable or a
+    0600 YAML file with a `hash:`. The password never reaches netcfg."""
+
+    role: Literal["admin", "operator"] = Field(
+        description="admin: full rights (EOS network-admin, Junos super-user, NVUE "
+        "system-admin); operator: read-only (network-operator, read-only, nvue-monitor)")
+    hash_env: Name | None = None
+    file: Text | None = Field(None, description="YAML file with mode 0600 holding hash:")
+
+
 class RootAuthentication(IntentModel):
     """Junos's `system root-authentication`, which Junos will not commit a configuration
     without: the crypt hash of root's password (MD5 `$1$`, SHA-256 `$5$` or SHA-512 `$6$`,
@@ -476,6 +488,10 @@ class ManagementNetwork(IntentModel):
     snmp: Snmp | None = Field(None, description="the switches' SNMP agent")
     telemetry: Telemetry | None = Field(None, description="gNMI and CloudVision agents")
     banners: Banners | None = Field(None, description="login and motd banners")
+    users: dict[Name, LocalUser] = Field(
+        default_factory=dict, json_schema_extra=NAMED_KEYS,
+        description="logins netcfg sets on every switch, by name; the switches' other logins "
+        "stay as they are")
     root_authentication: RootAuthentication | None = Field(
         None, description="Junos: root's password hash, by reference (the files then commit "
         "on their own)")

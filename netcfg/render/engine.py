@@ -16,7 +16,14 @@ import jinja2
 
 from netcfg.physics import Physics
 from netcfg.render import host
-from netcfg.render.plan import ROOT_HASH, SESSION_KEY, SNMP_COMMUNITY, DevicePlan, PlanBuilder
+from netcfg.render.plan import (
+    ROOT_HASH,
+    SESSION_KEY,
+    SNMP_COMMUNITY,
+    DevicePlan,
+    PlanBuilder,
+    user_hash,
+)
 from netcfg.topology.fabric import Device, Fabric
 from netcfg.vendors import vendor, vendors
 
@@ -90,7 +97,7 @@ def render_files(fabric: Fabric, physics: Physics, devices: list[Device],
     """Relative path -> rendered text for the selected switches (and the host profiles)."""
     builder = PlanBuilder(fabric, physics)
     files: dict[str, str] = {}
-    root = RootHash(fabric)
+    root = Hashes(fabric)
     for i, dev in enumerate(devices):
         plan = builder.plan(dev)
         files[file_name(plan)] = root.fill(render_plan(plan))
@@ -101,25 +108,40 @@ def render_files(fabric: Fabric, physics: Physics, devices: list[Device],
     return files
 
 
-class RootHash:
-    """Fills ROOT_HASH in rendered text with the hash `management.root_authentication` names,
-    read once and only where files are written (never in a plan, so validate, explain and lint
-    run without it). A missing or malformed reference is a CredentialError naming the intent
-    entry, never the value."""
+class Hashes:
+    """Fills the password-hash placeholders of rendered text: ROOT_HASH with the hash
+    `management.root_authentication` names, user_hash(name) with `management.users.<name>`'s.
+    Each is read once and only where files are written (never in a plan, so validate,
+    explain and lint run without them). A missing or malformed reference is a
+    CredentialError naming the intent entry, never the value."""
 
     def __init__(self, fabric: Fabric) -> None:
         self.fabric = fabric
-        self._secret: Secret | None = None
+        self._read: dict[str, Secret] = {}
 
     def fill(self, text: str) -> str:
-        if ROOT_HASH not in text:
-            return text
-        if self._secret is None:
+        management = self.fabric.loaded.intent.management
+        if ROOT_HASH in text:
+            text = text.replace(ROOT_HASH, self._root().reveal())
+        for name, user in management.users.items():
+            placeholder = user_hash(name)
+            if placeholder in text:
+                if placeholder not in self._read:
+                    from netcfg.deploy.secrets import password_hash
+
+                    self._read[placeholder] = password_hash(
+                        f"management.users.{name}", user.file, user.hash_env,
+                        self.fabric.loaded.root)
+                text = text.replace(placeholder, self._read[placeholder].reveal())
+        return text
+
+    def _root(self) -> Secret:
+        if ROOT_HASH not in self._read:
             from netcfg.deploy.secrets import CredentialError, root_hash
 
             ref = self.fabric.loaded.intent.management.root_authentication
             if ref is None:
                 raise CredentialError("the configs hold a root-password placeholder but the "
                                       "intent has no management.root_authentication")
-            self._secret = root_hash(ref, self.fabric.loaded.root)
-        return text.replace(ROOT_HASH, self._secret.reveal())
+            self._read[ROOT_HASH] = root_hash(ref, self.fabric.loaded.root)
+        return self._read[ROOT_HASH]

@@ -269,6 +269,9 @@ class DevicePlan:
     cloudvision: CloudVision | None = None
     #: login and motd banners (management.banners), None where not asked
     banners: Banners | None = None
+    #: logins (management.users): name -> role; each file holds user_hash(name) where the
+    #: hash goes, filled in when files are written (render.engine.Hashes)
+    users: dict[str, str] = field(default_factory=dict)
     #: the `raw_config` entries for this switch, in order: rendering puts them into the file
     #: as written (netcfg/vendors/raw.py)
     raw: list[RawPiece] = field(default_factory=list)
@@ -278,12 +281,18 @@ class DevicePlan:
 #: the community `management.snmp.community` names there, as it does a session key
 SNMP_COMMUNITY = "NETCFG-SNMP-COMMUNITY"
 
+def user_hash(name: str) -> str:
+    """What a file holds where login `name`'s password hash goes until rendering fills it in
+    (render.engine.Hashes)."""
+    return f"NETCFG-USER-HASH-{name}"
+
+
 #: what the rendered files hold where a BGP session's key goes: `netcfg push` replaces it with
 #: the key routing.authentication names, so no rendered or committed file ever holds the key
 SESSION_KEY = "NETCFG-SESSION-KEY"
 
 #: what a config holds where root's password hash goes until rendering fills it in from the
-#: reference `management.root_authentication` names (render.engine.RootHash)
+#: reference `management.root_authentication` names (render.engine.Hashes)
 ROOT_HASH = "NETCFG-ROOT-HASH"
 
 #: what every rendered switch config classifies by
@@ -524,6 +533,7 @@ class PlanBuilder:
             cloudvision=intent.management.telemetry.cloudvision
             if intent.management.telemetry else None,
             banners=intent.management.banners,
+            users={name: u.role for name, u in sorted(intent.management.users.items())},
             raw=[_raw_piece(i, intent.raw_config[i]) for i in dev.raw])
 
 

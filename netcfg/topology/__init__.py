@@ -67,6 +67,9 @@ def _device_settings(b: FabricBuilder) -> None:
         if snmp is not None:
             dev.snmp = True
             dev.origin["snmp"] = ("management", "snmp")
+        if intent.management.users:
+            dev.users = True
+            dev.origin["users"] = ("management", "users")
         if intent.management.banners is not None:
             dev.banners = True
             dev.origin["banners"] = ("management", "banners")

@@ -84,6 +84,8 @@ class Device:
     cloudvision: bool = False
     #: a login or motd banner is configured (management.banners)
     banners: bool = False
+    #: logins are configured (management.users)
+    users: bool = False
     #: the `raw_config` entries (their indexes, in order) that apply to this switch
     raw: list[int] = field(default_factory=list)
     #: field -> intent path that decided it (platform, mtu, ecmp_seed, ...); absent = default

@@ -105,3 +105,30 @@ def test_banners_are_pushed_kept_and_changed(nos, make_lab, tmp_path):
     running = lab[name].running_config()
     assert "Authorised use only, again." in running and "Activity is logged." not in running
     assert "Change window Tuesday" not in running
+
+
+#: a SHA-512 crypt hash (of a password nobody needs: the lab stores it as given)
+HASH = "$6$netcfgtest$" + "C" * 86
+#: how each device shows the intent's login, and the device's own login it keeps
+LOGINS = {"eos": ("username ops2 privilege 1 role network-operator secret sha512 ",
+                  "username netops"),
+          "junos": ("user ops2 {", "user netops {"),
+          "cumulus": ("ops2:", "netops:")}
+
+
+@pytest.mark.parametrize("nos", sorted(LOGINS))
+def test_intent_logins_are_added_and_the_devices_own_stay(nos, make_lab, tmp_path,
+                                                           monkeypatch):
+    lab, name, target = _switch(nos, make_lab, tmp_path)
+    monkeypatch.setenv("NETCFG_TEST_OPS2_HASH", HASH)
+    desired = desired_with(tmp_path, name, "management:\n  users:\n"
+                           "    ops2: {role: operator, hash_env: NETCFG_TEST_OPS2_HASH}\n")
+    assert HASH in desired.text
+    pushed = push_device(target, desired, Run(tmp_path / "one"), OPTS, threading.Event())
+    assert pushed.status == "confirmed", pushed
+    running = lab[name].running_config()
+    ours, theirs = LOGINS[nos]
+    assert ours in running and theirs in running, running[:2000]
+    assert lab[name].do(lambda emu: emu.user_configured("netops"))
+    # the device's login still works (netcfg connects with it) and nothing is left to do
+    assert diff_device(target, desired, OPTS).status == "unchanged"

@@ -91,12 +91,34 @@ def test_the_reader_sees_the_full_name_as_one_value(full_name):
                       full_name.replace("\\", "\\\\").replace('"', '\\"'))]
 
 
-def test_a_candidate_with_its_own_login_keeps_it():
+def test_a_candidate_with_its_own_login_adds_to_the_devices():
+    """The intent's users (management.users) join the device's: a user of the same name is
+    the candidate's, the device's others stay (or a push would lock their owners out)."""
     own = CANDIDATE.replace("    host-name leaf1;\n",
                             "    host-name leaf1;\n    login {\n        user netcfg {\n"
                             "            class super-user;\n        }\n    }\n")
     out = vendor("junos").deploy.keep_device_local(running("Ops"), own)
-    assert "user ops" not in out and "user netcfg" in out and "root-authentication" in out
+    assert out.count("user netcfg {") == 1 and out.count("user ops {") == 1
+    assert out.count("    login {") == 1 and "root-authentication" in out
+    same = own.replace("user netcfg", "user ops")
+    out = vendor("junos").deploy.keep_device_local(running("Ops"), same)
+    assert out.count("user ops {") == 1
+    ops = out[out.index("user ops {"):]
+    assert ops[:ops.index("\n        }\n")].count("class super-user;") == 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(full_name=HOSTILE)
+def test_the_devices_users_join_the_intents_as_written(full_name):
+    """Merged into a candidate that has its own login, the device's user keeps every
+    statement: its full name (quoted, escaped, with braces and comment marks) unchanged."""
+    own = CANDIDATE.replace("    host-name leaf1;\n",
+                            "    host-name leaf1;\n    login {\n        user netcfg {\n"
+                            "            class read-only;\n        }\n    }\n")
+    out = vendor("junos").deploy.keep_device_local(running(full_name), own)
+    assert f"full-name {quoted(full_name)};" in out
+    assert "uid 2001;" in out and out.count('encrypted-password "$6$a$b";') == 1
+    assert out.count("    login {") == 1 and "user netcfg {" in out
 
 
 def test_a_candidate_without_system_gets_one():
@@ -114,9 +136,16 @@ def test_juniper_yang_parses_the_merged_configs(tmp_path):
         pytest.skip("../shared/junos-yang is not present (CI provides it)")
     pytest.importorskip("libyang", reason="libyang binding (extra 'yang') not installed")
     files = []
+    own = CANDIDATE.replace("    host-name leaf1;\n",
+                            "    host-name leaf1;\n    login {\n        user netcfg {\n"
+                            "            class read-only;\n        }\n    }\n")
     for i, name in enumerate(NAMES):
         path = tmp_path / f"c{i}.conf"
         path.write_text(merged(name))
+        files.append(str(path))
+        # merged into a candidate with a login of its own (management.users)
+        path = tmp_path / f"d{i}.conf"
+        path.write_text(vendor("junos").deploy.keep_device_local(running(name), own))
         files.append(str(path))
     out = tmp_path / "json"
     out.mkdir()
@@ -124,8 +153,9 @@ def test_juniper_yang_parses_the_merged_configs(tmp_path):
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     for i, name in enumerate(NAMES):
-        text = next(out.glob(f"c{i}*")).read_text()
-        assert _full_names(json.loads(text)) == [name]
+        for kind in "cd":
+            text = next(out.glob(f"{kind}{i}*")).read_text()
+            assert _full_names(json.loads(text)) == [name]
 
 
 def _full_names(node) -> list[str]:

@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 
 class CumulusDeploy(DeployAdapter):
     #: a neighbour's `password: KEY` (NVUE shows it in clear text by default)
-    secret_values = (re.compile(r"(?P<lead>\bpassword: )(?P<secret>\S.*)$", re.MULTILINE),)
+    secret_values = (re.compile(r"(?P<lead>\b(?:hashed-)?password: )(?P<secret>\S.*)$",
+                                re.MULTILINE),)
     napalm_driver = "netcfg_cumulus"
     default_port = 22
     protocol = "ssh"

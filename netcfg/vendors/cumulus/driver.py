@@ -41,6 +41,10 @@ PROMPT = r"[\w.-]+@[\w.-]+(:\w+)?:[^\s]*[$#] ?$"
 CANDIDATE_FILE = "netcfg-candidate-{}.yaml"
 #: NVUE paths that belong to the device rather than the fabric intent (see the driver page)
 DEVICE_LOCAL_PATHS = (("system", "aaa"), ("interface", "eth0"), ("vrf", "mgmt"))
+#: device-local paths the candidate may state in part: the intent's logins (management.users,
+#: `system aaa user <name>`) replace the device's of the same name, the rest of the device's
+#: `system aaa` stays; the other paths are the candidate's whole where it states them
+DEVICE_LOCAL_MERGED = (("system", "aaa"),)
 _CONFIRM_STATES = {"confirm"}
 _BUSY_STATES = {"apply", "confirm"}
 
@@ -319,6 +323,20 @@ class CumulusDriver(_NetworkDriver):
         return {command: self._send(command, None) for command in commands}
 
 
+def _unstated(device: Any, stated: Any) -> Any:
+    """The part of the device's subtree that the candidate's (`stated`) does not state:
+    mappings key by key (the candidate's keys win, a mapping both have is compared inside),
+    and nothing of a value the candidate states."""
+    if not isinstance(device, dict) or not isinstance(stated, dict):
+        return None
+    out = {}
+    for key, value in device.items():
+        rest = _unstated(value, stated[key]) if key in stated else value
+        if rest is not None and rest != {}:
+            out[key] = rest
+    return out
+
+
 def with_device_local(candidate: str, running: str) -> str:
     """`candidate` (an NVUE document) plus a `- set:` of the device-local paths of `running`
     (users, eth0 management, the mgmt VRF), so a replace keeps what the intent does not own."""
@@ -347,7 +365,12 @@ def with_device_local(candidate: str, running: str) -> str:
     keep: dict[str, Any] = {}
     for path in DEVICE_LOCAL_PATHS:
         node = find(current, path)
-        if node is None or any(find(s, path) is not None for s in ours):
+        stated = [x for x in (find(s, path) for s in ours) if x is not None]
+        if node is None or (stated and path not in DEVICE_LOCAL_MERGED):
+            continue  # what the candidate states wins
+        for theirs in stated:
+            node = _unstated(node, theirs)
+        if stated and not node:
             continue
         target = keep
         for token in path[:-1]:

@@ -134,6 +134,8 @@ class CumulusConfig:
     gnmi: Gnmi | None
     #: `system message pre-login|post-login` (management.banners login, motd)
     banners: Banners | None
+    #: `system aaa user <name> hashed-password <hash> role <role>`
+    users: tuple[tuple[str, str, str], ...]
     #: the gNMI server's listening address: the switch's management address
     gnmi_address: str | None
     breakouts: tuple[Breakout, ...]

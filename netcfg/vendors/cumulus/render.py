@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
-from netcfg.render.plan import HEADROOM_PREFIX, DevicePlan, HeadroomProfile
+from netcfg.render.plan import HEADROOM_PREFIX, DevicePlan, HeadroomProfile, user_hash
 from netcfg.vendors.cumulus.model import (
     BfdProfile,
     Bgp,
@@ -104,6 +104,11 @@ def ecn_profile(names: tuple[str, ...]) -> str:
 # --------------------------------------------------------------------------- view
 
 
+#: management.users roles as NVUE's (NVIDIA "User Accounts": system-admin, nvue-admin,
+#: nvue-monitor; an operator reads only)
+USER_ROLES = {"admin": "system-admin", "operator": "nvue-monitor"}
+
+
 def build(plan: DevicePlan) -> CumulusConfig:
     """The plan as an NVUE configuration: values in NVUE's units and spellings."""
     q = plan.qos
@@ -153,6 +158,8 @@ def build(plan: DevicePlan) -> CumulusConfig:
         dns_servers=tuple(plan.dns_servers), syslog_servers=tuple(plan.syslog_servers),
         # the gNMI server needs a listening address: none without a management address
         gnmi=plan.gnmi if plan.management else None, banners=plan.banners,
+        users=tuple((name, user_hash(name), USER_ROLES[role])
+                    for name, role in plan.users.items()),
         gnmi_address=plan.management.split("/")[0] if plan.management else None,
         breakouts=tuple(breakouts), interfaces=tuple(interfaces),
         bgp=Bgp(b.asn, b.router_id, b.multipath_relax, b.maximum_paths, tuple(b.networks),

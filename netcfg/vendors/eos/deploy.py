@@ -24,7 +24,9 @@ class EosDeploy(DeployAdapter):
     #: `neighbor A password [0|7|8a] KEY` (EOS shows type 7)
     secret_values = (re.compile(r"(?P<lead>\bneighbor \S+ password (?:(?:0|7|8a) )?)"
                                 r"(?P<secret>\S+)"),
-                     re.compile(r"(?P<lead>\bsnmp-server community )(?P<secret>\S+)"))
+                     re.compile(r"(?P<lead>\bsnmp-server community )(?P<secret>\S+)"),
+                     # the logins' password hashes (`username u ... secret sha512 $6$...`)
+                     re.compile(r"(?P<lead>\bsecret (?:sha512 |5 |0 )?)(?P<secret>\S+)"))
     """Commit timer: `configure session ... commit timer` (NAPALM `revert_in`)."""
 
     napalm_driver = "eos"

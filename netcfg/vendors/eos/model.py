@@ -83,6 +83,9 @@ class EosConfig:
     cloudvision: CloudVision | None
     #: `banner login|motd` + the text + `EOF` (AVD banners.j2)
     banners: Banners | None
+    #: `username <name> privilege <p> role <role> secret sha512 <hash placeholder>` (AVD
+    #: local-users.j2)
+    users: tuple[tuple[str, int, str, str], ...]
     loopback: str
     queue_profile: QueueProfile | None
     interfaces: tuple[Interface, ...]

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
-from netcfg.render.plan import DevicePlan, Interface, Watchdog
+from netcfg.render.plan import DevicePlan, Interface, Watchdog, user_hash
 from netcfg.vendors.eos.capabilities import CAPABILITIES
 from netcfg.vendors.eos.model import (
     Bgp,
@@ -94,6 +94,11 @@ SYSLOG_TRAP = ("emergencies", "alerts", "critical", "errors", "warnings", "notif
                "informational", "debugging")
 
 
+#: management.users roles as EOS's privilege and role (EOS's predefined network-admin and
+#: network-operator roles)
+USER_ROLES = {"admin": (15, "network-admin"), "operator": (1, "network-operator")}
+
+
 def build(plan: DevicePlan) -> EosConfig:
     """The plan as an EOS configuration: values in EOS's units and spellings."""
     q = plan.qos
@@ -134,6 +139,8 @@ def build(plan: DevicePlan) -> EosConfig:
         syslog_trap=None if plan.syslog_severity is None
         else SYSLOG_TRAP[syslog_level(plan.syslog_severity)], snmp=plan.snmp,
         gnmi=plan.gnmi, cloudvision=plan.cloudvision, banners=plan.banners,
+        users=tuple((name, *USER_ROLES[role], user_hash(name))
+                    for name, role in plan.users.items()),
         loopback=plan.loopback, queue_profile=profile,
         interfaces=tuple(interfaces), lldp=plan.lldp,
         tx_queue="uc-tx-queue" if xgs else "tx-queue",

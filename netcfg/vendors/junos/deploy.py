@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from netcfg.vendors.base import DeployAdapter
+from netcfg.vendors.junos import syntax
 from netcfg.vendors.junos.syntax import (
     insert_children,
     remove_children,
@@ -103,10 +104,18 @@ class JunosDeploy(DeployAdapter):
         return remove_children(candidate, "system", {s for s in sections if s in theirs})
 
     def keep_device_local(self, running: str, candidate: str) -> str:
+        """The device's own `system` children the candidate lacks; and where the candidate
+        has a `login` (the intent's users), the device's other logins, classes and messages
+        merged into it: the intent's users replace the device's of the same name only."""
         theirs = top_children(running, "system")
         ours = top_children(candidate, "system")
         keep = [theirs[k] for k in DEVICE_LOCAL if k in theirs and k not in ours]
-        return insert_children(candidate, "system", keep) if keep else candidate
+        if keep:
+            candidate = insert_children(candidate, "system", keep)
+        if "login" in theirs and "login" in ours:
+            rest = syntax.without_entries(theirs["login"], syntax.entries(ours["login"]))
+            candidate = syntax.merge_statements(candidate, "system {\n" + rest + "}\n")
+        return candidate
 
 
 #: seconds ncclient's session loop waits for the device before it looks at its send queue

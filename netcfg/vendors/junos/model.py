@@ -123,6 +123,8 @@ class JunosConfig:
     #: `system syslog host <server> { any <level>; }` (junos-conf-system syslog-object)
     syslog_servers: tuple[str, ...]
     syslog_level: str | None
+    #: `system login user <name> { class <c>; authentication { encrypted-password <hash>; } }`
+    users: tuple[tuple[str, str, str], ...]
     #: the SNMP agent (location, contact, whether a read-only community is set)
     snmp: SnmpAgent | None
     #: management.telemetry (intent models: names and numbers the templates print as given)

@@ -23,7 +23,7 @@ from decimal import Decimal
 
 from netcfg.physics.ecn import junos_fill_levels
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
-from netcfg.render.plan import ROOT_HASH, DevicePlan, EcnProfile, Watchdog
+from netcfg.render.plan import ROOT_HASH, DevicePlan, EcnProfile, Watchdog, user_hash
 from netcfg.vendors.junos.capabilities import CAPABILITIES
 from netcfg.vendors.junos.model import (
     BgpGroup,
@@ -132,6 +132,11 @@ def _watchdog_key(w: Watchdog | None, poll: int) -> tuple[int, int] | None:
 SYSLOG_LEVEL = ("emergency", "alert", "critical", "error", "warning", "notice", "info", "any")
 
 
+#: management.users roles as Junos's predefined login classes (junos-conf-system `login class`
+#: names; super-user and read-only are Junos's own)
+USER_CLASSES = {"admin": "super-user", "operator": "read-only"}
+
+
 def build(plan: DevicePlan) -> JunosConfig:
     """The plan as a Junos configuration: values in Junos's units and spellings."""
     q = plan.qos
@@ -206,6 +211,8 @@ def build(plan: DevicePlan) -> JunosConfig:
         syslog_servers=tuple(plan.syslog_servers),
         syslog_level=None if plan.syslog_severity is None
         else SYSLOG_LEVEL[syslog_level(plan.syslog_severity)], snmp=plan.snmp,
+        users=tuple((name, USER_CLASSES[role], user_hash(name))
+                    for name, role in plan.users.items()),
         # Junos OS Evolved's gRPC server takes TLS only: none without a certificate (check())
         gnmi=plan.gnmi if plan.gnmi is not None and plan.gnmi.certificate else None,
         banner=f"{plan.hostname}: {plan.model}, {plan.role}".replace("*/", "* /"),

@@ -205,6 +205,23 @@ def merge_statements(text: str, extra: str, at_start: bool = False) -> str:
     return text
 
 
+def without_entries(block: str, drop: set[tuple[str, ...]]) -> str:
+    """Statement text `block` (`login { ... }`) without its direct children whose words are in
+    `drop` (`("user", "netops")`), in Junos's layout."""
+    toks = tokens(block)
+    statements = _parse(toks, 0, len(toks))
+    for statement in statements:
+        if statement.children is not None:
+            statement.children = [c for c in statement.children if c.words not in drop]
+    return "\n".join(line for s in statements for line in s.lines(0)) + "\n"
+
+
+def entries(block: str) -> set[tuple[str, ...]]:
+    """The words of the direct children of statement text `block`."""
+    toks = tokens(block)
+    return {c.words for s in _parse(toks, 0, len(toks)) for c in s.children or []}
+
+
 @dataclass(frozen=True, slots=True)
 class _Block:
     keyword: str
