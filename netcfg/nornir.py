@@ -19,7 +19,6 @@ roll back past --max-failures) stays `netcfg push`'s; Nornir runs hosts as its r
 
 from __future__ import annotations
 
-import tempfile
 import threading
 from pathlib import Path
 from typing import Any
@@ -37,7 +36,8 @@ from nornir.core.inventory import (
 from nornir.core.task import Result, Task
 
 from netcfg.deploy.engine import Options, diff_device, push_device
-from netcfg.deploy.runs import Run, default_state
+from netcfg.deploy.runs import Run, default_state, private_dir
+from netcfg.vendors import vendor
 
 #: what each host's `data` carries for the tasks
 TARGET, DESIRED, STATE = "netcfg_target", "netcfg_desired", "netcfg_state"
@@ -62,9 +62,10 @@ class NetcfgInventory:
         self.ca_file, self.known_hosts = ca_file, known_hosts
         self.state = Path(state) if state else default_state(self.path)
         self.timeout = timeout
-        #: ssh_config files some drivers are given (NX-OS's SCP port, Junos's known_hosts):
-        #: kept as long as the inventory
-        self._workdir = tempfile.TemporaryDirectory(prefix="netcfg-nornir-")
+        #: where the ssh_config files some drivers are given live (NX-OS's SCP port, Junos's
+        #: known_hosts): under the state directory, since Nornir keeps the hosts and drops
+        #: the inventory plugin after `load` (a temporary directory went with it)
+        self._workdir = self.state / "nornir"
 
     def load(self) -> Inventory:
         from netcfg.deploy.connect import driver_kwargs
@@ -103,7 +104,7 @@ class NetcfgInventory:
                 if name not in groups:
                     groups[name] = Group(name=name, data={})
                 parents.append(groups[name])
-            kwargs = driver_kwargs(t, self.timeout, Path(self._workdir.name))
+            kwargs = driver_kwargs(t, self.timeout, private_dir(self._workdir))
             # plain NAPALM tasks load unmerged files: netcfg's drivers keep the device's own
             # sections themselves then (the engine, which merges first, turns that off)
             kwargs["optional_args"].pop("keep_device_local", None)
@@ -111,11 +112,21 @@ class NetcfgInventory:
                                                "timeout": kwargs["timeout"]})
             hosts[t.name] = Host(
                 name=t.name, hostname=t.host, port=t.port, username=t.login.username,
-                password=t.login.password.reveal(), platform=t.driver, groups=parents,
+                password=t.login.password.reveal(), platform=_platform(t), groups=parents,
                 data={"role": t.role, "nos": t.nos, TARGET: t, DESIRED: desired[t.name],
                       STATE: self.state},
                 connection_options={"napalm": napalm})
         return Inventory(hosts=hosts, groups=groups, defaults=Defaults())
+
+
+def _platform(target: Any) -> str:
+    """The NAPALM driver plain NAPALM tasks use for this host: the NOS's driver that keeps
+    the device's own logins and AAA in a replace (netcfg_eos, netcfg_nxos, netcfg_junos,
+    netcfg_sonic, netcfg_cumulus), unless the devices file names another driver."""
+    adapter = vendor(target.nos).deploy
+    if target.driver == adapter.napalm_driver and adapter.plain_driver:
+        return adapter.plain_driver
+    return str(target.driver)
 
 
 def _netcfg(task: Task) -> tuple[Any, Any, Path]:

@@ -136,6 +136,10 @@ class DeployAdapter:
 
     #: NAPALM driver name (`napalm.get_network_driver`)
     napalm_driver: ClassVar[str]
+    #: the NAPALM driver plain NAPALM code (the Nornir inventory's `platform`) should use: one
+    #: that keeps the device's own sections in a replace (netcfg/deploy/drivers/keeping.py);
+    #: "" where napalm_driver already does
+    plain_driver: ClassVar[str] = ""
     #: the management protocol's default port, and its endpoint name in a devices file
     default_port: ClassVar[int]
     protocol: ClassVar[Literal["https", "ssh"]]

@@ -44,7 +44,7 @@ def test_the_inventory_is_the_fabric(nr):
     assert sorted(nr.inventory.hosts) == NAMES
     hosts = nr.inventory.hosts
     assert {hosts[BY_NOS[nos]].platform for nos in BY_NOS} == {
-        "eos", "junos", "nxos", "netcfg_sonic", "netcfg_cumulus"}
+        "netcfg_eos", "netcfg_junos", "netcfg_nxos", "netcfg_sonic", "netcfg_cumulus"}
     assert hosts[BY_NOS["eos"]].has_parent_group("role_leaf")
     assert hosts[BY_NOS["junos"]].has_parent_group("nos_junos")
     assert len(nr.filter(role="leaf").inventory.hosts) == 3
@@ -71,15 +71,15 @@ def test_render_diff_push_then_nothing_to_do(nr):
         assert PASSWORD not in str(r[0].result)
 
 
-def test_plain_napalm_replace_keeps_netcfgs_own_drivers_reachable(make_lab, tmp_path):
+def test_plain_napalm_replace_keeps_every_device_reachable(make_lab, tmp_path):
     """nornir_napalm's napalm_configure(replace=True) with the rendered file, no netcfg engine
-    in between: netcfg's SONiC and Cumulus drivers keep the switch's own users, management and
-    AAA inside load_replace_candidate, so the device still answers our login afterwards. (NAPALM's
-    own EOS, NX-OS and Junos drivers replace everything: docs/nornir.md says to use
-    netcfg_push there.)"""
+    in between: the inventory's drivers (netcfg's SONiC and Cumulus drivers, and NAPALM's EOS,
+    NX-OS and Junos drivers as netcfg_eos, netcfg_nxos, netcfg_junos) keep the switch's own
+    users, root password and AAA inside load_replace_candidate, so the device still answers
+    our login afterwards (NAPALM's own EOS driver locks it out, Junos refuses the file)."""
     from nornir_napalm.plugins.tasks import napalm_configure
 
-    names = [BY_NOS["sonic"], BY_NOS["cumulus"]]
+    names = NAMES
     lab, nr = served(make_lab, tmp_path, names)
     try:
         rendered = nr.run(task=netcfg_render)

@@ -30,6 +30,7 @@ class EosDeploy(DeployAdapter):
     """Commit timer: `configure session ... commit timer` (NAPALM `revert_in`)."""
 
     napalm_driver = "eos"
+    plain_driver = "netcfg_eos"
     default_port = 443
     protocol = "https"
 

@@ -38,6 +38,7 @@ class JunosDeploy(DeployAdapter):
     requires a multiple of 60 s)."""
 
     napalm_driver = "junos"
+    plain_driver = "netcfg_junos"
     default_port = 830
     protocol = "ssh"
 

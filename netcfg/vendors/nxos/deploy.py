@@ -31,6 +31,7 @@ class NxosDeploy(DeployAdapter):
     secret_values = (re.compile(r"(?P<lead>(?<![\w-])password (?:\d )?)(?P<secret>\S+)"),
                      re.compile(r"(?P<lead>\bsnmp-server community )(?P<secret>\S+)"))
     napalm_driver = "nxos"
+    plain_driver = "netcfg_nxos"
     default_port = 443
     protocol = "https"
 
