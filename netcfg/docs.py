@@ -116,7 +116,43 @@ def _device(plan: DevicePlan) -> str:
     ecmp = plan.ecmp
     lines += ["## ECMP", "", f"{ecmp.mode} hashing on {', '.join(ecmp.fields)}, seed "
               f"{ecmp.seed}", ""]
+    management = _management(plan)
+    if management:
+        lines += ["## Management", ""] + _table(("Setting", "Value"), management)
     return "\n".join(lines)
+
+
+def _management(plan: DevicePlan) -> list[tuple[str, object]]:
+    """The management plane the intent gives this switch, as the plan has it (what its NOS
+    file states of it is docs/render-<nos>.md's; secrets are named, never shown)."""
+    rows: list[tuple[str, object]] = []
+    if plan.management_gateway:
+        rows.append(("default route (management VRF)", plan.management_gateway))
+    for what, servers in (("NTP servers", plan.ntp_servers), ("DNS servers", plan.dns_servers)):
+        if servers:
+            rows.append((what, ", ".join(servers)))
+    if plan.syslog_servers:
+        rows.append(("syslog servers", f"{', '.join(plan.syslog_servers)} "
+                     f"({plan.syslog_severity} and more severe)"))
+    if plan.snmp is not None:
+        rows.append(("SNMP", "; ".join(x for x in (
+            plan.snmp.location and f"location {plan.snmp.location}",
+            plan.snmp.contact and f"contact {plan.snmp.contact}",
+            plan.snmp.community and "read-only community (by reference)") if x) or "agent"))
+    if plan.gnmi is not None:
+        rows.append(("gNMI", f"port {plan.gnmi.port or 'the NOS default'}, TLS "
+                     f"{plan.gnmi.certificate or 'the switch default'}"))
+    if plan.cloudvision is not None:
+        rows.append(("CloudVision", ", ".join(plan.cloudvision.addresses)))
+    if plan.banners is not None:
+        rows += [(f"{which} banner", text.splitlines()[0] + (" ..." if "\n" in text else ""))
+                 for which, text in (("login", plan.banners.login), ("motd", plan.banners.motd))
+                 if text]
+    if plan.users:
+        rows.append(("logins", ", ".join(f"{n} ({r})" for n, r in plan.users.items())))
+    if plan.raw:
+        rows.append(("raw_config", ", ".join(f"[{p.index}]" for p in plan.raw)))
+    return rows
 
 
 def cabling(fabric: Fabric) -> str:

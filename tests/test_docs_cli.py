@@ -58,3 +58,27 @@ def test_docs_refuse_a_directory_netcfg_did_not_make(tmp_path):
                                        "--out", str(out)])
     assert result.exit_code == 1 and "nothing written" in result.output
     assert sorted(p.name for p in out.iterdir()) == ["README.md"]
+
+
+def test_docs_list_the_management_plane_and_name_secrets_only(tmp_path):
+    inventory = tmp_path / "inv"
+    inventory.mkdir()
+    (inventory / "fabric.yaml").write_text(
+        (ROOT / "inventories" / "multivendor" / "fabric.yaml").read_text()
+        + "management:\n  ntp_servers: [192.0.2.123]\n  syslog_servers: [192.0.2.55]\n"
+        "  snmp: {location: hall 2, community: {password_env: NOT_READ_BY_DOCS}}\n"
+        "  banners: {login: \"Authorised use only.\\nLogged.\"}\n"
+        "  users: {viewer: {role: operator, hash_env: NOT_READ_EITHER}}\n")
+    out = tmp_path / "docs"
+    result = CliRunner().invoke(main, ["docs", str(inventory), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    page = markdown_it.MarkdownIt("commonmark").enable("table").render(
+        (out / "devices" / "leaf-su1-r1.md").read_text())
+    table = page[page.index("<h2>Management</h2>"):]
+    rows = re.findall(r"<tr>\s*<td>(.*?)</td>\s*<td>(.*?)</td>\s*</tr>", table, re.S)
+    assert rows == [
+        ("NTP servers", "192.0.2.123"),
+        ("syslog servers", "192.0.2.55 (informational and more severe)"),
+        ("SNMP", "location hall 2; read-only community (by reference)"),
+        ("login banner", "Authorised use only. ..."),
+        ("logins", "viewer (operator)")]
