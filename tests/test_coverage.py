@@ -139,7 +139,7 @@ def outcome(plan: DevicePlan, path: str, caps: Capabilities, text: str) -> str:
     if path in MEANINGFUL_WHEN:
         cond, wanted = MEANINGFUL_WHEN[path]
         objs, name = holders(mutated, cond)
-        if wanted not in caps.ecmp_modes:
+        if cond == "ecmp.mode" and wanted not in caps.ecmp_modes:
             return "n/a"
         for o in objs:
             object.__setattr__(o, name, wanted)

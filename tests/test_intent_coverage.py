@@ -51,6 +51,7 @@ SAMPLES: dict[str, Any] = {
     "syslog_servers": [ipaddress.IPv4Address("192.0.2.55")],
     "snmp": Snmp(location="DC1 hall 2"),
     "snmp_location": "DC1 hall 9",
+    "ntp_source": "management",
 }
 
 #: fields that mean something only beside another: changed, they get that one's sample too,
@@ -59,6 +60,7 @@ SAMPLES: dict[str, Any] = {
 TOGETHER: dict[str, tuple[tuple[str, ...] | None, str]] = {
     "syslog_severity": (None, "syslog_servers"),
     "snmp_location": (("management",), "snmp"),
+    "ntp_source": (None, "ntp_servers"),
 }
 
 

@@ -474,6 +474,9 @@ class ManagementNetwork(IntentModel):
     dns_servers: list[Host] = Field(
         default_factory=list, description="DNS name servers every switch asks through its "
         "management VRF, in order")
+    ntp_source: Literal["management"] | None = Field(
+        None, description="management: NTP requests leave from the management interface's "
+        "address (default: the switch chooses)")
     syslog_servers: list[Host] = Field(
         default_factory=list, description="syslog servers every switch sends its messages to "
         "through its management VRF (UDP 514), in order")

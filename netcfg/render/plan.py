@@ -258,6 +258,8 @@ class DevicePlan:
     #: DNS name servers, reached through the management VRF (management.dns_servers, or an
     #: override)
     dns_servers: list[str] = field(default_factory=list)
+    #: NTP requests leave from the management interface (management.ntp_source)
+    ntp_source: bool = False
     #: syslog servers, reached through the management VRF (management.syslog_servers, or an
     #: override), and the least severe message they receive (RFC 5424 name; None: no servers)
     syslog_servers: list[str] = field(default_factory=list)
@@ -362,6 +364,8 @@ DESCRIPTIVE: dict[str, str] = {
 #: Plan fields that mean something only while another field has a value.
 MEANINGFUL_WHEN: dict[str, tuple[str, object]] = {
     "ecmp.flowlet_inactivity_us": ("ecmp.mode", "flowlet"),
+    # where NTP requests leave from means something only with NTP servers
+    "ntp_source": ("ntp_servers", ["192.0.2.123"]),
 }
 
 
@@ -528,6 +532,7 @@ class PlanBuilder:
             root_authentication=intent.management.root_authentication is not None,
             ntp_servers=list(dev.ntp_servers), dns_servers=list(dev.dns_servers),
             syslog_servers=list(dev.syslog_servers), syslog_severity=dev.syslog_severity,
+            ntp_source=dev.ntp_source,
             snmp=_snmp(intent.management.snmp, dev.snmp_location),
             gnmi=intent.management.telemetry.gnmi if intent.management.telemetry else None,
             cloudvision=intent.management.telemetry.cloudvision

@@ -67,6 +67,9 @@ def _device_settings(b: FabricBuilder) -> None:
         if snmp is not None:
             dev.snmp = True
             dev.origin["snmp"] = ("management", "snmp")
+        if intent.management.ntp_source == "management" and dev.ntp_servers:
+            dev.ntp_source = True
+            dev.origin["ntp_source"] = ("management", "ntp_source")
         if intent.management.users:
             dev.users = True
             dev.origin["users"] = ("management", "users")

@@ -71,6 +71,8 @@ class Device:
     #: NTP and DNS servers the switch uses (management.*, or a role or device override)
     ntp_servers: list[str] = field(default_factory=list)
     dns_servers: list[str] = field(default_factory=list)
+    #: NTP requests leave from the management interface (management.ntp_source)
+    ntp_source: bool = False
     #: syslog servers (management.syslog_servers or an override) and the least severe message
     #: they get (None without servers)
     syslog_servers: list[str] = field(default_factory=list)

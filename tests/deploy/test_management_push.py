@@ -26,6 +26,7 @@ def _switch(nos, make_lab, tmp_path):  # noqa: ANN001, ANN202
 MANAGEMENT = """
 management:
   ntp_servers: [192.0.2.123]
+  ntp_source: management
   dns_servers: [192.0.2.53]
   syslog_servers: [192.0.2.55]
   syslog_severity: warning
@@ -36,15 +37,17 @@ management:
 
 #: what each NOS's running config shows of them (SONiC renders none of the three: CAP010)
 SHOWN = {
-    "eos": ["ntp server vrf MGMT 192.0.2.123", "ip name-server vrf MGMT 192.0.2.53",
+    "eos": ["ntp server vrf MGMT 192.0.2.123", "ntp local-interface vrf MGMT Management1",
+            "ip name-server vrf MGMT 192.0.2.53",
             "logging trap warnings", "logging vrf MGMT host 192.0.2.55",
             "management api gnmi", "ssl profile gnmi-cert", "daemon TerminAttr",
             "-cvaddr=cv.example.com:9910"],
-    "nxos": ["ntp server 192.0.2.123 use-vrf management",
+    "nxos": ["ntp server 192.0.2.123 use-vrf management", "ntp source-interface mgmt0",
              "ip name-server 192.0.2.53 use-vrf management",
              "logging server 192.0.2.55 4 use-vrf management", "feature grpc",
              "grpc certificate gnmi-cert"],
-    "junos": ["server 192.0.2.123;", "192.0.2.53;", "host 192.0.2.55 {", "any warning;",
+    "junos": ["server 192.0.2.123;", "source-address ", "192.0.2.53;", "host 192.0.2.55 {",
+              "any warning;",
               "extension-service", "local-certificate"],
     "cumulus": ["192.0.2.123", "192.0.2.53", "192.0.2.55", "gnmi-server"],
     "sonic": [],

@@ -143,3 +143,32 @@ def test_role_and_device_overrides_choose_the_servers(tmp_path):
     rows = {r.key: r for s in explain(fabric, fabric.devices["spine-pod1-1"]) for r in s.rows}
     assert rows["ntp servers"].value == "203.0.113.2"
     assert "overrides.devices.spine-pod1-*.ntp_servers" in str(rows["ntp servers"].source)
+
+
+def test_ntp_requests_leave_from_the_management_interface(tmp_path):
+    """management.ntp_source: EOS `ntp local-interface vrf MGMT Management1` (AVD ntp.j2),
+    NX-OS `ntp source-interface mgmt0` (Cisco), Junos `system ntp source-address <the
+    management address>` (junos-conf-system ntp source-address list); NVUE and SONiC none
+    (CAP010)."""
+    from render_cases import render_multivendor
+
+    from netcfg.lab.cfgtree import parse_indented
+    from netcfg.lab.eos.emulator import GRAMMAR
+    from netcfg.lab.nxos.config import parse
+
+    out = render_multivendor(tmp_path, f"management:\n  ntp_servers: [{SERVERS[0]}]\n"
+                                       "  ntp_source: management\n")
+    eos, nxos, core = out["leaf-su1-r1"], out["spine-pod1-1"], out["core1"]
+    assert [ln for ln in eos.splitlines() if ln.startswith("ntp ")] == [
+        "ntp local-interface vrf MGMT Management1", f"ntp server vrf MGMT {SERVERS[0]}"]
+    assert [ln for ln in nxos.splitlines() if ln.startswith("ntp ")] == [
+        f"ntp server {SERVERS[0]} use-vrf management", "ntp source-interface mgmt0"]
+    address = next(ln.split()[-1].rstrip(";").split("/")[0] for ln in core.splitlines()
+                   if "address" in ln and "198.51.100." in ln)
+    assert f"        server {SERVERS[0]};\n        source-address {address};\n" in core
+    parse_indented(eos, GRAMMAR, "config", strict=True)
+    parse(nxos, strict=True)
+    check_junos_yang(core, tmp_path)
+    for nos in ("cumulus", "sonic"):
+        assert any("management.ntp_source" in ln and "[CAP010]" in ln and nos in ln
+                   for ln in out["findings"].splitlines()), nos

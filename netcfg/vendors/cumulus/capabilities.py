@@ -26,6 +26,8 @@ CAPABILITIES = Capabilities(
     # (`bfd enable on` with its timers), 5.15 a `router bfd profile` per peer group that the
     # neighbour names ("Bidirectional Forwarding Detection - BFD", 5.14 and 5.15 pages).
     unrendered={
+        "ntp_source": "no NTP source is rendered: NVUE's `ntp listen <interface>` sets where "
+                      "ntpd listens, and that it also picks the source is not verified",
         "cloudvision": "CloudVision's agent (TerminAttr) is EOS's; nothing is rendered here",
         "bgp.groups[].name": "no NVUE peer group is rendered (each neighbour stands alone)",
         # `qos pfc-watchdog` takes polling-interval and robustness only (detection = poll x

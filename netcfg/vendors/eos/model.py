@@ -72,6 +72,8 @@ class EosConfig:
     management_address: str | None
     management_gateway: str | None
     ntp_servers: tuple[str, ...]
+    #: `ntp local-interface vrf <mgmt> Management1` (AVD ntp.j2)
+    ntp_source: bool
     dns_servers: tuple[str, ...]
     #: `logging vrf <mgmt> host <server>` and `logging trap <level>` (AVD's logging.j2 forms)
     syslog_servers: tuple[str, ...]

@@ -133,7 +133,7 @@ def build(plan: DevicePlan) -> EosConfig:
     return EosConfig(
         hostname=plan.hostname, model=plan.model, role=plan.role, management_vrf=MGMT_VRF,
         management_address=plan.management, management_gateway=plan.management_gateway,
-        ntp_servers=tuple(plan.ntp_servers),
+        ntp_servers=tuple(plan.ntp_servers), ntp_source=plan.ntp_source,
         dns_servers=tuple(plan.dns_servers),
         syslog_servers=tuple(plan.syslog_servers),
         syslog_trap=None if plan.syslog_severity is None

@@ -119,6 +119,8 @@ class JunosConfig:
     root_hash: str | None
     #: `system ntp server <address>` (management in inet.0: no management-instance)
     ntp_servers: tuple[str, ...]
+    #: `system ntp source-address <management address>` (junos-conf-system ntp source-address)
+    ntp_source: str | None
     dns_servers: tuple[str, ...]
     #: `system syslog host <server> { any <level>; }` (junos-conf-system syslog-object)
     syslog_servers: tuple[str, ...]

@@ -207,6 +207,8 @@ def build(plan: DevicePlan) -> JunosConfig:
     return JunosConfig(
         hostname=plan.hostname, root_hash=ROOT_HASH if plan.root_authentication else None,
         ntp_servers=tuple(plan.ntp_servers),
+        ntp_source=plan.management.split("/")[0] if plan.ntp_source and plan.management
+        else None,
         dns_servers=tuple(plan.dns_servers),
         syslog_servers=tuple(plan.syslog_servers),
         syslog_level=None if plan.syslog_severity is None

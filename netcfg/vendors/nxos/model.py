@@ -122,6 +122,8 @@ class NxosConfig:
     management_address: str | None
     management_gateway: str | None
     ntp_servers: tuple[str, ...]
+    #: `ntp source-interface mgmt0`
+    ntp_source: bool
     dns_servers: tuple[str, ...]
     #: `logging server <server> <0-7> use-vrf management`
     syslog_servers: tuple[str, ...]

@@ -163,6 +163,7 @@ def build(plan: DevicePlan) -> NxosConfig:
                                      for tc in q.pfc_priorities), qname(0, "nq")),
         interfaces=interfaces, loopback=plan.loopback, management_address=plan.management,
         management_gateway=plan.management_gateway, ntp_servers=tuple(plan.ntp_servers),
+        ntp_source=plan.ntp_source,
         dns_servers=tuple(plan.dns_servers), syslog_servers=tuple(plan.syslog_servers),
         syslog_level=None if plan.syslog_severity is None
         else syslog_level(plan.syslog_severity), snmp=plan.snmp, gnmi=plan.gnmi,

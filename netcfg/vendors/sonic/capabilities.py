@@ -43,6 +43,7 @@ CAPABILITIES = Capabilities(
     # bgpd.main.conf.j2 takes both from constants.yml.j2 (docker-fpm-frr; FACTS.md section 4),
     # not from CONFIG_DB
     unrendered={
+        "ntp_source": "no NTP_SERVER table is rendered (see ntp_servers)",
         "users": "no user is rendered: logins are the Linux host's, outside CONFIG_DB; the "
                  "switch keeps its own",
         "banners": "no BANNER_MESSAGE table is rendered: the SONiC YANG models in the "
