@@ -126,20 +126,18 @@ def render_multivendor(tmp: Path, extra: str, edit=None) -> dict[str, str]:  # n
     return out
 
 
-def check_junos_yang(text: str, directory: Path) -> None:
-    """A rendered Junos file against Juniper's YANG; skips where the YANG or libyang is
-    absent (CI has both)."""
-    import subprocess
-    import sys
+def check_junos_yang(text: str) -> None:
+    """A rendered Junos file against Juniper's YANG, through the project's shared validator
+    (../shared/junos-yang/validate_junos.py, loaded once per process); skips where the YANG
+    or libyang is absent (CI has both)."""
+    from netcfg.lab.junos.yang import JunosYang
 
     if not JUNOS_YANG.is_file():
         pytest.skip("../shared/junos-yang is not present (CI provides it)")
-    pytest.importorskip("libyang", reason="libyang binding (extra 'yang') not installed")
-    path = directory / "device.conf"
-    path.write_text(text)
-    run = subprocess.run([sys.executable, str(JUNOS_YANG), str(path)], capture_output=True,
-                         text=True, timeout=600)
-    assert run.returncode == 0, run.stdout + run.stderr
+    yang = JunosYang.from_options({"junos_yang": str(JUNOS_YANG.parent)})
+    if yang is None:
+        pytest.skip("libyang binding (extra 'yang') not installed")
+    assert yang.errors(text) == []
 
 
 def check_nvue(text: str, release: str) -> None:

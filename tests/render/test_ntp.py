@@ -74,7 +74,7 @@ def test_junos_ntp_against_junipers_yang(rendered, tmp_path):
     assert block == ("    name-server {\n" + "".join(f"        {s};\n" for s in RESOLVERS)
                      + "    }\n    ntp {\n" + "".join(f"        server {s};\n" for s in SERVERS)
                      + "    }\n")
-    check_junos_yang(core, tmp_path)
+    check_junos_yang(core)
 
 
 @pytest.mark.parametrize("release", ["5.15", "5.14"])
@@ -168,7 +168,7 @@ def test_ntp_requests_leave_from_the_management_interface(tmp_path):
     assert f"        server {SERVERS[0]};\n        source-address {address};\n" in core
     parse_indented(eos, GRAMMAR, "config", strict=True)
     parse(nxos, strict=True)
-    check_junos_yang(core, tmp_path)
+    check_junos_yang(core)
     for nos in ("cumulus", "sonic"):
         assert any("management.ntp_source" in ln and "[CAP010]" in ln and nos in ln
                    for ln in out["findings"].splitlines()), nos

@@ -60,7 +60,7 @@ def test_junos_snmp_against_junipers_yang(rendered, tmp_path):
         'snmp {\n    location "DC1 hall 2";\n    contact "noc@example.com";\n'
         "    community NETCFG-SNMP-COMMUNITY {\n        authorization read-only;\n    }\n}\n")
     assert '    location "DC1 hall 9";\n' in rendered["core1"]  # the device override
-    check_junos_yang(core.replace(SNMP_COMMUNITY, "Ro-Community-1"), tmp_path)
+    check_junos_yang(core.replace(SNMP_COMMUNITY, "Ro-Community-1"))
 
 
 def test_cumulus_and_sonic_say_they_render_none(rendered):

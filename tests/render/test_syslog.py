@@ -81,7 +81,7 @@ def test_junos_syslog_against_junipers_yang(rendered, tmp_path):
     block = core[start:core.index("\n    }\n", start) + 7]
     assert block == ("    syslog {\n" + "".join(
         f"        host {s} {{\n            any info;\n        }}\n" for s in SERVERS) + "    }\n")
-    check_junos_yang(core, tmp_path)
+    check_junos_yang(core)
 
 
 @pytest.mark.parametrize("release", ["5.15", "5.14"])

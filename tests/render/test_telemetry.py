@@ -78,7 +78,7 @@ def test_junos_grpc_against_junipers_yang(rendered, tmp_path):
         "                        port 50100;\n"
         '                        local-certificate "gnmi-cert";\n'
         "                    }\n                }\n            }\n        }")
-    check_junos_yang(core, tmp_path)
+    check_junos_yang(core)
 
 
 @pytest.mark.parametrize("release", ["5.15", "5.14"])

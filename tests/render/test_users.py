@@ -59,7 +59,7 @@ def test_written_files_hold_the_hashes(tmp_path, monkeypatch):
         "        user viewer {\n            class read-only;\n            authentication {\n"
         f'                encrypted-password "{VIEWER}";\n            }}\n        }}\n'
         "    }\n")
-    check_junos_yang(core, tmp_path)
+    check_junos_yang(core)
     body = yaml.safe_load(files["leaf-su2-r5.yaml"])[0]["set"]
     assert body["system"]["aaa"]["user"] == {
         "netadmin": {"hashed-password": ADMIN, "role": "system-admin"},
