@@ -47,9 +47,10 @@ CAPABILITIES = Capabilities(
         "lldp": "lldpd runs by default on Cumulus Linux; nothing is rendered for it",
         # the Syslog page (5.15): a severity is a selector's, and selectors without a facility
         # forwarded only `daemon` before 5.15; none is rendered, so every severity goes out
-        "snmp": "no NVUE snmp-server is rendered (its on/off word differs between 5.14 and "
-                "5.15 and is not yet verified); the switch keeps its own (management.preserve: "
-                "['service snmp-server'])",
+        "snmp": "no NVUE snmp-server is rendered yet (since 5.11 it is `system snmp-server` "
+                "with `state enabled`; its listening address and community keys are not yet "
+                "checked); the switch keeps its own (management.preserve: "
+                "['system snmp-server'])",
         "syslog_severity": "no NVUE syslog selector is rendered: the servers receive every "
                            "severity (before 5.15 a selector without a facility forwarded "
                            "only the daemon facility)",
