@@ -105,3 +105,14 @@ def test_without_a_certificate_junos_renders_none_and_says_so(tmp_path):
                and "TLS only" in ln for ln in lines)
     assert any("[CAP010]" in ln and "sonic" in ln and "gnmi" in ln for ln in lines)
     assert not any("[CAP010]" in ln and "cumulus" in ln and "gnmi" in ln for ln in lines)
+
+
+def test_junos_states_a_port_only_where_the_intent_gives_one(tmp_path):
+    """Juniper's YANG gives `grpc ssl port` the default 32767: without `port` the file states
+    none and the switch uses its own."""
+    core = _render(tmp_path, "    gnmi: {certificate: gnmi-cert}\n")["core1"]
+    start = core.index("                    ssl {")
+    assert core[start:core.index("                    }\n", start)] == (
+        "                    ssl {\n"
+        '                        local-certificate "gnmi-cert";\n')
+    check_junos_yang(core)
