@@ -68,15 +68,26 @@ def _printable(value: str) -> str:
     return value.encode("unicode_escape").decode("ascii")[:80]
 
 
-def _check_text(value: str) -> str:
+def unsafe(value: str, allowed: str = "") -> tuple[int, str] | None:
+    """Offset and character of the first control character, line or paragraph separator or
+    invisible format character (bidi controls, zero-width, BOM) in `value` that is not in
+    `allowed`: what free text, raw lines and banners may not carry into a config."""
     for i, ch in enumerate(value):
-        if ch in "\r\n" or unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"):
-            raise PydanticCustomError(
-                "unsafe_text",
-                "text contains a control character or line break ({char} at offset {offset}); "
-                "free text must be one printable line (it is copied into device configs)",
-                {"char": repr(ch), "offset": i},
-            )
+        if ch not in allowed and (ch in "\r\n" or unicodedata.category(ch) in
+                                  ("Cc", "Cf", "Zl", "Zp")):
+            return i, ch
+    return None
+
+
+def _check_text(value: str) -> str:
+    bad = unsafe(value)
+    if bad is not None:
+        raise PydanticCustomError(
+            "unsafe_text",
+            "text contains a control character or line break ({char} at offset {offset}); "
+            "free text must be one printable line (it is copied into device configs)",
+            {"char": repr(bad[1]), "offset": bad[0]},
+        )
     return value
 
 

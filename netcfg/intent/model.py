@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ipaddress
-import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -25,6 +24,7 @@ from netcfg.intent.base import (
     NicName,
     PlatformName,
     Text,
+    unsafe,
 )
 from netcfg.intent.qos import Dcqcn, Ecmp, Qos, WatchdogOverride
 from netcfg.intent.raw import RawConfig
@@ -431,11 +431,11 @@ class CloudVision(IntentModel):
 
 
 def _check_banner(value: str) -> str:
-    for i, ch in enumerate(value):
-        if ch != "\n" and unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"):
-            raise PydanticCustomError(
-                "unsafe_text", "a banner holds a control character ({char} at offset {offset}); "
-                "only line breaks may appear in it", {"char": repr(ch), "offset": i})
+    bad = unsafe(value, "\n")
+    if bad is not None:
+        raise PydanticCustomError(
+            "unsafe_text", "a banner holds a control character ({char} at offset {offset}); "
+            "only line breaks may appear in it", {"char": repr(bad[1]), "offset": bad[0]})
     return value.rstrip("\n")
 
 

@@ -13,31 +13,28 @@ characters but the line breaks between lines and tabs.
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, ConfigDict, Field, WithJsonSchema, model_validator
 from pydantic_core import PydanticCustomError
 
-from netcfg.intent.base import _TEXT_PATTERN, IntentModel, Text, _check_name, catalog_name
+from netcfg.intent.base import (
+    _TEXT_PATTERN,
+    IntentModel,
+    Text,
+    _check_name,
+    catalog_name,
+    unsafe,
+)
 from netcfg.intent.waivers import Glob
 
 #: roles a raw entry may select (the switch roles of the intent)
 RawRole = Literal["leaf", "spine", "core"]
 
 
-def _unsafe(value: str, allowed: str) -> tuple[int, str] | None:
-    """Offset and character of the first control or invisible format character not in
-    `allowed`."""
-    for i, ch in enumerate(value):
-        if ch not in allowed and unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"):
-            return i, ch
-    return None
-
-
 def _check_lines(value: str) -> str:
-    bad = _unsafe(value, "\n\t")
+    bad = unsafe(value, "\n\t")
     if bad is not None:
         raise PydanticCustomError(
             "unsafe_text", "raw lines contain a control character ({char} at offset "
@@ -60,8 +57,7 @@ def _check_tree(value: Any, path: str = "merge") -> Any:
         for i, item in enumerate(value):
             _check_tree(item, f"{path}[{i}]")
     elif isinstance(value, str):
-        bad = _unsafe(value, "")
-        if bad is not None or "\n" in value:
+        if unsafe(value) is not None:
             raise PydanticCustomError(
                 "unsafe_text", "{path}: text contains a control character or line break",
                 {"path": path})
