@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from netcfg.deploy.preserve import keep_line_blocks
+from netcfg.vendors import vendor
 from netcfg.vendors.lineconfig import parse
 
 # a statement: printable text (unicode too) that neither starts nor ends with blanks and does
@@ -76,13 +76,15 @@ def test_a_left_margin_comment_or_blank_line_closes_the_block():
 @given(st.lists(TEXT, min_size=1, max_size=4), TEXT)
 def test_device_local_blocks_are_kept_byte_for_byte(values, secret):
     """An EOS running config with a login block full of odd characters: the candidate that
-    lacks it gets it verbatim, once, after the hostname line."""
+    lacks it gets it verbatim, once."""
     login = [f"username netops secret sha512 {secret}"] + [f"   {v}" for v in values]
     running = "\n".join(["hostname sw1", "!", *login, "!", "interface Ethernet1",
                          "   description old", "!"]) + "\n"
-    candidate = "hostname sw1\n!\ninterface Ethernet1\n   description new\n!\n"
-    merged = keep_line_blocks(running, candidate, ("username",), separator="!")
+    candidate = "hostname sw1\n!\ninterface Ethernet1\n   description new\n!\nend\n"
+    eos = vendor("eos").deploy
+    merged = eos.keep_device_local(running, candidate)
     lines = merged.splitlines()
-    assert lines[1:1 + len(login)] == login
+    at = lines.index(login[0])
+    assert lines[at:at + len(login)] == login and lines[at + len(login):] == ["end"]
     assert merged.count(login[0]) == 1
-    assert keep_line_blocks(running, merged, ("username",), separator="!") == merged
+    assert eos.keep_device_local(running, merged) == merged

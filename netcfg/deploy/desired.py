@@ -92,4 +92,5 @@ def _device_wins(fabric: Fabric) -> tuple[str, ...]:
     """Sections a push leaves as the device has them: root's password, unless the intent says
     its hash replaces the device's (`management.root_authentication.on_push: replace`)."""
     root = fabric.loaded.intent.management.root_authentication
-    return () if root is not None and root.on_push == "replace" else ("root-authentication",)
+    return () if root is not None and root.on_push == "replace" else (
+        "system root-authentication",)

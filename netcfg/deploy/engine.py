@@ -15,13 +15,13 @@ import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
-from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
 from napalm.base import NetworkDriver
 
 from netcfg.deploy.connect import Connection, DeviceError, describe
+from netcfg.deploy.preserve import Kept, keep
 from netcfg.deploy.runs import DeviceLock, LockHeld, Run, cut_confirms
 from netcfg.deploy.secrets import redact
 from netcfg.deploy.sections import Change, compare
@@ -38,7 +38,8 @@ class Desired:
     facts: QosFacts | None = None
     #: parses a config of this device's NOS into facts (None: no meaning-level checks)
     reader: Callable[[str], QosFacts] | None = field(default=None, compare=False)
-    #: sections of the file where the device's own version, if it has one, is kept instead
+    #: sections (globs) of the file where the device's own version, if it has one, is kept
+    #: instead, beside the NOS's own (`DeployAdapter.device_owned`)
     device_wins: tuple[str, ...] = ()
     #: globs of the device's own sections a replace keeps though the file lacks them
     #: (`management.preserve`)
@@ -105,22 +106,19 @@ def _meaning(desired: Desired, running: str) -> list[str]:
         return [f"running config not readable for a meaning diff: {describe(exc)}"]
 
 
-def _candidate(target: Target, running: str, desired: Desired) -> str:
-    """The replace candidate: the rendered config with what the device keeps of its own:
-    its logins and AAA (keep_device_local) and the sections the intent preserves."""
-    candidate = target.adapter.keep_device_local(
-        running, target.adapter.prefer_device(running, desired.text, desired.device_wins))
-    if not desired.preserve:
-        return candidate
-    theirs, ours = target.adapter.sections(running), target.adapter.sections(candidate)
-    keep = [key for key, (family, _) in theirs.items() if key not in ours and any(
-        fnmatchcase(key, p) or fnmatchcase(family, p) for p in desired.preserve)]
-    return target.adapter.add_sections(running, candidate, keep) if keep else candidate
+def _candidate(target: Target, running: str, desired: Desired) -> Kept:
+    """The replace candidate: the rendered config with what the preserve policy keeps of the
+    device's own (netcfg/deploy/preserve.py): its logins and AAA, the sections the intent
+    preserves, and the sections the device owns."""
+    policy = target.adapter.policy(desired.preserve, desired.device_wins)
+    return keep(target.adapter, running, desired.text, policy)
 
 
-def _sections(target: Target, running: str, candidate: str, opts: Options) -> Change:
-    return compare(target.adapter.sections(running), target.adapter.sections(candidate),
-                   opts.allow_removal)
+def _sections(target: Target, running: str, candidate: Kept, opts: Options) -> Change:
+    change = compare(target.adapter.sections(running), target.adapter.sections(candidate.text),
+                     opts.allow_removal)
+    change.kept_device = candidate.overridden
+    return change
 
 
 def _load(driver: NetworkDriver, target: Target, candidate: str, run: Run | None = None) -> str:
@@ -164,7 +162,7 @@ def _diff_unlocked(target: Target, desired: Desired, opts: Options) -> Result:
             running = _step(target, "get running config", lambda: _running(driver))
             candidate = _candidate(target, running, desired)
             sections = _sections(target, running, candidate, opts)
-            diff = _device_diff(driver, target, candidate)
+            diff = _device_diff(driver, target, candidate.text)
     except DeviceError as exc:
         return Result(target.name, "unreachable" if exc.stage == "connect" else "failed",
                       error=exc.message, stage=exc.stage)
@@ -240,7 +238,7 @@ def _push_locked(target: Target, desired: Desired, run: Run, opts: Options,
                        "not manage; keep them (preserve) or name them with --allow-removal")
                 run.record(name, "refused", stage="removal", removes=sections.unmanaged)
                 return Result(name, "failed", error=why, stage="removal", sections=sections)
-            diff = _load(driver, target, candidate, run)
+            diff = _load(driver, target, candidate.text, run)
             meaning = _meaning(desired, running)
             if not diff:
                 _step(target, "discard", driver.discard_config)
@@ -260,7 +258,7 @@ def _push_locked(target: Target, desired: Desired, run: Run, opts: Options,
                               sections=sections)
             run.record(name, "committing", revert_in=opts.revert_in,
                        removes=sections.removed, adds=sections.added,
-                       changes=len(sections.changed))
+                       changes=len(sections.changed), keeps_device=sections.kept_device)
             try:
                 timer = _commit(driver, target, opts.revert_in, opts.message)
             except Exception as exc:  # noqa: BLE001 - refused or unanswered: read the device
@@ -339,7 +337,7 @@ def _settle(target: Target, desired: Desired, run: Run, opts: Options, stage: st
                error=error)
     try:
         outcome = _outcome(target, run, opts, stage,
-                           lambda running: _candidate(target, running, desired),
+                           lambda running: _candidate(target, running, desired).text,
                            run.saved("backup", name), save_new=stage == "confirm")
     except DeviceError as exc:
         run.record(name, "failed", stage=stage, error=f"{error}; then {exc.message}",

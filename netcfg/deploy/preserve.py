@@ -1,43 +1,68 @@
-"""Keep a device's own logins and AAA across a full-config replace.
+"""What a full replace keeps of the device's own: one policy for every NOS.
 
 netcfg renders the fabric, not who may log in: users, password hashes, AAA servers and SSH
-keys are device-local (often managed by another system) and never pass through the intent.
-A replace candidate without them would lock everyone out (EOS, NX-OS) or be refused (Junos
-requires `system root-authentication`). So before a replace, the device-local sections of the
-running config are copied into the candidate, unless the candidate defines them itself. Which
-sections are device-local is each vendor's fact (`DeployAdapter.keep_device_local`); this
-module holds the mechanism for line-oriented (indented) configs.
+keys are the device's (often managed by another system) and never pass through the intent. A
+replace candidate without them would lock everyone out (EOS, NX-OS) or be refused (Junos
+requires `system root-authentication`). Teams also run sections netcfg does not render at all
+(a collector's SNMP user, a site's syslog host): `management.preserve` names those.
+
+So before a replace the candidate takes, from the running config, in the terms every NOS's
+deploy adapter splits a config into (`DeployAdapter.sections`: `username admin`, `system login
+user ops`, `system aaa user admin`, `TACPLUS_SERVER`):
+
+* **kept** sections, named by the NOS's default policy (`DeployAdapter.device_local`: logins
+  and AAA) or by the intent (`management.preserve`), where the candidate has no section of
+  that name: the intent's own users replace the device's of the same name only;
+* **device-owned** sections (`DeployAdapter.device_owned`, and Junos's root password unless
+  the intent says otherwise) in place of the candidate's: facts of the hardware (a SONiC
+  switch's MAC and platform) and what the NOS refuses to change in a replace (SONiC's
+  BUFFER_POOL). Where the candidate stated one differently the push says so
+  (`Change.kept_device`): nothing is swapped silently.
 """
 
 from __future__ import annotations
 
-from netcfg.vendors.lineconfig import parse
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from netcfg.deploy.sections import matches
+
+if TYPE_CHECKING:
+    from netcfg.vendors.base import DeployAdapter
 
 
-def line_blocks(text: str, prefixes: tuple[str, ...]) -> list[list[str]]:
-    """Top-level blocks (a line and its indented children, as written) whose first line starts
-    with one of `prefixes`."""
-    return [s.lines for s in parse(text)
-            if s.text.startswith(prefixes) and not s.lines[0][:1].isspace()]
+@dataclass(frozen=True)
+class Policy:
+    """Globs of section keys or families (netcfg.deploy.sections.matches)."""
+
+    #: the device's sections kept where the candidate has none of the same name
+    keep: tuple[str, ...] = ()
+    #: sections whose device version replaces the candidate's
+    device_wins: tuple[str, ...] = ()
 
 
-def _key(block: list[str]) -> tuple[str, ...]:
-    """What a block configures: its first two words (`username admin`, `aaa authentication`)."""
-    return tuple(block[0].split()[:2])
+@dataclass(frozen=True)
+class Kept:
+    """A replace candidate with the device's own sections in it."""
+
+    text: str
+    #: sections of the device added because the candidate had none of that name
+    kept: list[str] = field(default_factory=list)
+    #: sections the candidate stated differently, replaced by the device's own
+    overridden: list[str] = field(default_factory=list)
 
 
-def keep_line_blocks(running: str, candidate: str, prefixes: tuple[str, ...],
-                     separator: str | None = None) -> str:
-    """`candidate` plus the blocks of `running` starting with `prefixes` that the candidate
-    does not configure itself, inserted after the hostname line (where a human looks for
-    logins), followed by `separator` when the NOS closes a block with one (EOS `!`)."""
-    have = {_key(block) for block in line_blocks(candidate, prefixes)}
-    keep = [b for b in line_blocks(running, prefixes) if _key(b) not in have]
-    if not keep:
-        return candidate
-    lines = candidate.splitlines()
-    at = next((i + 1 for i, line in enumerate(lines) if line.startswith("hostname ")), 0)
-    block = [line for b in keep for line in b]
-    if separator is not None:
-        block.append(separator)
-    return "\n".join(lines[:at] + block + lines[at:]) + "\n"
+def keep(adapter: DeployAdapter, running: str, candidate: str, policy: Policy) -> Kept:
+    """`candidate` with what `policy` keeps of `running` (module docstring)."""
+    theirs, ours = adapter.sections(running), adapter.sections(candidate)
+    wins = [key for key, (family, _) in theirs.items()
+            if matches(key, family, policy.device_wins)]
+    overridden = [key for key in wins if key in ours and ours[key][1] != theirs[key][1]]
+    kept = [key for key, (family, _) in theirs.items() if key not in ours
+            and key not in wins and matches(key, family, policy.keep)]
+    if overridden:
+        candidate = adapter.remove_sections(candidate, overridden)
+    added = [key for key in wins if key not in ours] + overridden + kept
+    if added:
+        candidate = adapter.add_sections(running, candidate, added)
+    return Kept(candidate, sorted(kept), sorted(overridden))

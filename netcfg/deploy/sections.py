@@ -28,6 +28,10 @@ _TWO_WORD = frozenset({"ip", "ipv6", "no", "router", "management", "hardware", "
                        "vlan", "copp", "logging", "ntp", "snmp-server", "daemon"})
 
 
+#: one-line settings that name an entry of their own: each entry is a section (`username
+#: admin`, `snmp-server user ops`), so a device's login stays beside the intent's
+_NAMED = {"username": 2, "snmp-server user": 3}
+
 #: lines a `show running-config` prints that configure nothing (NX-OS's `version` header,
 #: EOS's closing `end`)
 _NOT_CONFIG = frozenset({"version", "end"})
@@ -42,6 +46,9 @@ class Change:
     removed: list[str] = field(default_factory=list)
     #: removed sections of families the rendered file does not configure
     unmanaged: list[str] = field(default_factory=list)
+    #: sections the file states differently where the device's own version stays (the
+    #: switch's facts, or what its NOS refuses to change: DeployAdapter.device_owned)
+    kept_device: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         """`+2 ~5 -1` and the removed sections by name."""
@@ -49,11 +56,19 @@ class Change:
         if self.removed:
             shown = ", ".join(self.removed[:6]) + (" ..." if len(self.removed) > 6 else "")
             text += f" (removes {shown})"
+        if self.kept_device:
+            text += f"; keeps the device's own {', '.join(self.kept_device)}"
         return text
 
     def as_dict(self) -> dict[str, list[str]]:
         return {"added": self.added, "changed": self.changed, "removed": self.removed,
-                "unmanaged_removals": self.unmanaged}
+                "unmanaged_removals": self.unmanaged, "kept_device": self.kept_device}
+
+
+def matches(key: str, family: str, patterns: Iterable[str]) -> bool:
+    """Whether a section is named by one of `patterns`: globs of section keys or families
+    (`--allow-removal`, `management.preserve`, the NOS's preserve policy)."""
+    return any(fnmatchcase(key, p) or fnmatchcase(family, p) for p in patterns)
 
 
 def compare(running: Sections, candidate: Sections, allowed: Iterable[str] = ()) -> Change:
@@ -68,8 +83,7 @@ def compare(running: Sections, candidate: Sections, allowed: Iterable[str] = ())
         elif key not in candidate:
             change.removed.append(key)
             family = running[key][0]
-            if family not in managed and not any(fnmatchcase(key, p) or fnmatchcase(family, p)
-                                                 for p in patterns):
+            if family not in managed and not matches(key, family, patterns):
                 change.unmanaged.append(key)
         elif running[key][1] != candidate[key][1]:
             change.changed.append(key)
@@ -86,17 +100,25 @@ def family_of(line: str) -> str:
     return " ".join(words[:2]) if words[0].lower() in _TWO_WORD and len(words) > 1 else words[0]
 
 
-def _line_statements(text: str) -> Iterator[tuple[str, str, list[str]]]:
+def _line_statements(text: str, keep_all: bool = False) -> Iterator[tuple[str, str, list[str]]]:
     """(section key, family, lines) of each top-level statement of an EOS or NX-OS config: a
     block (`interface X`, `router bgp 65001`, `daemon TerminAttr`) by its first line, a one-line
-    setting by its family (`ntp server ...` lines share the section `ntp server`)."""
+    setting by its family (`ntp server ...` lines share the section `ntp server`) or its entry
+    (_NAMED). `keep_all`: also the lines that configure nothing, with the key ""."""
     for statement in parse(text):
         first = statement.lines[0].strip()
         if not first or first.startswith(("!", "#")) or first.split()[0] in _NOT_CONFIG:
+            if keep_all:
+                yield "", "", [line.rstrip() for line in statement.lines]
             continue
         family = family_of(first)
-        yield (first if len(statement.lines) > 1 else family), family, [
-            line.rstrip() for line in statement.lines]
+        if len(statement.lines) > 1:
+            key = first
+        elif family in _NAMED:
+            key = " ".join(first.split()[:_NAMED[family]])
+        else:
+            key = family
+        yield key, family, [line.rstrip() for line in statement.lines]
 
 
 def line_sections(text: str) -> Sections:
@@ -118,3 +140,11 @@ def add_line_sections(running: str, candidate: str, keys: list[str]) -> str:
     body = candidate.rstrip("\n").split("\n")
     at = len(body) - 1 if body and body[-1].strip() == "end" else len(body)
     return "\n".join(body[:at] + lines + body[at:]) + "\n"
+
+
+def remove_line_sections(candidate: str, keys: list[str]) -> str:
+    """EOS and NX-OS: `candidate` without the statements of these sections."""
+    drop = set(keys)
+    kept = [line for key, _, block in _line_statements(candidate, keep_all=True)
+            if key not in drop for line in block]
+    return "\n".join(kept) + "\n"

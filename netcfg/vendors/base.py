@@ -27,6 +27,7 @@ from netcfg.vendors import raw
 if TYPE_CHECKING:
     from napalm.base import NetworkDriver
 
+    from netcfg.deploy.preserve import Policy
     from netcfg.deploy.targets import Target
     from netcfg.findings import Finding
     from netcfg.render.facts import QosFacts
@@ -147,6 +148,13 @@ class DeployAdapter:
     #: value)`: a BGP session key in whatever form the device shows it. `mask` blanks them in
     #: the device's own diffs, which show the running config's values (not known here)
     secret_values: ClassVar[tuple[re.Pattern[str], ...]] = ()
+    #: the preserve policy's default (netcfg/deploy/preserve.py): globs of sections (keys or
+    #: families of `sections`) a replace keeps of the device's own where the file has none
+    #: of that name: who may log in and how
+    device_local: ClassVar[tuple[str, ...]] = ()
+    #: sections whose device version replaces the file's: the hardware's own facts and what
+    #: the NOS refuses to change in a replace
+    device_owned: ClassVar[tuple[str, ...]] = ()
 
     def mask(self, text: str) -> str:
         """`text` with every value of `secret_values` replaced by ********."""
@@ -205,19 +213,27 @@ class DeployAdapter:
 
     def add_sections(self, running: str, candidate: str, keys: list[str]) -> str:
         """`candidate` with these sections of `running` (keys of `sections`) added as the
-        device has them: how `management.preserve` keeps a section through a replace."""
+        device has them: how a replace keeps the device's own (netcfg/deploy/preserve.py)."""
         raise NotImplementedError(f"{type(self).__name__} cannot keep device sections")
 
-    def prefer_device(self, running: str, candidate: str, sections: tuple[str, ...]) -> str:
-        """`candidate` without those of `sections` the device has its own of, so that
-        keep_device_local puts the device's in (`management.root_authentication.on_push:
-        keep_device`). Only a NOS whose files carry such a section does anything."""
-        return candidate
+    def remove_sections(self, candidate: str, keys: list[str]) -> str:
+        """`candidate` without these sections (keys of `sections`): where the device's own
+        version replaces the file's (`device_owned`)."""
+        raise NotImplementedError(f"{type(self).__name__} cannot drop sections of a file")
+
+    def policy(self, preserve: Sequence[str] = (), device_wins: Sequence[str] = ()) -> Policy:
+        """The preserve policy of a replace: this NOS's defaults and the intent's additions
+        (`management.preserve`; Junos's root password unless the intent replaces it)."""
+        from netcfg.deploy.preserve import Policy
+
+        return Policy(self.device_local + tuple(preserve), self.device_owned + tuple(device_wins))
 
     def keep_device_local(self, running: str, candidate: str) -> str:
-        """`candidate` plus the device-local sections of `running` (logins, AAA) it does not
-        define itself, so a full replace cannot lock anyone out."""
-        return candidate
+        """`candidate` with what the NOS's default policy keeps of `running` (logins, AAA, the
+        switch's own facts): a plain NAPALM replace and a rollback use this."""
+        from netcfg.deploy.preserve import keep
+
+        return keep(self, running, candidate, self.policy()).text
 
 
 class Vendor(ABC):

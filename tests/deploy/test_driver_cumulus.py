@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import napalm
 import pytest
-import yaml
 from napalm.base.exceptions import CommitConfirmException, CommitError, ConnectionException
 
 from netcfg.lab import DeviceSpec
-from netcfg.vendors.cumulus.driver import DEVICE_LOCAL_PATHS, CumulusDriver, with_device_local
+from netcfg.vendors.cumulus.driver import CumulusDriver
 
 
 def test_found_by_platform_name():
@@ -36,19 +35,6 @@ def test_missing_known_hosts_file_is_an_error(tmp_path):
         "known_hosts": str(tmp_path / "absent")})
     with pytest.raises(ConnectionException, match="does not exist"):
         drv.open()
-
-
-def test_with_device_local_keeps_users_and_management():
-    running = yaml.safe_dump([{"header": {"rev-id": 1.0}}, {"set": {
-        "system": {"hostname": "old", "aaa": {"user": {"cumulus": {"role": "system-admin"}}}},
-        "interface": {"eth0": {"ip": {"vrf": "mgmt"}}, "swp1": {"description": "x"}},
-        "vrf": {"mgmt": {}, "default": {}}}}])
-    out = yaml.safe_load(with_device_local("- set:\n    system:\n      hostname: new\n", running))
-    assert out[0] == {"set": {"system": {"hostname": "new"}}}
-    assert out[1]["set"] == {"system": {"aaa": {"user": {"cumulus": {"role": "system-admin"}}}},
-                             "interface": {"eth0": {"ip": {"vrf": "mgmt"}}},
-                             "vrf": {"mgmt": {}}}
-    assert ("system", "aaa") in DEVICE_LOCAL_PATHS
 
 
 def test_lifecycle_against_the_lab(make_lab, drivers):

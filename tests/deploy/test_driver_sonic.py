@@ -16,7 +16,6 @@ from netcfg.vendors.sonic.driver import (
     SonicDriver,
     config_diff,
     json_patch,
-    keep_device_local,
     merge_into,
 )
 
@@ -146,15 +145,3 @@ def test_json_patch_and_diff_helpers():
         {"mtu": "1", "alias": "etp1"}
 
 
-def test_keep_device_local():
-    running = {"DEVICE_METADATA": {"localhost": {"hostname": "old", "mac": "aa", "hwsku": "X"}},
-               "MGMT_INTERFACE": {"eth0|10.0.0.5/24": {"gwaddr": "10.0.0.1"}},
-               "BUFFER_POOL": {"p": {"size": "1", "type": "ingress", "mode": "dynamic"}}}
-    rendered = {"DEVICE_METADATA": {"localhost": {"hostname": "new"}},
-                "MGMT_INTERFACE": {"eth0|198.51.100.9/24": {}},
-                "BUFFER_POOL": {"p": {"type": "ingress", "mode": "dynamic"}}}
-    out = keep_device_local(rendered, running)
-    assert out["DEVICE_METADATA"]["localhost"] == {"hostname": "new", "mac": "aa", "hwsku": "X"}
-    assert out["MGMT_INTERFACE"] == running["MGMT_INTERFACE"]
-    assert out["BUFFER_POOL"] == running["BUFFER_POOL"]
-    assert rendered["DEVICE_METADATA"]["localhost"] == {"hostname": "new"}  # not modified

@@ -75,8 +75,12 @@ def merged(full_name: str) -> str:
 @given(full_name=HOSTILE)
 def test_logins_and_root_authentication_are_kept_whole(full_name):
     out = merged(full_name)
-    root, login = blocks(full_name)
-    assert root in out and login in out
+    theirs = statements(running(full_name))
+    kept = [s for s in theirs if s[:2] in (("system", "root-authentication"),
+                                           ("system", "login"))]
+    assert len(kept) == 5 and set(kept) <= set(statements(out))
+    # the annotation before the user stays with it; a `#` comment may move to its own line
+    assert "/* the operator's own account { not ours } */" in out
     assert out.count("root-authentication") == 1
     # the candidate's own statements are still there, and nothing of the old system's
     assert "host-name leaf1;" in out and "old-name" not in out
@@ -123,7 +127,7 @@ def test_the_devices_users_join_the_intents_as_written(full_name):
 
 def test_a_candidate_without_system_gets_one():
     out = vendor("junos").deploy.keep_device_local(running("Ops"), "interfaces {\n}\n")
-    assert out.startswith("system {\n    root-authentication {\n")
+    assert out.startswith("interfaces {\n}\nsystem {\n    root-authentication {\n")
 
 
 NAMES = ['Ops "night" {shift}', "back\\slash } # not a comment", "/* not a comment */ é中",

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import pytest
 
+from netcfg.deploy.preserve import keep
 from netcfg.deploy.secrets import CredentialError, root_hash
 from netcfg.intent.model import RootAuthentication
 from netcfg.vendors import vendor
-from netcfg.vendors.junos.syntax import top_children
+from netcfg.vendors.junos.syntax import select
 
 from .deploy_cases import MULTIVENDOR, SHARED, devices_file, specs
 from .test_cli import netcfg
@@ -119,7 +120,7 @@ def test_push_keeps_the_devices_root_password_unless_told(tmp_path, monkeypatch,
               str(state), "--device", "core1"]
     outputs = [netcfg("push", *common, check=0), netcfg("diff", *common, check=0)]
     running = lab["core1"].running_config()
-    root = top_children(running, "system")["root-authentication"]  # the login has LAB_HASH too
+    root = select(running, ("system", "root-authentication"))  # the login has LAB_HASH too
     want, other = (SHA512, LAB_HASH) if on_push == "replace" else (LAB_HASH, SHA512)
     assert want in root and other not in root
     assert running.count("root-authentication") == 1
@@ -128,18 +129,19 @@ def test_push_keeps_the_devices_root_password_unless_told(tmp_path, monkeypatch,
     assert all(SHA512 not in p.read_text() for p in state.rglob("*.jsonl"))
 
 
-def test_prefer_device_drops_only_what_the_device_has():
+def test_the_devices_root_password_wins_only_where_it_has_one():
     junos = vendor("junos").deploy
     ours = ('system {\n    host-name "core1";\n    root-authentication {\n'
             f'        encrypted-password "{SHA512}";\n    }}\n}}\n')
     theirs = ('system {\n    root-authentication {\n'
               f'        encrypted-password "{MD5}";\n    }}\n}}\n')
-    kept = junos.keep_device_local(theirs, junos.prefer_device(theirs, ours,
-                                                               ("root-authentication",)))
-    assert MD5 in kept and SHA512 not in kept and kept.count("root-authentication") == 1
-    fresh = junos.keep_device_local("system {\n}\n", junos.prefer_device(
-        "system {\n}\n", ours, ("root-authentication",)))
-    assert SHA512 in fresh  # a device without a root password gets the intent's
-    replaced = junos.keep_device_local(theirs, junos.prefer_device(theirs, ours, ()))
-    assert SHA512 in replaced and MD5 not in replaced
-    assert SHA512 not in junos.mask(replaced) and "********" in junos.mask(replaced)
+    device_wins = junos.policy(device_wins=("system root-authentication",))
+    kept = keep(junos, theirs, ours, device_wins)
+    assert MD5 in kept.text and SHA512 not in kept.text
+    assert kept.text.count("root-authentication") == 1
+    assert kept.overridden == ["system root-authentication"]  # reported, not silent
+    fresh = keep(junos, "system {\n}\n", ours, device_wins)
+    assert SHA512 in fresh.text and fresh.overridden == []  # no root password: the intent's
+    replaced = keep(junos, theirs, ours, junos.policy())
+    assert SHA512 in replaced.text and MD5 not in replaced.text
+    assert SHA512 not in junos.mask(replaced.text) and "********" in junos.mask(replaced.text)

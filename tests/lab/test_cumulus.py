@@ -17,7 +17,7 @@ from napalm.base.exceptions import (
 from napalm.base.test.helpers import test_model as check_model
 
 from netcfg.lab import DeviceSpec
-from netcfg.vendors.cumulus.driver import with_device_local
+from netcfg.vendors import vendor
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -59,7 +59,7 @@ def test_replace_compare_commit(leaf, drivers):
     lab, dev = leaf
     drv = _driver(drivers, dev)
     running = drv.get_config("running")["running"]
-    drv.load_replace_candidate(config=with_device_local(MTU, running))
+    drv.load_replace_candidate(config=vendor("cumulus").deploy.keep_device_local(running, MTU))
     diff = drv.compare_config()
     assert "mtu: 9000" in diff and "- unset:" in diff and "hostname" in diff  # replace drops it
     assert "mtu: 9000" in drv.get_config("candidate")["candidate"]
@@ -297,7 +297,7 @@ def _replace(dev, text):
     drv = napalm.get_network_driver("netcfg_cumulus")(**dev.napalm())
     drv.open()
     running = drv.get_config("running")["running"]
-    drv.load_replace_candidate(config=with_device_local(text, running))
+    drv.load_replace_candidate(config=vendor("cumulus").deploy.keep_device_local(running, text))
     return drv
 
 

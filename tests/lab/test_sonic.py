@@ -19,7 +19,14 @@ from napalm.base.exceptions import (
 from netmiko import ConnectHandler
 
 from netcfg.lab import DeviceSpec
-from netcfg.vendors.sonic.driver import keep_device_local
+from netcfg.vendors import vendor
+
+
+def keep_device_local(candidate: dict, running: dict) -> dict:
+    """`candidate` with what SONiC's preserve policy keeps of `running` (the deploy adapter's)."""
+    return json.loads(vendor("sonic").deploy.keep_device_local(json.dumps(running),
+                                                              json.dumps(candidate)))
+
 
 REPO = Path(__file__).resolve().parents[2]
 SONIC_YANG = REPO.parent / "shared" / "sonic-yang" / "yang"

@@ -5,6 +5,7 @@ startup configuration, so nothing is saved apart."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +23,8 @@ class CumulusDeploy(DeployAdapter):
     secret_values = (re.compile(r"(?P<lead>\b(?:hashed-)?password: )(?P<secret>\S.*)$",
                                 re.MULTILINE),)
     napalm_driver = "netcfg_cumulus"
+    #: who may log in (users, AAA) and the switch's management port and VRF
+    device_local = ("system aaa", "interface eth0", "vrf mgmt")
     default_port = 22
     protocol = "ssh"
 
@@ -40,39 +43,67 @@ class CumulusDeploy(DeployAdapter):
 
     def sections(self, text: str) -> dict[str, tuple[str, str]]:
         """`interface swp1`, `service ntp`, `system hostname`: the second level under
-        `set`; the family is the first level, or for `service` and `system` the section."""
+        `set`, and each login of its own (`system aaa user admin`, `system aaa
+        authentication-order`); the family is the first level, or for `service` and `system`
+        the second."""
         import yaml
 
-        from netcfg.vendors.cumulus.render import sets
-
-        out: dict[str, tuple[str, str]] = {}
-        for top, body in sets(text).items():
-            children = body.items() if isinstance(body, dict) else [("", body)]
-            for name, value in children:
-                key = f"{top} {name}".strip()
-                family = key if top in ("service", "system") else top
-                out[key] = (family, yaml.safe_dump(value, sort_keys=True))
-        return out
+        return {key: (family, yaml.safe_dump(value, sort_keys=True))
+                for key, (family, _, value) in _sections(text).items()}
 
     def add_sections(self, running: str, candidate: str, keys: list[str]) -> str:
         import yaml
 
-        from netcfg.vendors.cumulus.render import sets
-
-        merged = sets(running)
+        found = _sections(running)
         keep: dict[str, Any] = {}
         for key in keys:
-            top, _, name = key.partition(" ")
-            body = merged.get(top)
-            if name and isinstance(body, dict) and name in body:
-                keep.setdefault(top, {})[name] = body[name]
-            elif not name and top in merged:
-                keep[top] = merged[top]
+            if key in found:
+                _, path, value = found[key]
+                node = keep
+                for token in path[:-1]:
+                    node = node.setdefault(token, {})
+                node[path[-1]] = value
         if not keep:
             return candidate
         return candidate.rstrip("\n") + "\n" + yaml.safe_dump([{"set": keep}], sort_keys=False)
 
-    def keep_device_local(self, running: str, candidate: str) -> str:
-        from netcfg.vendors.cumulus.driver import with_device_local
+    def remove_sections(self, candidate: str, keys: list[str]) -> str:
+        import yaml
 
-        return with_device_local(candidate, running)
+        paths = [path for key, (_, path, _) in _sections(candidate).items() if key in keys]
+        doc = yaml.safe_load(candidate) or []
+        for entry in doc:
+            for path in paths:
+                node = entry.get("set") if isinstance(entry, dict) else None
+                for token in path[:-1]:
+                    node = node.get(token) if isinstance(node, dict) else None
+                if isinstance(node, dict):
+                    node.pop(path[-1], None)
+        return str(yaml.safe_dump(doc, sort_keys=False, default_flow_style=False,
+                                  width=1 << 16, allow_unicode=True))
+
+
+#: mappings whose entries are each a section of their own: the device's other logins stay
+#: beside the intent's
+_SPLIT = frozenset({("system", "aaa"), ("system", "aaa", "user")})
+
+
+def _sections(text: str) -> dict[str, tuple[str, tuple[str, ...], Any]]:
+    """Section key -> (family, path under `set`, value) of an NVUE document."""
+    from netcfg.vendors.cumulus.render import sets
+
+    def split(path: tuple[str, ...], value: Any) -> Iterator[tuple[tuple[str, ...], Any]]:
+        if path in _SPLIT and isinstance(value, dict) and value:
+            for name, inner in value.items():
+                yield from split(path + (str(name),), inner)
+        else:
+            yield path, value
+
+    out: dict[str, tuple[str, tuple[str, ...], Any]] = {}
+    for top, body in sets(text).items():
+        children = body.items() if isinstance(body, dict) else [("", body)]
+        for name, value in children:
+            for path, inner in split((top, str(name)) if name != "" else (top,), value):
+                family = " ".join(path[:2]) if top in ("service", "system") else top
+                out[" ".join(path)] = (family, path, inner)
+    return out

@@ -39,12 +39,6 @@ from netcfg.deploy.secrets import mask
 #: remembered prompt, which goes stale when an apply or a confirm timeout changes the hostname
 PROMPT = r"[\w.-]+@[\w.-]+(:\w+)?:[^\s]*[$#] ?$"
 CANDIDATE_FILE = "netcfg-candidate-{}.yaml"
-#: NVUE paths that belong to the device rather than the fabric intent (see the driver page)
-DEVICE_LOCAL_PATHS = (("system", "aaa"), ("interface", "eth0"), ("vrf", "mgmt"))
-#: device-local paths the candidate may state in part: the intent's logins (management.users,
-#: `system aaa user <name>`) replace the device's of the same name, the rest of the device's
-#: `system aaa` stays; the other paths are the candidate's whole where it states them
-DEVICE_LOCAL_MERGED = (("system", "aaa"),)
 _CONFIRM_STATES = {"confirm"}
 _BUSY_STATES = {"apply", "confirm"}
 
@@ -248,7 +242,10 @@ class CumulusDriver(_NetworkDriver):
         if mode == "replace" and self.optional_args.get("keep_device_local", True):
             # the switch's users, eth0 and mgmt VRF stay, so plain NAPALM replace with a
             # rendered file cannot lock anyone out (`keep_device_local: False` replaces them)
-            config = with_device_local(config, self._send("nv config show -o yaml", exc))
+            from netcfg.vendors import vendor
+
+            config = vendor("cumulus").deploy.keep_device_local(
+                self._send("nv config show -o yaml", exc), config)
         # start from the applied revision: park whatever a dead client left pending
         self._send("nv config detach", exc)
         name = self._upload(config)
@@ -321,64 +318,6 @@ class CumulusDriver(_NetworkDriver):
             raise NotImplementedError(f"{encoding} is not a supported encoding")
         # like NAPALM's other drivers, the device's own text comes back, errors included
         return {command: self._send(command, None) for command in commands}
-
-
-def _unstated(device: Any, stated: Any) -> Any:
-    """The part of the device's subtree that the candidate's (`stated`) does not state:
-    mappings key by key (the candidate's keys win, a mapping both have is compared inside),
-    and nothing of a value the candidate states."""
-    if not isinstance(device, dict) or not isinstance(stated, dict):
-        return None
-    out = {}
-    for key, value in device.items():
-        rest = _unstated(value, stated[key]) if key in stated else value
-        if rest is not None and rest != {}:
-            out[key] = rest
-    return out
-
-
-def with_device_local(candidate: str, running: str) -> str:
-    """`candidate` (an NVUE document) plus a `- set:` of the device-local paths of `running`
-    (users, eth0 management, the mgmt VRF), so a replace keeps what the intent does not own."""
-    import yaml
-
-    def body(doc: str) -> dict[str, Any]:
-        for entry in yaml.safe_load(doc) or []:
-            if isinstance(entry, dict) and "set" in entry:
-                return entry["set"] or {}
-        return {}
-
-    def find(tree: dict[str, Any], path: tuple[str, ...]) -> Any:
-        node: Any = tree
-        for token in path:
-            node = node.get(token) if isinstance(node, dict) else None
-        return node
-
-    def sets(doc: str) -> list[dict[str, Any]]:
-        return [e["set"] or {} for e in yaml.safe_load(doc) or []
-                if isinstance(e, dict) and "set" in e]
-
-    current = body(running)
-    # what the candidate states itself wins (and a candidate that already carries the
-    # device's paths, as netcfg's push builds it, is left as it is)
-    ours = sets(candidate)
-    keep: dict[str, Any] = {}
-    for path in DEVICE_LOCAL_PATHS:
-        node = find(current, path)
-        stated = [x for x in (find(s, path) for s in ours) if x is not None]
-        if node is None or (stated and path not in DEVICE_LOCAL_MERGED):
-            continue  # what the candidate states wins
-        for theirs in stated:
-            node = _unstated(node, theirs)
-        if stated and not node:
-            continue
-        target = keep
-        for token in path[:-1]:
-            target = target.setdefault(token, {})
-        target[path[-1]] = node
-    if not keep:
-        return candidate
-    return candidate.rstrip("\n") + "\n" + yaml.safe_dump([{"set": keep}], sort_keys=False)
 
 
 def _rev_order(rev: str) -> tuple[int, str]:

@@ -7,17 +7,12 @@ import ssl
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from netcfg.deploy.preserve import keep_line_blocks
 from netcfg.vendors.base import DeployAdapter
 
 if TYPE_CHECKING:
     from napalm.base import NetworkDriver
 
     from netcfg.deploy.targets import Target
-
-#: top-level statements (with their indented children) that belong to the device
-DEVICE_LOCAL = ("username ", "aaa ", "enable password", "enable secret", "role ",
-                "tacacs-server ", "radius-server ", "management ssh", "management security")
 
 
 class EosDeploy(DeployAdapter):
@@ -30,6 +25,9 @@ class EosDeploy(DeployAdapter):
     """Commit timer: `configure session ... commit timer` (NAPALM `revert_in`)."""
 
     napalm_driver = "eos"
+    #: who may log in and how: users, AAA, the enable secret, roles, AAA servers, SSH
+    device_local = ("username", "aaa *", "enable", "role", "tacacs-server", "radius-server",
+                    "management ssh", "management security")
     plain_driver = "netcfg_eos"
     default_port = 443
     protocol = "https"
@@ -74,8 +72,10 @@ class EosDeploy(DeployAdapter):
 
         return add_line_sections(running, candidate, keys)
 
-    def keep_device_local(self, running: str, candidate: str) -> str:
-        return keep_line_blocks(running, candidate, DEVICE_LOCAL, separator="!")
+    def remove_sections(self, candidate: str, keys: list[str]) -> str:
+        from netcfg.deploy.sections import remove_line_sections
+
+        return remove_line_sections(candidate, keys)
 
 
 def _run(driver: NetworkDriver, command: str) -> Any:

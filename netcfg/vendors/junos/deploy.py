@@ -9,22 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 from netcfg.vendors.base import DeployAdapter
 from netcfg.vendors.junos import syntax
-from netcfg.vendors.junos.syntax import (
-    insert_children,
-    remove_children,
-    statements,
-    top_children,
-)
+from netcfg.vendors.junos.syntax import statements
 
 if TYPE_CHECKING:
     from napalm.base import NetworkDriver
 
     from netcfg.deploy.targets import Target
-
-#: children of `system { }` that belong to the device (Junos refuses a commit without
-#: root-authentication; the others are who may log in)
-DEVICE_LOCAL = ("root-authentication", "login", "authentication-order", "tacplus-server",
-                "radius-server")
 
 
 class JunosDeploy(DeployAdapter):
@@ -38,6 +28,9 @@ class JunosDeploy(DeployAdapter):
     requires a multiple of 60 s)."""
 
     napalm_driver = "junos"
+    #: root's password (Junos refuses a commit without it) and who may log in and how
+    device_local = ("system root-authentication", "system login", "system authentication-order",
+                    "system tacplus-server", "system radius-server")
     plain_driver = "netcfg_junos"
     default_port = 830
     protocol = "ssh"
@@ -81,42 +74,45 @@ class JunosDeploy(DeployAdapter):
 
     def sections(self, text: str) -> dict[str, tuple[str, str]]:
         """`system ntp`, `interfaces et-0/0/0`, `class-of-service schedulers`: the second
-        level of the hierarchy; the family is the top statement, or for `system` the section
-        itself (`system syslog` is not what `system host-name` is)."""
-        found: dict[str, tuple[str, list[str]]] = {}
-        for s in statements(text):
-            if len(s) < 2 or s[0] == "version":
-                continue
-            key = f"{s[0]} {s[1]}"
-            family = key if s[0] in ("system", "services", "protocols") else s[0]
-            found.setdefault(key, (family, []))[1].append(" ".join(s))
-        return {k: (fam, "\n".join(sorted(lines))) for k, (fam, lines) in found.items()}
+        level of the hierarchy, and each login of its own (`system login user ops`, `system
+        login class noc`, `system login message`); the family is the top statement, or for
+        `system` the second level (`system syslog` is not what `system host-name` is)."""
+        return {key: (family, "\n".join(sorted(lines)))
+                for key, (family, _, lines) in _sections(text).items()}
 
     def add_sections(self, running: str, candidate: str, keys: list[str]) -> str:
+        found = _sections(running)
         for key in keys:
-            top, child = key.split(" ", 1)
-            text = top_children(running, top).get(child.split(" ")[0])
-            if text is not None:
-                candidate = insert_children(candidate, top, [text])
+            if key in found:
+                candidate = syntax.merge_statements(candidate,
+                                                    syntax.select(running, found[key][1]))
         return candidate
 
-    def prefer_device(self, running: str, candidate: str, sections: tuple[str, ...]) -> str:
-        theirs = top_children(running, "system")
-        return remove_children(candidate, "system", {s for s in sections if s in theirs})
-
-    def keep_device_local(self, running: str, candidate: str) -> str:
-        """The device's own `system` children the candidate lacks; and where the candidate
-        has a `login` (the intent's users), the device's other logins, classes and messages
-        merged into it: the intent's users replace the device's of the same name only."""
-        theirs = top_children(running, "system")
-        ours = top_children(candidate, "system")
-        keep = [theirs[k] for k in DEVICE_LOCAL if k in theirs and k not in ours]
-        if keep:
-            candidate = insert_children(candidate, "system", keep)
-        if "login" in theirs and "login" in ours:
-            rest = syntax.without_entries(theirs["login"], syntax.entries(ours["login"]))
-            candidate = syntax.merge_statements(candidate, "system {\n" + rest + "}\n")
+    def remove_sections(self, candidate: str, keys: list[str]) -> str:
+        found = _sections(candidate)
+        for key in keys:
+            if key in found:
+                candidate = syntax.remove_statements(candidate, found[key][1])
         return candidate
+
+
+def _section_path(statement: tuple[str, ...]) -> tuple[str, ...]:
+    """The path naming the section a flat statement belongs to (JunosDeploy.sections)."""
+    if statement[:2] == ("system", "login") and len(statement) > 2:
+        return statement[:4] if statement[2] in ("user", "class") else statement[:3]
+    return statement[:2]
+
+
+def _sections(text: str) -> dict[str, tuple[str, tuple[str, ...], list[str]]]:
+    """Section key -> (family, path, its flat statements)."""
+    found: dict[str, tuple[str, tuple[str, ...], list[str]]] = {}
+    for s in statements(text):
+        if len(s) < 2 or s[0] == "version":
+            continue
+        path = _section_path(s)
+        family = " ".join(s[:2]) if s[0] in ("system", "services", "protocols") else s[0]
+        found.setdefault(" ".join(path), (family, path, []))[2].append(" ".join(s))
+    return found
 
 
 #: seconds ncclient's session loop waits for the device before it looks at its send queue

@@ -1,7 +1,8 @@
 """The Junos configuration language (curly-brace text and `set` commands), read once for
-everything that reads it: the QoS reader (`statements`) and the device-local sections a
-deploy keeps (`top_children`, `insert_children`). Strings with escaped quotes, braces or
-`#` inside them, `/* */` and `#` comments are tokens of their own, never structure.
+everything that reads it: the QoS reader (`statements`), raw statements merged into netcfg's
+hierarchy (`merge_statements`) and the sections a replace keeps or replaces (`select`,
+`remove_statements`). Strings with escaped quotes, braces or `#` inside them, `/* */` and
+`#` comments are tokens of their own, never structure.
 """
 
 from __future__ import annotations
@@ -205,29 +206,73 @@ def merge_statements(text: str, extra: str, at_start: bool = False) -> str:
     return text
 
 
-def without_entries(block: str, drop: set[tuple[str, ...]]) -> str:
-    """Statement text `block` (`login { ... }`) without its direct children whose words are in
-    `drop` (`("user", "netops")`), in Junos's layout."""
-    toks = tokens(block)
-    statements = _parse(toks, 0, len(toks))
-    for statement in statements:
-        if statement.children is not None:
-            statement.children = [c for c in statement.children if c.words not in drop]
-    return "\n".join(line for s in statements for line in s.lines(0)) + "\n"
+def _plain(words: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """A statement's words as `statements` reads them: unquoted, no brackets or tags."""
+    return tuple(_word(w) for w in words if w not in ("[", "]") and not w.endswith(":"))
 
 
-def entries(block: str) -> set[tuple[str, ...]]:
-    """The words of the direct children of statement text `block`."""
-    toks = tokens(block)
-    return {c.words for s in _parse(toks, 0, len(toks)) for c in s.children or []}
+def _under(words: tuple[str, ...], path: tuple[str, ...]) -> bool:
+    """Whether a statement with `words` lies on `path` (a prefix of it, or under it)."""
+    n = min(len(words), len(path))
+    return words[:n] == path[:n]
+
+
+def select(text: str, path: tuple[str, ...]) -> str:
+    """The statements of `text` whose full path (as `statements` reads it) starts with `path`,
+    inside their enclosing blocks, in Junos's layout: `("system", "login", "user", "ops")` ->
+    `system { login { user ops { ... } } }`. Comments inside a selected statement stay, and
+    so do those right before it (Junos shows an annotation before what it annotates)."""
+
+    def pick(found: list[_Statement], rest: tuple[str, ...]) -> list[_Statement]:
+        out: list[_Statement] = []
+        comments: list[_Statement] = []
+        for statement in found:
+            words = _plain(statement.words)
+            if not words:
+                comments.append(statement)
+                continue
+            before, comments = comments, []
+            if not _under(words, rest):
+                continue
+            if len(words) >= len(rest):
+                out += [*before, statement]
+            elif statement.children is not None:
+                inner = pick(statement.children, rest[len(words):])
+                if inner:
+                    out.append(_Statement(statement.words, inner))
+        return out
+
+    toks = tokens(text)
+    chosen = pick(_parse(toks, 0, len(toks)), path)
+    return "".join(line + "\n" for s in chosen for line in s.lines(0))
+
+
+def remove_statements(text: str, path: tuple[str, ...]) -> str:
+    """`text` without the statements whose full path starts with `path` (whole lines; the
+    blocks around them stay, as written)."""
+    toks = tokens(text)
+    first, last = 0, len(toks)
+    while True:
+        hits = [b for b in _children(text, toks, first, last) if _under(b.words, path)]
+        whole = [b for b in hits if len(b.words) >= len(path)]
+        if whole:
+            for block in reversed(whole):
+                text = text[:block.start] + text[block.end:]
+            return text
+        inner = next((b for b in hits if b.body >= 0), None)
+        if inner is None:
+            return text
+        open_at = next(k for k, t in enumerate(toks) if t.end == inner.body)
+        first, last, path = open_at + 1, _matching(toks, open_at), path[len(inner.words):]
 
 
 @dataclass(frozen=True, slots=True)
 class _Block:
-    keyword: str
     start: int  # first character of the statement's first line
     end: int    # just past the end of its last line
     body: int   # just past its `{` (blocks only)
+    #: its words, unquoted, without `inactive:`-style tags (as `statements` reads them)
+    words: tuple[str, ...]
 
 
 def _line_start(text: str, pos: int) -> int:
@@ -254,15 +299,16 @@ def _children(text: str, toks: list[Token], first: int, last: int) -> list[_Bloc
             if not toks[j].comment and toks[j].text not in ("[", "]"):
                 words.append(toks[j].text)
             j += 1
-        keyword = next((w for w in words if not w.endswith(":")), "")
+        plain = _plain(words)
         if j < last and toks[j].text == "{":
             close = _matching(toks, j)
-            out.append(_Block(keyword, _line_start(text, tok.start),
-                              _line_end(text, toks[close].end), toks[j].end))
+            out.append(_Block(_line_start(text, tok.start),
+                              _line_end(text, toks[close].end), toks[j].end, plain))
             i = close + 1
         else:
             stop = toks[j].end if j < last else toks[last - 1].end
-            out.append(_Block(keyword, _line_start(text, tok.start), _line_end(text, stop), -1))
+            out.append(_Block(_line_start(text, tok.start), _line_end(text, stop), -1,
+                              plain))
             i = j + 1
     return out
 
@@ -279,51 +325,3 @@ def _matching(toks: list[Token], open_at: int) -> int:
     raise ValueError("unbalanced braces in a Junos configuration")
 
 
-def _top_block(text: str, toks: list[Token], parent: str) -> tuple[int, int] | None:
-    """Token indexes of the `{` and `}` of the top-level block `parent`."""
-    for block in _children(text, toks, 0, len(toks)):
-        if block.keyword == parent and block.body >= 0:
-            open_at = next(k for k, t in enumerate(toks) if t.end == block.body)
-            return open_at, _matching(toks, open_at)
-    return None
-
-
-def top_children(text: str, parent: str) -> dict[str, str]:
-    """The text of each statement directly inside the top-level `parent { }` block, by its
-    keyword (whole lines, with their comments: `## SECRET-DATA` stays with its line)."""
-    toks = tokens(text)
-    found = _top_block(text, toks, parent)
-    if found is None:
-        return {}
-    out: dict[str, str] = {}
-    for block in _children(text, toks, found[0] + 1, found[1]):
-        out.setdefault(block.keyword, text[block.start:block.end])
-    return out
-
-
-def insert_children(text: str, parent: str, children: list[str]) -> str:
-    """`text` with `children` (statement texts) added first inside the top-level `parent`
-    block, which is created when missing."""
-    insert = "".join(c if c.endswith("\n") else c + "\n" for c in children)
-    toks = tokens(text)
-    found = _top_block(text, toks, parent)
-    if found is None:
-        return f"{parent} {{\n{insert}}}\n{text}"
-    brace = toks[found[0]].end
-    at = _line_end(text, brace)
-    if text[brace:at].strip():  # more on the `parent {` line: start the children on a new one
-        return text[:brace] + "\n" + insert + text[brace:]
-    return text[:at] + insert + text[at:]
-
-
-def remove_children(text: str, parent: str, keywords: set[str]) -> str:
-    """`text` without the statements named `keywords` directly inside the top-level `parent`
-    block (whole lines, as top_children finds them)."""
-    toks = tokens(text)
-    found = _top_block(text, toks, parent)
-    if found is None:
-        return text
-    for block in reversed(_children(text, toks, found[0] + 1, found[1])):
-        if block.keyword in keywords:
-            text = text[:block.start] + text[block.end:]
-    return text

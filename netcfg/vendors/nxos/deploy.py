@@ -8,7 +8,6 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from netcfg.deploy.preserve import keep_line_blocks
 from netcfg.vendors.base import DeployAdapter, PendingElsewhere
 
 if TYPE_CHECKING:
@@ -16,9 +15,6 @@ if TYPE_CHECKING:
 
     from netcfg.deploy.targets import Target
 
-#: top-level statements (with their indented children) that belong to the device
-DEVICE_LOCAL = ("username ", "aaa ", "role name", "tacacs-server ", "radius-server ",
-                "snmp-server user ", "ssh key")
 #: the checkpoint netcfg takes before each replace (one name: replaced every push)
 CHECKPOINT = "netcfg-pre-commit"
 #: `configure replace ... commit-timeout` range, seconds
@@ -31,6 +27,9 @@ class NxosDeploy(DeployAdapter):
     secret_values = (re.compile(r"(?P<lead>(?<![\w-])password (?:\d )?)(?P<secret>\S+)"),
                      re.compile(r"(?P<lead>\bsnmp-server community )(?P<secret>\S+)"))
     napalm_driver = "nxos"
+    #: who may log in and how: users, AAA, roles, AAA servers, SNMPv3 users, SSH keys
+    device_local = ("username", "aaa *", "role", "tacacs-server", "radius-server",
+                    "snmp-server user", "ssh")
     plain_driver = "netcfg_nxos"
     default_port = 443
     protocol = "https"
@@ -122,8 +121,10 @@ class NxosDeploy(DeployAdapter):
 
         return add_line_sections(running, candidate, keys)
 
-    def keep_device_local(self, running: str, candidate: str) -> str:
-        return keep_line_blocks(running, candidate, DEVICE_LOCAL)
+    def remove_sections(self, candidate: str, keys: list[str]) -> str:
+        from netcfg.deploy.sections import remove_line_sections
+
+        return remove_line_sections(candidate, keys)
 
 
 def _pending(status: str) -> bool:

@@ -47,39 +47,6 @@ PATCH_FILE = "/tmp/netcfg-patch.json"
 SAVED_CONFIG = "/etc/sonic/config_db.json"
 REVERT_UNIT = "netcfg-revert"
 
-#: CONFIG_DB that belongs to the switch, not to the fabric intent: a replace must carry the
-#: device's own values (see docs/driver-sonic.md). table -> fields, or None for the whole table.
-DEVICE_LOCAL: dict[str, tuple[str, ...] | None] = {
-    "MGMT_INTERFACE": None,
-    "MGMT_PORT": None,
-    "MGMT_VRF_CONFIG": None,
-    "BUFFER_POOL": None,
-    "FLEX_COUNTER_TABLE": None,
-    # logins and AAA are the device's (netcfg renders no users or AAA servers)
-    "AAA": None, "TACPLUS": None, "TACPLUS_SERVER": None, "RADIUS": None,
-    "RADIUS_SERVER": None, "SNMP": None, "SNMP_COMMUNITY": None, "SNMP_USER": None,
-    "DEVICE_METADATA": ("hwsku", "platform", "mac", "asic_id", "deployment_id", "timezone",
-                        "default_pfcwd_status", "default_bgp_status", "synchronous_mode",
-                        "yang_config_validation"),
-}
-
-
-def keep_device_local(candidate: dict[str, Any], running: dict[str, Any]) -> dict[str, Any]:
-    """`candidate` with the switch's own tables and fields (DEVICE_LOCAL) taken from `running`."""
-    out = copy.deepcopy(candidate)
-    for table, fields in DEVICE_LOCAL.items():
-        if table not in running:
-            continue
-        if fields is None:
-            out[table] = copy.deepcopy(running[table])
-            continue
-        for key, entry in running[table].items():
-            mine = {f: v for f, v in entry.items() if f in fields}
-            if mine:
-                out.setdefault(table, {}).setdefault(key, {}).update(mine)
-    return out
-
-
 def merge_into(running: dict[str, Any], partial: dict[str, Any]) -> dict[str, Any]:
     """What a partial CONFIG_DB does to `running` under merge semantics: fields set, keys added,
     nothing removed."""
@@ -173,9 +140,10 @@ class SonicDriver(_NapalmDriver):
             self.netmiko_optional_args["system_host_keys"] = known is None
             if known is not None:
                 self.netmiko_optional_args.update(alt_host_keys=True, alt_key_file=str(known))
-        #: a replace keeps the switch's own tables (DEVICE_LOCAL: management, users, AAA,
-        #: SNMP, the hardware's metadata), so plain NAPALM `load_replace_candidate` with a
-        #: rendered file cannot lock anyone out; `keep_device_local: False` replaces them too
+        #: a replace keeps the switch's own tables (SonicDeploy.device_local and
+        #: device_owned: management, AAA, SNMP, the hardware's metadata, the buffer pools), so
+        #: plain NAPALM `load_replace_candidate` with a rendered file cannot lock anyone out;
+        #: `keep_device_local: False` replaces them too
         self.keep_local = bool(args.get("keep_device_local", True))
         self.force_no_enable = True  # every command that needs root says `sudo` itself
         self.device: Any = None
@@ -343,8 +311,11 @@ class SonicDriver(_NapalmDriver):
         if not isinstance(target, dict):
             raise ReplaceConfigException("a replace candidate is a whole CONFIG_DB JSON object")
         if self.keep_local:
+            from netcfg.vendors import vendor
+
             try:
-                target = keep_device_local(target, self._running())
+                target = json.loads(vendor("sonic").deploy.keep_device_local(
+                    json.dumps(self._running()), json.dumps(target)))
             except CommitError as exc:
                 raise ReplaceConfigException(str(exc)) from None
         self.discard_config()
