@@ -104,3 +104,41 @@ def test_a_preserved_section_survives_the_push(make_lab, drivers, tmp_path, nos,
     assert device["status"] == "confirmed", device
     assert not any(section in key for key in device["sections"]["removed"]), device["sections"]
     assert probe in dev.running_config()
+
+
+def test_sonic_device_owned_sections_stay_and_are_reported(make_lab, tmp_path):
+    """SONiC's GCU refuses any change to BUFFER_POOL and the hardware's identity is set at
+    install: a push keeps the switch's own, and says so wherever the rendered file differs
+    (the two files compared here, field by field, are the rendered one and the lab's)."""
+    name = "leaf-su2-r1"
+    rendered = tmp_path / "rendered"
+    assert netcfg("render", str(MULTIVENDOR), "--out", str(rendered), "--device",
+                  name).returncode == 0
+    ours = json.loads((rendered / f"{name}.json").read_text())
+    lab = make_lab(*specs([name]))
+    dev = lab[name]
+    before = json.loads(dev.running_config())
+    differs = sorted(
+        [key for key, mine, theirs in [
+            ("BUFFER_POOL", ours.get("BUFFER_POOL"), before.get("BUFFER_POOL")),
+            ("DEVICE_METADATA|localhost|hwsku", ours["DEVICE_METADATA"]["localhost"].get("hwsku"),
+             before["DEVICE_METADATA"]["localhost"].get("hwsku"))]
+         if mine is not None and mine != theirs])
+    assert differs, "the lab's pools and SKU match the file: nothing here to report"
+    common = [str(MULTIVENDOR), "--connect", str(devices_file(lab, tmp_path)), "--state",
+              str(tmp_path / "state"), "--device", name]
+    summary = netcfg("diff", *common, "--summary")
+    line = next(row for row in summary.stdout.splitlines() if row.startswith(name + ":"))
+    assert line.endswith("keeps the device's own " + ", ".join(differs)), line
+    pushed = netcfg("push", *common, "--format", "json")
+    assert pushed.returncode == 0, pushed.stdout + pushed.stderr
+    device = json.loads(pushed.stdout)["devices"][0]
+    assert device["status"] == "confirmed", device
+    assert device["sections"]["kept_device"] == differs
+    after = json.loads(dev.running_config())
+    assert after["BUFFER_POOL"] == before["BUFFER_POOL"]
+    assert after["DEVICE_METADATA"]["localhost"]["hwsku"] == \
+        before["DEVICE_METADATA"]["localhost"]["hwsku"]
+    events = [json.loads(row) for j in sorted((tmp_path / "state").glob("runs/*/journal.jsonl"))
+              for row in j.read_text().splitlines()]
+    assert [e["keeps_device"] for e in events if e.get("event") == "committing"] == [differs]
