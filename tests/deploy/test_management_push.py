@@ -89,9 +89,11 @@ def test_the_snmp_agent_is_pushed_with_its_community(nos, make_lab, tmp_path, mo
     assert diff_device(target, desired, OPTS).status == "unchanged"
 
 
-@pytest.mark.parametrize("nos", ["eos", "cumulus"])
+@pytest.mark.parametrize("nos", ["eos", "cumulus", "junos"])
 def test_banners_are_pushed_kept_and_changed(nos, make_lab, tmp_path):
     lab, name, target = _switch(nos, make_lab, tmp_path)
+    logins = [line.strip() for line in lab[name].running_config().splitlines()
+              if line.strip().startswith("user ")]
     first = desired_with(tmp_path, name, "management:\n  banners:\n"
                          "    login: |\n      Authorised use only.\n      Activity is logged.\n"
                          "    motd: Change window Tuesday\n")
@@ -108,6 +110,8 @@ def test_banners_are_pushed_kept_and_changed(nos, make_lab, tmp_path):
     running = lab[name].running_config()
     assert "Authorised use only, again." in running and "Activity is logged." not in running
     assert "Change window Tuesday" not in running
+    # Junos: the message is `system login message`, beside the switch's own users, which stay
+    assert all(login in running for login in logins)
 
 
 #: a SHA-512 crypt hash (of a password nobody needs: the lab stores it as given)

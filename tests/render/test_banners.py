@@ -1,6 +1,7 @@
 """Banners from the intent (management.banners): EOS `banner login|motd`, the text, `EOF`
 (Arista's AVD banners.j2), NVUE `system message pre-login|post-login` (NVIDIA's NVUE
-reference); NX-OS, Junos and SONiC render none and say why (CAP010). EOS banners that NAPALM's
+reference), Junos `system login message|announcement` (Juniper's `login` statement page,
+checked against Juniper's YANG); NX-OS and SONiC render none and say why (CAP010). EOS banners that NAPALM's
 driver would change on the way (blank lines, leading blanks, `!` lines, a line `EOF`) are
 refused at validate; a several-line NVUE banner is flagged unverified (CAP019)."""
 
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 import yaml
-from render_cases import render_multivendor
+from render_cases import check_junos_yang, render_multivendor
 
 from netcfg.vendors.lineconfig import parse
 
@@ -63,10 +64,27 @@ def test_nvue_messages(rendered):
     assert "management.banners.login" in findings and "[CAP019]" in findings
 
 
+def test_junos_login_message_and_announcement(rendered):
+    """Juniper's `login` statement page: `message` before login, `announcement` after, `\\n`
+    a line break inside the one quoted string; Juniper's YANG takes the file."""
+    files, findings = rendered
+    lines = files["core1"].splitlines()
+    assert '        message "Authorised use only.\\nActivity is logged.";' in lines
+    assert f'        announcement "{MOTD}";' in lines
+    assert not any("management.banners" in ln and "junos" in ln for ln in findings.splitlines())
+    check_junos_yang(files["core1"])
+
+
+def test_junos_escapes_quotes_and_backslashes(tmp_path):
+    files, _ = _render(tmp_path, '    motd: \'say "hi" \\ bye\'\n')
+    assert '        announcement "say \\"hi\\" \\\\ bye";' in files["core1"].splitlines()
+    check_junos_yang(files["core1"])
+
+
 def test_the_others_say_they_render_none(rendered):
     files, findings = rendered
-    assert "banner" not in files["spine-pod1-1"] and "message" not in files["core1"]
-    for nos in ("nxos", "junos", "sonic"):
+    assert "banner" not in files["spine-pod1-1"]
+    for nos in ("nxos", "sonic"):
         assert any("management.banners" in ln and "[CAP010]" in ln and nos in ln
                    for ln in findings.splitlines()), nos
 

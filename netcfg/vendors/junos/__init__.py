@@ -28,7 +28,15 @@ class Junos(ModuleVendor):
     deploy = JunosDeploy()
     render: ClassVar[ModuleType] = render
     routing: ClassVar[ModuleType] = routing
-    filters = {"junos_string": render.quote}
+    filters = {"junos_string": render.quote, "junos_banner": render.banner}
+
+    def banner_refusal(self, text: str) -> str | None:
+        written = render.banner(text)[1:-1]
+        if len(written) > render.BANNER_LENGTH:
+            return (f"Junos takes at most {render.BANNER_LENGTH} characters for a login message "
+                    f"or announcement (junos-conf-system 24.4R1-EVO); this one is "
+                    f"{len(written)} as written, its line breaks and quotes escaped")
+        return None
 
     def raw_line_refusal(self, lines: str) -> str | None:
         return syntax.raw_refusal(lines)

@@ -28,9 +28,6 @@ CAPABILITIES = Capabilities(
                           "netcfg cannot yet check against Juniper's YANG (and a full replace "
                           "removes one set on the switch by hand)",
     unrendered={
-        "banners": "no `system login message|announcement` is rendered: `system login` "
-                   "holds the switch's own users, which a push keeps whole (docs/deploy.md); "
-                   "the switch keeps its banners with them",
         "cloudvision": "CloudVision's agent (TerminAttr) is EOS's; nothing is rendered here",
         # `protocols bgp group multipath` has no path count [Juniper BGP multipath page]
         "bgp.maximum_paths": "BGP multipath has no path count; the platform's ECMP limit "

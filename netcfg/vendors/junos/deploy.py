@@ -28,9 +28,11 @@ class JunosDeploy(DeployAdapter):
     requires a multiple of 60 s)."""
 
     napalm_driver = "junos"
-    #: root's password (Junos refuses a commit without it) and who may log in and how
-    device_local = ("system root-authentication", "system login", "system authentication-order",
-                    "system tacplus-server", "system radius-server")
+    #: root's password (Junos refuses a commit without it) and who may log in and how: the
+    #: users and classes of `system login` (its message and announcement are banners)
+    device_local = ("system root-authentication", "system login user *", "system login class *",
+                    "system authentication-order", "system tacplus-server",
+                    "system radius-server")
     plain_driver = "netcfg_junos"
     default_port = 830
     protocol = "ssh"

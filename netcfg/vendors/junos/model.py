@@ -127,6 +127,10 @@ class JunosConfig:
     syslog_level: str | None
     #: `system login user <name> { class <c>; authentication { encrypted-password <hash>; } }`
     users: tuple[tuple[str, str, str], ...]
+    #: `system login message` (before login) and `announcement` (after login), as the intent
+    #: writes them; the template escapes them (render.banner)
+    login_message: str | None
+    announcement: str | None
     #: the SNMP agent (location, contact, whether a read-only community is set)
     snmp: SnmpAgent | None
     #: management.telemetry (intent models: names and numbers the templates print as given)
