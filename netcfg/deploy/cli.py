@@ -60,7 +60,7 @@ class _Setup:
                  skip_deadlock: bool | None = None) -> None:
         """`skip_deadlock`: None runs no deadlock gate (diff, rollback); False runs it (push);
         True skips it and says so (push --no-deadlock-check)."""
-        from netcfg.deploy.desired import DesiredError, desired_configs
+        from netcfg.deploy.desired import DesiredError, desired_configs, with_history
         from netcfg.deploy.runs import default_state
         from netcfg.deploy.targets import (
             TargetError,
@@ -96,9 +96,10 @@ class _Setup:
                 _fail("no switch matches the selection")
             targets = (from_devices_file(fabric, chosen, Path(kw["connect"])) if kw["connect"]
                        else from_intent(fabric, chosen, base))
-            self.desired = desired_configs(fabric, result.physics, chosen,
-                                           Path(kw["configs"]) if kw["configs"] else None,
-                                           base)
+            self.desired = with_history(
+                desired_configs(fabric, result.physics, chosen,
+                                Path(kw["configs"]) if kw["configs"] else None, base),
+                self.state)
             self.targets = with_trust(targets, ca_file=kw["ca_file"],
                                       known_hosts=kw["known_hosts"],
                                       insecure_tls=kw["insecure_tls"],

@@ -16,6 +16,18 @@ from netcfg.topology.fabric import Device, Fabric
 from netcfg.vendors import vendor
 
 
+def with_history(desired: dict[str, Desired], state: Path) -> dict[str, Desired]:
+    """Each device's Desired with the config netcfg last left on it (runs.last_written), so
+    that a section netcfg wrote there and the intent dropped is removed, not kept as the
+    device's own (netcfg/deploy/preserve.py)."""
+    from dataclasses import replace
+
+    from netcfg.deploy.runs import last_written
+
+    files = last_written(state)
+    return {name: replace(d, written=files.get(name)) for name, d in desired.items()}
+
+
 class DesiredError(Exception):
     """A config to deploy is missing or unreadable."""
 

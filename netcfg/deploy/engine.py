@@ -21,7 +21,7 @@ from typing import Any
 from napalm.base import NetworkDriver
 
 from netcfg.deploy.connect import Connection, DeviceError, describe
-from netcfg.deploy.preserve import Kept, keep
+from netcfg.deploy.preserve import Kept, keep, written_sections
 from netcfg.deploy.runs import DeviceLock, LockHeld, Run, cut_confirms
 from netcfg.deploy.secrets import redact
 from netcfg.deploy.sections import Change, compare
@@ -44,6 +44,9 @@ class Desired:
     #: globs of the device's own sections a replace keeps though the file lacks them
     #: (`management.preserve`)
     preserve: tuple[str, ...] = ()
+    #: the config netcfg last left on the device (runs.last_written): its sections are
+    #: netcfg's, not the device's own, when the intent drops them
+    written: Path | None = None
 
 
 @dataclass
@@ -111,12 +114,13 @@ def _candidate(target: Target, running: str, desired: Desired) -> Kept:
     device's own (netcfg/deploy/preserve.py): its logins and AAA, the sections the intent
     preserves, and the sections the device owns."""
     policy = target.adapter.policy(desired.preserve, desired.device_wins)
-    return keep(target.adapter, running, desired.text, policy)
+    return keep(target.adapter, running, desired.text, policy,
+                written_sections(target.adapter, desired.written))
 
 
 def _sections(target: Target, running: str, candidate: Kept, opts: Options) -> Change:
     change = compare(target.adapter.sections(running), target.adapter.sections(candidate.text),
-                     opts.allow_removal)
+                     opts.allow_removal, candidate.written)
     change.kept_device = candidate.overridden
     return change
 

@@ -12,7 +12,9 @@ user ops`, `system aaa user admin`, `TACPLUS_SERVER`):
 
 * **kept** sections, named by the NOS's default policy (`DeployAdapter.device_local`: logins
   and AAA) or by the intent (`management.preserve`), where the candidate has no section of
-  that name: the intent's own users replace the device's of the same name only;
+  that name: the intent's own users replace the device's of the same name only. A section
+  netcfg itself put there with its last push (the run journal's record) is not the device's:
+  when the intent drops it (a login, a TACACS+ server) the push removes it;
 * **device-owned** sections (`DeployAdapter.device_owned`, and Junos's root password unless
   the intent says otherwise) in place of the candidate's: facts of the hardware (a SONiC
   switch's MAC and platform) and what the NOS refuses to change in a replace (SONiC's
@@ -22,7 +24,9 @@ user ops`, `system aaa user admin`, `TACPLUS_SERVER`):
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from netcfg.deploy.sections import matches
@@ -50,19 +54,35 @@ class Kept:
     kept: list[str] = field(default_factory=list)
     #: sections the candidate stated differently, replaced by the device's own
     overridden: list[str] = field(default_factory=list)
+    #: the sections netcfg last put on the device (`keep`'s `written`)
+    written: frozenset[str] = frozenset()
 
 
-def keep(adapter: DeployAdapter, running: str, candidate: str, policy: Policy) -> Kept:
-    """`candidate` with what `policy` keeps of `running` (module docstring)."""
+def keep(adapter: DeployAdapter, running: str, candidate: str, policy: Policy,
+         written: Collection[str] = ()) -> Kept:
+    """`candidate` with what `policy` keeps of `running` (module docstring). `written`: the
+    sections netcfg itself last put on the device (`written_sections`): they are not the
+    device's own, so one the candidate no longer has goes (a login the intent dropped)."""
     theirs, ours = adapter.sections(running), adapter.sections(candidate)
     wins = [key for key, (family, _) in theirs.items()
             if matches(key, family, policy.device_wins)]
     overridden = [key for key in wins if key in ours and ours[key][1] != theirs[key][1]]
-    kept = [key for key, (family, _) in theirs.items() if key not in ours
-            and key not in wins and matches(key, family, policy.keep)]
+    kept = [key for key, (family, _) in theirs.items() if key not in ours and key not in wins
+            and key not in written and matches(key, family, policy.keep)]
     if overridden:
         candidate = adapter.remove_sections(candidate, overridden)
     added = [key for key in wins if key not in ours] + overridden + kept
     if added:
         candidate = adapter.add_sections(running, candidate, added)
-    return Kept(candidate, sorted(kept), sorted(overridden))
+    return Kept(candidate, sorted(kept), sorted(overridden), frozenset(written))
+
+
+def written_sections(adapter: DeployAdapter, written: Path | None) -> frozenset[str]:
+    """The sections of the config netcfg last left on a device (runs.last_written), none
+    where it has not pushed there (or not within the runs it looks back on)."""
+    if written is None:
+        return frozenset()
+    try:
+        return frozenset(adapter.sections(written.read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        return frozenset()  # an unreadable record: the device's sections are its own

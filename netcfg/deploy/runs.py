@@ -215,6 +215,22 @@ def cut_confirms(state: Path) -> frozenset[str]:
     return frozenset(d for d, event in last.items() if event in CONFIRM_SENT)
 
 
+def last_written(state: Path) -> dict[str, Path]:
+    """Device -> the file of the config netcfg last left running there: the candidate of the
+    newest push (of the last RECENT_RUNS) that changed it and that no rollback has undone
+    since (a rolled-back device runs its backup, what the push before had left)."""
+    out: dict[str, Path] = {}
+    for run in reversed(list_runs(state)[-RECENT_RUNS:]):
+        if run.started().detail.get("command") != "push":
+            continue
+        undone = set(run.rolled_back_devices())
+        for device in run.changed_devices():
+            path = run.dir / "candidate" / device
+            if device not in out and device not in undone and path.is_file():
+                out[device] = path
+    return out
+
+
 #: journal events after which a confirm may have been cut between its device steps
 CONFIRM_SENT = ("confirming", "confirm-unanswered")
 

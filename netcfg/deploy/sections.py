@@ -12,7 +12,7 @@ adapter (`DeployAdapter.sections`); this module holds what they share.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
@@ -71,9 +71,11 @@ def matches(key: str, family: str, patterns: Iterable[str]) -> bool:
     return any(fnmatchcase(key, p) or fnmatchcase(family, p) for p in patterns)
 
 
-def compare(running: Sections, candidate: Sections, allowed: Iterable[str] = ()) -> Change:
+def compare(running: Sections, candidate: Sections, allowed: Iterable[str] = (),
+            written: Collection[str] = ()) -> Change:
     """How `candidate` replaces `running`; `allowed`: globs of sections or families the
-    operator lets go (`--allow-removal`)."""
+    operator lets go (`--allow-removal`); `written`: sections netcfg itself last put on the
+    device, whose removal is the intent's decision (it dropped them)."""
     managed = {fam for fam, _ in candidate.values()}
     patterns = tuple(allowed)
     change = Change()
@@ -83,7 +85,8 @@ def compare(running: Sections, candidate: Sections, allowed: Iterable[str] = ())
         elif key not in candidate:
             change.removed.append(key)
             family = running[key][0]
-            if family not in managed and not matches(key, family, patterns):
+            if family not in managed and key not in written \
+                    and not matches(key, family, patterns):
                 change.unmanaged.append(key)
         elif running[key][1] != candidate[key][1]:
             change.changed.append(key)

@@ -8,6 +8,7 @@ import threading
 
 import pytest
 
+from netcfg.deploy.desired import with_history
 from netcfg.deploy.engine import Options, diff_device, push_device
 from netcfg.deploy.runs import Run
 
@@ -139,3 +140,17 @@ def test_intent_logins_are_added_and_the_devices_own_stay(nos, make_lab, tmp_pat
     assert lab[name].do(lambda emu: emu.user_configured("netops"))
     # the device's login still works (netcfg connects with it) and nothing is left to do
     assert diff_device(target, desired, OPTS).status == "unchanged"
+
+    # the intent drops the login: netcfg wrote it (the run's journal says so), so it goes,
+    # and the switch's own login stays; without that record it would be kept as the device's
+    dropped = desired_with(tmp_path, name, "management:\n  ntp_servers: [192.0.2.123]\n")
+    assert diff_device(target, dropped, OPTS).sections.removed == []
+    remembered = with_history({name: dropped}, tmp_path / "one")[name]
+    assert remembered.written is not None
+    change = diff_device(target, remembered, OPTS).sections
+    assert len([key for key in change.removed if "ops2" in key]) == 1, change
+    assert change.unmanaged == []  # netcfg's own section: the intent's to drop
+    pushed = push_device(target, remembered, Run(tmp_path / "one"), OPTS, threading.Event())
+    assert pushed.status == "confirmed", pushed
+    running = lab[name].running_config()
+    assert ours not in running and theirs in running

@@ -216,3 +216,37 @@ def test_sonic_keeps_its_own_pools_and_identity_and_says_so():
         "TACPLUS_SERVER": {"192.0.2.7": {"priority": "1"}}}
     assert kept.overridden == ["BUFFER_POOL", "DEVICE_METADATA|localhost|hwsku"]
     assert kept.kept == ["DEVICE_METADATA|localhost|timezone", "TACPLUS_SERVER"]
+
+
+def test_what_netcfg_last_left_on_a_device(tmp_path):
+    """The journal decides: the newest push that changed the device and was not rolled back
+    (a rolled-back device runs what the push before left); dry runs and reverts do not count."""
+    from netcfg.deploy.runs import Run, last_written
+
+    def push(run_id: str, outcomes: dict[str, str], command: str = "push") -> Run:
+        run = Run(tmp_path, run_id, command=command)
+        for device, event in outcomes.items():
+            run.save("candidate", device, f"{run_id} {device}\n")
+            run.record(device, event)
+        return run
+
+    push("20261101T000000Z-a", {"sw1": "confirmed", "sw2": "confirmed", "sw3": "confirmed"})
+    second = push("20261102T000000Z-b", {"sw1": "confirmed", "sw2": "reverted",
+                                         "sw3": "confirmed"})
+    second.record("sw3", "rolled-back", changed=True)
+    push("20261103T000000Z-c", {"sw1": "dry-run"}, command="push --dry-run")
+    found = {device: path.read_text() for device, path in last_written(tmp_path).items()}
+    assert found == {"sw1": "20261102T000000Z-b sw1\n", "sw2": "20261101T000000Z-a sw2\n",
+                     "sw3": "20261101T000000Z-a sw3\n"}
+
+
+def test_a_login_netcfg_wrote_is_not_kept_as_the_devices_own():
+    eos = vendor("eos").deploy
+    written = EOS_CANDIDATE  # the last push gave alice her login
+    now = EOS_CANDIDATE.replace(
+        "username alice privilege 15 role network-admin secret sha512 $6$new$Z\n", "")
+    running = EOS_RUNNING.replace("$6$old$Y", "$6$new$Z")
+    kept = keep(eos, running, now, eos.policy(), frozenset(eos.sections(written)))
+    assert "username alice" not in kept.text and "username admin" in kept.text
+    assert "username alice" in keep(eos, running, now, eos.policy()).text  # no record: kept
+

@@ -1,9 +1,10 @@
 """Banners from the intent (management.banners): EOS `banner login|motd`, the text, `EOF`
 (Arista's AVD banners.j2), NVUE `system message pre-login|post-login` (NVIDIA's NVUE
 reference), Junos `system login message|announcement` (Juniper's `login` statement page,
-checked against Juniper's YANG); NX-OS and SONiC render none and say why (CAP010). EOS banners that NAPALM's
-driver would change on the way (blank lines, leading blanks, `!` lines, a line `EOF`) are
-refused at validate; a several-line NVUE banner is flagged unverified (CAP019)."""
+checked against Juniper's YANG); NX-OS and SONiC render none and say why (CAP010). EOS
+banners that NAPALM's driver would change on the way (blank lines, leading blanks, `!`
+lines, a line `EOF`) are refused at validate; a several-line NVUE banner is flagged
+unverified (CAP019)."""
 
 from __future__ import annotations
 
