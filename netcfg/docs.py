@@ -139,6 +139,10 @@ def _management(plan: DevicePlan) -> list[tuple[str, object]]:
             plan.snmp.location and f"location {plan.snmp.location}",
             plan.snmp.contact and f"contact {plan.snmp.contact}",
             plan.snmp.community and "read-only community (by reference)") if x) or "agent"))
+    if plan.aaa is not None:
+        rows.append(("AAA", f"{plan.aaa.protocol} group {plan.aaa.group}: "
+                     f"{', '.join(plan.aaa.servers)}, key by reference; local logins as "
+                     "fallback"))
     if plan.gnmi is not None:
         rows.append(("gNMI", f"port {plan.gnmi.port or 'the NOS default'}, TLS "
                      f"{plan.gnmi.certificate or 'the switch default'}"))

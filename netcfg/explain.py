@@ -62,6 +62,13 @@ class _Explainer:
     def row(self, key: str, value: Any, path: PathKey | None) -> Row:
         return Row(key, value, self.src(path))
 
+    def _aaa(self) -> str:
+        aaa = self.li.intent.management.aaa
+        if aaa is None:
+            return "none: the switch's own"
+        return (f"{aaa.protocol} {', '.join(str(s) for s in aaa.servers)} (group {aaa.group}), "
+                "key by reference, local logins as fallback")
+
     def raw_config(self, dev: Device) -> Section:
         """The raw_config entries the switch's file takes, in order: where each goes and
         why (its description), at the intent line that holds it."""
@@ -132,6 +139,7 @@ class _Explainer:
                 self.row("snmp location", dev.snmp_location or "-",
                          dev.origin.get("snmp_location")),
                 self.row("gnmi server", "yes" if dev.gnmi else "none", dev.origin.get("gnmi")),
+                self.row("aaa servers", self._aaa(), dev.origin.get("aaa")),
                 self.row("logins", ", ".join(f"{n} ({u.role})" for n, u in sorted(
                     self.li.intent.management.users.items())) or "the switch's own",
                     dev.origin.get("users")),

@@ -11,7 +11,7 @@ from netcfg.deploy.engine import Desired
 from netcfg.deploy.secrets import CredentialError, Secret
 from netcfg.physics import Physics
 from netcfg.render.engine import Hashes, file_name, render_plan
-from netcfg.render.plan import SESSION_KEY, SNMP_COMMUNITY, PlanBuilder
+from netcfg.render.plan import AAA_KEY, SESSION_KEY, SNMP_COMMUNITY, PlanBuilder
 from netcfg.topology.fabric import Device, Fabric
 from netcfg.vendors import vendor
 
@@ -63,8 +63,9 @@ def desired_configs(fabric: Fabric, physics: Physics, devices: list[Device],
 
 class _Placeholders:
     """Fills the placeholders rendered files hold where a secret goes (a BGP session's key,
-    the SNMP community) with the secret the intent names: read only now, once, and only where
-    a file holds its placeholder; `redact` then masks it in every diff, error and journal line.
+    the SNMP community, the TACACS+ or RADIUS key) with the secret the intent names: read only
+    now, once, and only where a file holds its placeholder; `redact` then masks it in every
+    diff, error and journal line.
     A missing or malformed reference is a DesiredError naming the intent entry, never the
     value."""
 
@@ -73,7 +74,7 @@ class _Placeholders:
         self._read: dict[str, Secret] = {}
 
     def fill(self, text: str) -> str:
-        for placeholder in (SESSION_KEY, SNMP_COMMUNITY):
+        for placeholder in (SESSION_KEY, SNMP_COMMUNITY, AAA_KEY):
             if placeholder in text:
                 if placeholder not in self._read:
                     self._read[placeholder] = self._secret(placeholder)
@@ -81,21 +82,24 @@ class _Placeholders:
         return text
 
     def _secret(self, placeholder: str) -> Secret:
-        from netcfg.deploy.secrets import session_key, snmp_community
+        from netcfg.deploy.secrets import aaa_key, session_key, snmp_community
 
-        intent = self.fabric.loaded.intent
+        management = self.fabric.loaded.intent.management
+        #: placeholder -> (the intent's reference, where it lives, how it is read)
+        sources = {
+            SESSION_KEY: (self.fabric.loaded.intent.routing.authentication,
+                          "routing.authentication", session_key),
+            SNMP_COMMUNITY: (management.snmp.community if management.snmp else None,
+                             "management.snmp.community", snmp_community),
+            AAA_KEY: (management.aaa.key if management.aaa else None, "management.aaa.key",
+                      aaa_key),
+        }
+        ref, where, read = sources[placeholder]
+        if ref is None:
+            raise DesiredError(f"the configs hold {placeholder} placeholders but the intent has "
+                               f"no {where} to fill them from")
         try:
-            if placeholder == SESSION_KEY:
-                key = intent.routing.authentication
-                if key is None:
-                    raise DesiredError("the configs hold BGP session-key placeholders but the "
-                                       "intent has no routing.authentication to fill them from")
-                return session_key(key, self.base)
-            snmp = intent.management.snmp
-            if snmp is None or snmp.community is None:
-                raise DesiredError("the configs hold SNMP community placeholders but the intent "
-                                   "has no management.snmp.community to fill them from")
-            return snmp_community(snmp.community, self.base)
+            return read(ref, self.base)
         except CredentialError as exc:
             raise DesiredError(str(exc)) from None
 

@@ -192,6 +192,18 @@ def snmp_community(ref: SessionKey, base: Path | None,
                   SNMP_COMMUNITY_TEXT, "1-32")
 
 
+#: what a TACACS+ or RADIUS key may hold: written unquoted into EOS and NX-OS lines and quoted
+#: into Junos, so the session key's characters; at most 63 (NX-OS's limit for a TACACS+ key,
+#: Cisco Nexus 9000 NX-OS Security Configuration Guide, "Configuring TACACS+ Server Hosts")
+AAA_KEY_TEXT = re.compile(r"[A-Za-z][A-Za-z0-9._+=@%/-]{0,62}")
+
+
+def aaa_key(ref: SessionKey, base: Path | None,
+            environ: os._Environ[str] | dict[str, str] = os.environ) -> Secret:
+    """The TACACS+ or RADIUS key `management.aaa.key` names; errors never show it."""
+    return _token("management.aaa.key", "key", ref, base, environ, AAA_KEY_TEXT, "1-63")
+
+
 #: a crypt(3) hash as Junos stores root's password: MD5 `$1$` (salt up to 8, digest 22),
 #: SHA-256 `$5$` or SHA-512 `$6$` (optional `rounds=N$`, salt up to 16, digest 43 or 86);
 #: Juniper's YANG takes 1-128 characters (junos-conf-system, authentication-object

@@ -130,6 +130,11 @@ def _credentials(li: LoadedIntent) -> list[Finding]:
         out.append(li.finding("SCH002", "management.snmp.community needs password_env or file "
                               "(communities are never written in the intent)",
                               ("management", "snmp", "community")))
+    aaa = intent.management.aaa
+    if aaa is not None and aaa.key.file is None and aaa.key.password_env is None:
+        out.append(li.finding("SCH002", "management.aaa.key needs password_env or file "
+                              "(keys are never written in the intent)",
+                              ("management", "aaa", "key")))
     for name, user in intent.management.users.items():
         if user.file is None and user.hash_env is None:
             out.append(li.finding("SCH002", f"management.users.{name} needs hash_env or file "

@@ -403,6 +403,21 @@ class Snmp(IntentModel):
         "file with password:")
 
 
+class Aaa(IntentModel):
+    """Who may log in, asked of a TACACS+ or RADIUS server group through the management VRF.
+    The switches' local logins always stay the fallback when no server answers (netcfg renders
+    no order without them), so a server group that is down or wrong cannot lock anyone out."""
+
+    protocol: Literal["tacacs+", "radius"] = Field(
+        description="tacacs+ (TCP 49) or radius (UDP 1812)")
+    servers: list[Host] = Field(min_length=1, max_length=8,
+                                description="the servers, asked in order")
+    key: SessionKey = Field(description="the servers' shared secret, by reference: "
+                            "password_env or a 0600 file with password:")
+    group: Name = Field("netcfg", description="the server group's name on the switches "
+                        "(EOS, NX-OS)")
+
+
 #: a collector `host:port` (TerminAttr's -cvaddr list)
 HostPort = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9.\-]{0,252}:[0-9]{1,5}$",
                                 max_length=260)]
@@ -489,6 +504,8 @@ class ManagementNetwork(IntentModel):
         "('ntp server', 'system syslog', 'NTP_SERVER', 'daemon *'); `netcfg diff --summary` "
         "shows each switch's")
     snmp: Snmp | None = Field(None, description="the switches' SNMP agent")
+    aaa: Aaa | None = Field(None, description="TACACS+ or RADIUS servers for logins; the "
+                            "switches' local logins stay the fallback")
     telemetry: Telemetry | None = Field(None, description="gNMI and CloudVision agents")
     banners: Banners | None = Field(None, description="login and motd banners")
     users: dict[Name, LocalUser] = Field(

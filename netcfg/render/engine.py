@@ -17,6 +17,7 @@ import jinja2
 from netcfg.physics import Physics
 from netcfg.render import host
 from netcfg.render.plan import (
+    AAA_KEY,
     ROOT_HASH,
     SESSION_KEY,
     SNMP_COMMUNITY,
@@ -55,6 +56,8 @@ def environment() -> jinja2.Environment:
     env.globals["session_key"] = SESSION_KEY
     # where the SNMP community goes: `netcfg push` puts it there (plan.SNMP_COMMUNITY)
     env.globals["snmp_community"] = SNMP_COMMUNITY
+    # where the TACACS+ or RADIUS key goes: `netcfg push` puts it there (plan.AAA_KEY)
+    env.globals["aaa_key"] = AAA_KEY
     return env
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from netcfg.intent.model import Banners, CloudVision, Gnmi, Snmp
+from netcfg.intent.model import Aaa, Banners, CloudVision, Gnmi, Snmp
 from netcfg.intent.raw import RawConfig, RawPiece
 from netcfg.intent.units import format_length, format_speed
 from netcfg.physics import Physics, lossless
@@ -227,6 +227,16 @@ class SnmpAgent:
     community: bool
 
 
+@dataclass(frozen=True, slots=True)
+class AaaServers:
+    """Where the switch asks who may log in (management.aaa): the protocol, the servers in
+    order and the group's name; the key is AAA_KEY in the files until `netcfg push`."""
+
+    protocol: str  # tacacs+ | radius
+    servers: tuple[str, ...]
+    group: str
+
+
 @dataclass(slots=True)
 class DevicePlan:
     hostname: str
@@ -274,6 +284,8 @@ class DevicePlan:
     #: logins (management.users): name -> role; each file holds user_hash(name) where the
     #: hash goes, filled in when files are written (render.engine.Hashes)
     users: dict[str, str] = field(default_factory=dict)
+    #: the TACACS+ or RADIUS servers logins are asked of (management.aaa), None where not asked
+    aaa: AaaServers | None = None
     #: the `raw_config` entries for this switch, in order: rendering puts them into the file
     #: as written (netcfg/vendors/raw.py)
     raw: list[RawPiece] = field(default_factory=list)
@@ -282,6 +294,10 @@ class DevicePlan:
 #: what the rendered files hold where the SNMP read-only community goes: `netcfg push` puts
 #: the community `management.snmp.community` names there, as it does a session key
 SNMP_COMMUNITY = "NETCFG-SNMP-COMMUNITY"
+
+#: what the rendered files hold where the TACACS+ or RADIUS key goes (management.aaa.key):
+#: `netcfg push` puts the key there, as it does a session key
+AAA_KEY = "NETCFG-AAA-KEY"
 
 def user_hash(name: str) -> str:
     """What a file holds where login `name`'s password hash goes until rendering fills it in
@@ -539,12 +555,19 @@ class PlanBuilder:
             if intent.management.telemetry else None,
             banners=intent.management.banners,
             users={name: u.role for name, u in sorted(intent.management.users.items())},
+            aaa=_aaa(intent.management.aaa),
             raw=[_raw_piece(i, intent.raw_config[i]) for i in dev.raw])
 
 
 def _raw_piece(index: int, entry: RawConfig) -> RawPiece:
     return RawPiece(index, entry.at, entry.lines,
                     None if entry.merge is None else dict(entry.merge))
+
+
+def _aaa(aaa: Aaa | None) -> AaaServers | None:
+    if aaa is None:
+        return None
+    return AaaServers(aaa.protocol, tuple(str(s) for s in aaa.servers), aaa.group)
 
 
 def _snmp(snmp: Snmp | None, location: str | None) -> SnmpAgent | None:

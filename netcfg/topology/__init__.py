@@ -73,6 +73,9 @@ def _device_settings(b: FabricBuilder) -> None:
         if intent.management.users:
             dev.users = True
             dev.origin["users"] = ("management", "users")
+        if intent.management.aaa is not None:
+            dev.aaa = True
+            dev.origin["aaa"] = ("management", "aaa")
         if intent.management.banners is not None:
             dev.banners = True
             dev.origin["banners"] = ("management", "banners")

@@ -88,6 +88,8 @@ class Device:
     banners: bool = False
     #: logins are configured (management.users)
     users: bool = False
+    #: logins are asked of TACACS+ or RADIUS servers (management.aaa)
+    aaa: bool = False
     #: the `raw_config` entries (their indexes, in order) that apply to this switch
     raw: list[int] = field(default_factory=list)
     #: field -> intent path that decided it (platform, mtu, ecmp_seed, ...); absent = default

@@ -82,7 +82,7 @@ _WATCHDOG_PLAN_FIELD = {"enabled": "enabled", "detection": "detection_ms",
 #: for them: CAP010 names one only where a switch has it, at the intent line that asks
 OPTIONAL_INTENT = frozenset({"ntp_servers", "dns_servers", "syslog_servers",
                              "syslog_severity", "snmp", "gnmi", "cloudvision",
-                             "banners", "users", "ntp_source"})
+                             "banners", "users", "ntp_source", "aaa"})
 
 
 def _one_headroom(caps: Capabilities) -> bool:

@@ -106,6 +106,17 @@ MODES: dict[str, list] = {
         "enable password|secret = <text>",
         "aaa authorization|authentication|accounting = <text>",
         "aaa root = <text>",
+        # AVD eos_cli_config_gen tacacs-servers.j2 (tacacs_servers.schema.yml: key types 0, 7,
+        # 8a), radius-server.j2, aaa-server-groups-tacacs-plus|radius.j2,
+        # ip-tacacs|radius-source-interfaces.j2
+        "tacacs-server host <word> [single-connection] [vrf <word>] [timeout <1-1000>] "
+        "[key 0|7|8a <word>]",
+        "tacacs-server timeout = <1-1000>",
+        "tacacs-server policy unknown-mandatory-attribute ignore",
+        "radius-server host <word> [vrf <word>] [timeout <1-1000>] [retransmit <0-100>] "
+        "[key 0|7 <word>]",
+        ("aaa group server <aaaproto> <word>", "aaa-group"),
+        "ip tacacs|radius [vrf <word>] source-interface <iface>",
         "service routing protocols model = ribd|multi-agent",
         "spanning-tree mode = mstp|rstp|rapid-pvst|none",
         "no spanning-tree vlan-id <list>",
@@ -308,6 +319,9 @@ MODES: dict[str, list] = {
         "ip access-group = <word>",
         "notification timestamp = <word>",
     ],
+    "aaa-group": [
+        "server <word> [vrf <word>]",
+    ],
     "daemon": [
         "exec = <text>",
         "shutdown",
@@ -319,7 +333,8 @@ MODES: dict[str, list] = {
 def eos_grammar() -> Grammar:
     # `banner login|motd` take their text up to a line `EOF` (Arista AVD banners.j2; NAPALM's
     # EOS driver sends it as the command's input)
-    return Grammar(MODES, types={"iface": _iface},
+    return Grammar(MODES, types={"iface": _iface,
+                                 "aaaproto": lambda t: t.lower() in ("tacacs+", "radius")},
                    heredocs=frozenset({"banner login", "banner motd"}))
 
 
@@ -327,7 +342,8 @@ def eos_grammar() -> Grammar:
 # they were entered in); a line's rank is that of the longest matching prefix.
 SECTION_ORDER = [
     "transceiver", "service", "logging", "hostname", "ip domain-name", "dns", "ip name-server",
-    "ntp", "snmp-server", "spanning-tree", "no spanning-tree", "aaa", "enable", "username",
+    "ntp", "snmp-server", "radius-server", "tacacs-server", "ip radius", "ip tacacs",
+    "spanning-tree", "no spanning-tree", "aaa group server", "aaa", "enable", "username",
     "clock", "vlan", "vrf", "interface defaults", "management api", "qos profile",
     "platform", "interface", "lldp", "no lldp", "qos", "class-map", "policy-map",
     "priority-flow-control", "port-channel", "ip load-sharing", "load-balance",

@@ -119,6 +119,20 @@ SCHEMA: dict = {
         # written `name-server { 192.0.2.53; }` (each entry named by its address)
         "name-server": {ENTRY: Named({"routing-instance": LEAF, "source-address": LEAF})},
         "ntp": ANY, "management-instance": FLAG,
+        # junos-conf-system 24.4R1-EVO: `leaf-list authentication-order` (radius, tacplus,
+        # password), `list tacplus-server` (tacplus-server-object) and `list radius-server`
+        # (radius-server-object), each keyed by the server's name
+        "authentication-order": LEAF,
+        "tacplus-server": Named({
+            "routing-instance": LEAF, "port": LEAF, "secret": LEAF, "timeout": LEAF,
+            "single-connection": FLAG, "source-address": LEAF}),
+        "radius-server": Named({
+            "routing-instance": LEAF, "port": LEAF, "preauthentication-port": LEAF,
+            "accounting-port": LEAF, "dynamic-request-port": LEAF, "secret": LEAF,
+            "preauthentication-secret": LEAF, "timeout": LEAF, "retry": LEAF,
+            "accounting-timeout": LEAF, "accounting-retry": LEAF,
+            "max-outstanding-requests": LEAF, "no-message-authenticator": FLAG,
+            "source-address": LEAF, "tls": ANY}),
         "commit": ANY, "processes": ANY,
     },
     "chassis": ANY,

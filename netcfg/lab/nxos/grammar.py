@@ -72,6 +72,25 @@ MODES: dict[str, list] = {
         "username <word> = [password [0|5] <word>] [role <word>]",
         "username <word> role = <word>",
         "username <word> sshkey = <text>",
+        # Cisco Nexus 9000 NX-OS Security Configuration Guide: "Configuring TACACS+"
+        # (`feature tacacs+`, `tacacs-server host <addr> key [0|7] <key>`, `aaa group server
+        # tacacs+ <group>` with `server`, `use-vrf`, `source-interface`), "Configuring RADIUS"
+        # (`radius-server host <addr> key [0|7] <key> [authentication] [accounting]`),
+        # "Configuring AAA" (`aaa authentication login default|console group <groups>`)
+        "feature <tacacsplus>",
+        "tacacs-server host <word> [key [0|7] <word>] [port <1-65535>] [timeout <1-60>]",
+        "tacacs-server key = [0|7] <word>",
+        "tacacs-server timeout = <1-60>",
+        "radius-server host <word> [key [0|7] <word>] [auth-port <1-65535>] "
+        "[acct-port <1-65535>] [authentication] [accounting]",
+        "radius-server key = [0|7] <word>",
+        ("aaa group server <aaaproto> <word>", "aaa-group"),
+        "aaa authentication login default|console = group <word>+",
+        "aaa authentication login default|console = local|none",
+        "aaa authentication login default|console fallback error local",
+        "no aaa authentication login default|console fallback error local",
+        "aaa authorization commands|config-commands default = <text>",
+        "aaa accounting default = <text>",
         "ip domain-name = <word> [use-vrf <word>]",
         "ip domain-lookup",
         "no ip domain-lookup",
@@ -242,6 +261,12 @@ MODES: dict[str, list] = {
         "pause no-drop [pfc-cos <list>]",
         "congestion-control <text>",
     ],
+    "aaa-group": [
+        "server <word>",
+        "use-vrf = <word>",
+        "source-interface = <iface>",
+        "deadtime = <0-1440>",
+    ],
     "sys-qos": [
         "service-policy type network-qos = <word>",
         "service-policy type queuing input|output = <word>",
@@ -334,7 +359,8 @@ MODES: dict[str, list] = {
 #: a line needs a feature when it starts with these tokens (in a mode) -> the feature
 FEATURE_GATES: dict[str, list[tuple[tuple[str, ...], str]]] = {
     "config": [(("router", "bgp"), "bgp"), (("router", "ospf"), "ospf"), (("lldp",), "lldp"),
-               (("interface", "vlan"), "interface-vlan"), (("grpc",), "grpc")],
+               (("interface", "vlan"), "interface-vlan"), (("grpc",), "grpc"),
+               (("tacacs-server",), "tacacs+"), (("aaa", "group", "server", "tacacs+"), "tacacs+")],
     "if": [(("lldp",), "lldp"), (("bfd",), "bfd"), (("ip", "router", "ospf"), "ospf")],
 }
 
@@ -343,17 +369,21 @@ FEATURE_OWNS: dict[str, list[tuple[str, ...]]] = {
     "bgp": [("router", "bgp")],
     "ospf": [("router", "ospf")],
     "interface-vlan": [("interface", "vlan")],
+    "tacacs+": [("tacacs-server",), ("aaa", "group", "server", "tacacs+")],
 }
 
 
 def nxos_grammar() -> Grammar:
-    return Grammar(MODES, types={"iface": _iface, "asn": _asn, "mask": _mask})
+    return Grammar(MODES, types={"iface": _iface, "asn": _asn, "mask": _mask,
+                                 "tacacsplus": lambda t: t.lower() == "tacacs+",
+                                 "aaaproto": lambda t: t.lower() in ("tacacs+", "radius")})
 
 
 # Top-level order of `show running-config`; a line's rank is that of its longest matching prefix.
 SECTION_ORDER = [
     "version", "switchname", "hostname", "feature", "cli alias", "username", "ip domain-lookup",
-    "no ip domain-lookup", "ip domain-name", "ip name-server", "system default",
+    "no ip domain-lookup", "ip domain-name", "ip name-server", "radius-server",
+    "tacacs-server", "aaa group server", "aaa", "system default",
     "no system default", "system jumbomtu", "system routing", "ip load-sharing", "copp",
     "ip access-list", "class-map type qos", "policy-map type qos", "class-map type queuing",
     "policy-map type queuing", "class-map type network-qos", "policy-map type network-qos",

@@ -51,6 +51,11 @@ CAPABILITIES = Capabilities(
                 "with `state enabled`; its listening address and community keys are not yet "
                 "checked); the switch keeps its own (management.preserve: "
                 "['system snmp-server'])",
+        "aaa": "no NVUE `system aaa tacacs|radius` is rendered: the server syntax changed between "
+               "the releases netcfg renders (a server keyed by priority up to 5.14, by address "
+               "from 5.15, by third-party notes) and is not yet checked against NVIDIA's "
+               "reference per release; the switch keeps its own (`system aaa` is kept by "
+               "default)",
         "syslog_severity": "no NVUE syslog selector is rendered: the servers receive every "
                            "severity (before 5.15 a selector without a facility forwarded "
                            "only the daemon facility)",

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from types import ModuleType
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from netcfg.vendors.base import ModuleVendor
 from netcfg.vendors.eos import render, routing
 from netcfg.vendors.eos.capabilities import CAPABILITIES
 from netcfg.vendors.eos.deploy import EosDeploy
+
+if TYPE_CHECKING:
+    from netcfg.findings import Finding
+    from netcfg.topology.fabric import Device, Fabric
 
 
 class Eos(ModuleVendor):
@@ -30,6 +34,19 @@ class Eos(ModuleVendor):
                 return (f"line {n} {line!r}: EOS banners cannot hold blank lines, leading or "
                         "trailing blanks, lines starting with '!' or a line 'EOF'")
         return None
+
+    def check(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
+        """CAP019 for RADIUS keys: Arista's AVD writes `radius-server host ... key 7 <key>`
+        only (radius_server.schema.yml: an encrypted key); `key 0` with the key in clear is
+        the TACACS+ form AVD allows (tacacs_servers.schema.yml key_type 0, 7, 8a)."""
+        aaa = fabric.loaded.intent.management.aaa
+        if aaa is None or aaa.protocol != "radius" or not devices:
+            return []
+        return [fabric.loaded.finding(
+            "CAP019", f"eos config holds a line no vendor text confirms ({devices[0].name} and "
+            f"{len(devices) - 1} more): `radius-server host <server> vrf MGMT key 0 <key>` "
+            "(AVD writes RADIUS keys only in type 7)", ("management", "aaa", "protocol"),
+            severity="warning", device=devices[0].name)]
 
 
 VENDOR = Eos()

@@ -21,7 +21,10 @@ class EosDeploy(DeployAdapter):
                                 r"(?P<secret>\S+)"),
                      re.compile(r"(?P<lead>\bsnmp-server community )(?P<secret>\S+)"),
                      # the logins' password hashes (`username u ... secret sha512 $6$...`)
-                     re.compile(r"(?P<lead>\bsecret (?:sha512 |5 |0 )?)(?P<secret>\S+)"))
+                     re.compile(r"(?P<lead>\bsecret (?:sha512 |5 |0 )?)(?P<secret>\S+)"),
+                     # TACACS+ and RADIUS keys (`tacacs-server host H vrf V key 7 ...`)
+                     re.compile(r"(?P<lead>\b(?:tacacs|radius)-server host .*?\bkey "
+                                r"(?:(?:0|7|8a) )?)(?P<secret>\S+)"))
     """Commit timer: `configure session ... commit timer` (NAPALM `revert_in`)."""
 
     napalm_driver = "eos"

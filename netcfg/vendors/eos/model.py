@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from netcfg.intent.model import Banners, CloudVision, Gnmi
-from netcfg.render.plan import SnmpAgent
+from netcfg.render.plan import AaaServers, SnmpAgent
 from netcfg.vendors.common import Bgp, EcnMark
 
 
@@ -88,6 +88,9 @@ class EosConfig:
     #: `username <name> privilege <p> role <role> secret sha512 <hash placeholder>` (AVD
     #: local-users.j2)
     users: tuple[tuple[str, int, str, str], ...]
+    #: TACACS+ or RADIUS servers (AVD tacacs-servers.j2 / radius-server.j2, aaa-server-groups,
+    #: aaa-authentication.j2, ip-tacacs|radius-source-interfaces.j2)
+    aaa: AaaServers | None
     loopback: str
     queue_profile: QueueProfile | None
     interfaces: tuple[Interface, ...]

@@ -141,7 +141,7 @@ def build(plan: DevicePlan) -> EosConfig:
         gnmi=plan.gnmi, cloudvision=plan.cloudvision, banners=plan.banners,
         users=tuple((name, *USER_ROLES[role], user_hash(name))
                     for name, role in plan.users.items()),
-        loopback=plan.loopback, queue_profile=profile,
+        aaa=plan.aaa, loopback=plan.loopback, queue_profile=profile,
         interfaces=tuple(interfaces), lldp=plan.lldp,
         tx_queue="uc-tx-queue" if xgs else "tx-queue",
         dscp_to_tc=tuple((tc, tuple(ds)) for tc, ds in sorted(by_tc.items())),

@@ -23,7 +23,9 @@ class JunosDeploy(DeployAdapter):
                      # root's and the logins' password hashes (`encrypted-password "$6$...";`)
                      re.compile(r'(?P<lead>\bencrypted-password )(?P<secret>"[^"]*"|[^;\s]+)'),
                      # the SNMP communities (`community <name> {`): netcfg renders no other
-                     re.compile(r'(?P<lead>\bcommunity )(?P<secret>"[^"]*"|[^;\s{]+)'))
+                     re.compile(r'(?P<lead>\bcommunity )(?P<secret>"[^"]*"|[^;\s{]+)'),
+                     # TACACS+ and RADIUS keys (`secret "$9$...";`)
+                     re.compile(r'(?P<lead>\bsecret )(?P<secret>"[^"]*"|[^;\s]+)'))
     """Commit timer: `commit confirmed N`, N in whole minutes (netcfg rounds up; NAPALM
     requires a multiple of 60 s)."""
 

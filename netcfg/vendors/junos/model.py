@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from netcfg.intent.model import Gnmi
-from netcfg.render.plan import Bfd, SnmpAgent
+from netcfg.render.plan import AaaServers, Bfd, SnmpAgent
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +131,9 @@ class JunosConfig:
     #: writes them; the template escapes them (render.banner)
     login_message: str | None
     announcement: str | None
+    #: `system tacplus-server|radius-server <server> { secret <key>; source-address <mgmt>; }`
+    #: and `system authentication-order [ tacplus|radius password ]` (junos-conf-system)
+    aaa: AaaServers | None
     #: the SNMP agent (location, contact, whether a read-only community is set)
     snmp: SnmpAgent | None
     #: management.telemetry (intent models: names and numbers the templates print as given)

@@ -229,7 +229,7 @@ def build(plan: DevicePlan) -> JunosConfig:
         users=tuple((name, USER_CLASSES[role], user_hash(name))
                     for name, role in plan.users.items()),
         login_message=plan.banners.login if plan.banners else None,
-        announcement=plan.banners.motd if plan.banners else None,
+        announcement=plan.banners.motd if plan.banners else None, aaa=plan.aaa,
         # Junos OS Evolved's gRPC server takes TLS only: none without a certificate (check())
         gnmi=plan.gnmi if plan.gnmi is not None and plan.gnmi.certificate else None,
         banner=f"{plan.hostname}: {plan.model}, {plan.role}".replace("*/", "* /"),

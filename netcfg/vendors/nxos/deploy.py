@@ -25,7 +25,10 @@ class NxosDeploy(DeployAdapter):
     #: a neighbour's `password [0|3|7] KEY` (NX-OS shows type 3); also a user's
     #: `password 5 HASH`
     secret_values = (re.compile(r"(?P<lead>(?<![\w-])password (?:\d )?)(?P<secret>\S+)"),
-                     re.compile(r"(?P<lead>\bsnmp-server community )(?P<secret>\S+)"))
+                     re.compile(r"(?P<lead>\bsnmp-server community )(?P<secret>\S+)"),
+                     # TACACS+ and RADIUS keys (`tacacs-server host H key 7 "..."`)
+                     re.compile(r'(?P<lead>\b(?:tacacs|radius)-server host .*?\bkey (?:\d )?)'
+                                r'(?P<secret>"[^"]*"|\S+)'))
     napalm_driver = "nxos"
     #: who may log in and how: users, AAA, roles, AAA servers, SNMPv3 users, SSH keys
     device_local = ("username", "aaa *", "role", "tacacs-server", "radius-server",

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from netcfg.intent.model import Gnmi
-from netcfg.render.plan import Bfd, SnmpAgent
+from netcfg.render.plan import AaaServers, Bfd, SnmpAgent
 from netcfg.vendors.common import Bgp, EcnMark
 
 
@@ -132,4 +132,7 @@ class NxosConfig:
     snmp: SnmpAgent | None
     #: management.telemetry (intent models: names and numbers the templates print as given)
     gnmi: Gnmi | None
+    #: TACACS+ or RADIUS servers and their group (Cisco Nexus 9000 NX-OS Security
+    #: Configuration Guide: "Configuring TACACS+", "Configuring RADIUS", "Configuring AAA")
+    aaa: AaaServers | None
     bgp: Bgp

@@ -167,7 +167,7 @@ def build(plan: DevicePlan) -> NxosConfig:
         dns_servers=tuple(plan.dns_servers), syslog_servers=tuple(plan.syslog_servers),
         syslog_level=None if plan.syslog_severity is None
         else syslog_level(plan.syslog_severity), snmp=plan.snmp, gnmi=plan.gnmi,
-        bgp=Bgp.of(plan.bgp))
+        aaa=plan.aaa, bgp=Bgp.of(plan.bgp))
 
 
 def _pair(fields: set[str], a: str, b: str) -> str:

@@ -62,6 +62,9 @@ CAPABILITIES = Capabilities(
         "snmp": "no SNMP or SNMP_COMMUNITY table is rendered: the SONiC YANG models in the "
                 "project's vendor data have no SNMP model to check them against; the switch "
                 "keeps its own (management.preserve: [SNMP, SNMP_COMMUNITY])",
+        "aaa": "no AAA or TACPLUS_SERVER/RADIUS_SERVER table is rendered: the SONiC YANG models "
+               "in the project's vendor data have no AAA model to check them against; the "
+               "switch keeps its own (kept by default)",
         "dns_servers": "no DNS_NAMESERVER table is rendered: the SONiC YANG models in the "
                        "project's vendor data have no DNS model to check it against; the "
                        "switch keeps its own (management.preserve keeps it through a push)",
