@@ -52,6 +52,7 @@ SAMPLES: dict[str, Any] = {
     "snmp": Snmp(location="DC1 hall 2"),
     "snmp_location": "DC1 hall 9",
     "ntp_source": "management",
+    "motd": "Change window: Tuesday 02:00 UTC",
 }
 
 #: fields that mean something only beside another: changed, they get that one's sample too,
@@ -118,6 +119,8 @@ def other_value(intent: Any, owner: BaseModel, name: str) -> Any:
         return value * 1.5
     if isinstance(value, str):
         return value + "x"
+    if isinstance(value, ipaddress.IPv4Address):
+        return value + 1
     if isinstance(value, ipaddress.IPv4Interface):
         return ipaddress.IPv4Interface(f"{value.ip + 1}/{value.network.prefixlen}")
     if isinstance(value, ipaddress.IPv4Network):

@@ -1,7 +1,7 @@
 """The SNMP community through `netcfg push`: the rendered files hold a placeholder, push puts
-the community the intent names there, each device (EOS, NX-OS, Junos) then holds it, and the
-community appears in no output, journal or rendered file; a device's other community is
-masked in its diff. Without the community's variable nothing is touched."""
+the community the intent names there, each device (EOS, NX-OS, Junos, Cumulus) then holds it,
+and the community appears in no output, journal or rendered file; a device's other community
+is masked in its diff. Without the community's variable nothing is touched."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from .cli_cases import fleet_args, netcfg, refuses_a_missing_or_bad_secret, serv
 from .deploy_cases import BY_NOS, MULTIVENDOR
 
 COMMUNITY = "Ro-Community-4b8e"
-#: the NOSes that render an SNMP agent (Cumulus and SONiC: CAP010)
-AGENTS = {nos: name for nos, name in BY_NOS.items() if nos in ("eos", "nxos", "junos")}
+#: the NOSes that render an SNMP agent (SONiC: CAP010)
+AGENTS = {nos: name for nos, name in BY_NOS.items()
+          if nos in ("eos", "nxos", "junos", "cumulus")}
 
 
 def test_push_fills_in_the_community_and_shows_it_nowhere(tmp_path, monkeypatch):

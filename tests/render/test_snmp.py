@@ -8,7 +8,10 @@ for Junos, by Juniper's YANG:
   "Configuring SNMP": `snmp-server community name [group group | ro | rw]`);
 - Junos: `snmp { location "..."; contact "..."; community <c> { authorization read-only; } }`
   (junos-conf-snmp 24.4R1-EVO);
-- Cumulus and SONiC: none (CAP010).
+- Cumulus: `system snmp-server` with the management address as its listening address in VRF
+  mgmt, `readonly-community <c> access any`, `system-location`, `system-contact`, `state
+  enabled` (NVIDIA's Cumulus Linux 5.14 user guide, Configure SNMP);
+- SONiC: none (CAP010).
 The files hold a placeholder where the community goes; `netcfg push` fills it."""
 
 from __future__ import annotations
@@ -63,8 +66,30 @@ def test_junos_snmp_against_junipers_yang(rendered, tmp_path):
     check_junos_yang(core.replace(SNMP_COMMUNITY, "Ro-Community-1"))
 
 
-def test_cumulus_and_sonic_say_they_render_none(rendered):
-    assert "snmp" not in rendered["leaf-su2-r5"] and "SNMP" not in rendered["leaf-su2-r1"]
+@pytest.mark.parametrize("release", ["5.14", "5.15"])
+def test_cumulus_snmp_server_as_nvidia_documents_it(tmp_path, release):
+    """NVIDIA's Cumulus Linux 5.14 user guide, Configure SNMP: `system snmp-server state
+    enabled`, `listening-address <ip> vrf mgmt`, `readonly-community <c> access any`,
+    `system-location`, `system-contact`; unchanged in 5.15 (its change table touches only
+    trap destinations). The lab's NVUE schema of each release takes the document."""
+    import yaml
+    from render_cases import check_nvue
+
+    rendered = render_multivendor(tmp_path, SNMP + f"releases: {{cumulus: '{release}'}}\n")
+    body = yaml.safe_load(rendered["leaf-su2-r5"])[0]["set"]
+    # it listens on eth0's address (the switch's management address), nowhere else
+    eth0 = body["interface"]["eth0"]
+    (address,) = (eth0.get("ipv4") or eth0["ip"])["address"]
+    assert body["system"]["snmp-server"] == {
+        "listening-address": {address.split("/")[0]: {"vrf": "mgmt"}},
+        "readonly-community": {SNMP_COMMUNITY: {"access": {"any": {}}}},
+        "system-location": "DC1 hall 2", "system-contact": "noc@example.com",
+        "state": "enabled"}
+    check_nvue(rendered["leaf-su2-r5"].replace(SNMP_COMMUNITY, "Ro-Community-1"), release)
+
+
+def test_sonic_says_it_renders_none(rendered):
+    assert "SNMP" not in rendered["leaf-su2-r1"]
     lines = rendered["findings"].splitlines()
-    for nos in ("cumulus", "sonic"):
-        assert any("management.snmp" in ln and "[CAP010]" in ln and nos in ln for ln in lines)
+    assert any("management.snmp" in ln and "[CAP010]" in ln and "sonic" in ln for ln in lines)
+    assert not any("management.snmp" in ln and "cumulus" in ln for ln in lines)

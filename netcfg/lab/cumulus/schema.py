@@ -193,6 +193,21 @@ def _address(key: str) -> bool:
     return True
 
 
+def _listening(key: str) -> bool:
+    """An SNMP listening address: an IP address or NVUE's keywords for all and localhost."""
+    return _address(key) or key in ("all", "all-v6", "localhost", "localhost-v6")
+
+
+def _community(key: str) -> bool:
+    """A community string (NVUE shows it as `$nvsec$...` once applied): no blanks."""
+    return bool(key) and not any(c.isspace() for c in key)
+
+
+def _access(key: str) -> bool:
+    """Who may use an SNMP community: `any`, or an address or prefix."""
+    return key in ("any", "localhost") or _address(key) or _prefix(key)
+
+
 def _neighbor(key: str) -> bool:
     return _address(key) or _ifname(key)
 
@@ -264,7 +279,18 @@ _SYSTEM = Obj({
                         "state": enum("enabled", "disabled")}),
     "syslog": Obj({"server": Coll(_name, "server-id", Obj({
         "port": integer(1, 65535), "protocol": enum("udp", "tcp"), "vrf": TEXT}))}),
-}, since={"lldp": (5, 15), "dns": (5, 15), "ntp": (5, 15)})
+    # NVIDIA Cumulus Linux 5.14 user guide, Configure SNMP (CumulusNetworks/docs): `nv set
+    # system snmp-server state enabled`, `listening-address <ip|all|localhost> [vrf <vrf>]`,
+    # `readonly-community <c> access <any|prefix> [view <v>]`, `system-location`,
+    # `system-contact`, `system-name`, `viewname`; the NVUE reference, SNMP Server: `service
+    # snmp-server` in 5.10 and earlier; the 5.15 change table changes only trap-destination
+    "snmp-server": Obj({
+        "state": enum("enabled", "disabled"),
+        "listening-address": Coll(_listening, "listening-address", Obj({"vrf": TEXT})),
+        "readonly-community": Coll(_community, "readonly-community-id", Obj({
+            "access": Coll(_access, "access", Obj({"view": TEXT}))})),
+        "system-location": TEXT, "system-contact": TEXT, "system-name": TEXT}),
+}, since={"lldp": (5, 15), "dns": (5, 15), "ntp": (5, 15), "snmp-server": (5, 11)})
 
 _SERVICE = Obj({
     "lldp": _LLDP,

@@ -34,12 +34,14 @@ class Cumulus(ModuleVendor):
         return render.nvue_document(document)
 
     def check(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
-        """CAP010 for a gNMI server on switches without a management address: NVUE's gNMI
-        server needs the address it listens on. CAP019 for a banner of several lines."""
-        out = unstated(fabric, self.name, [d for d in devices if d.management is None], "gnmi",
-                       "NVUE's gNMI server needs a listening address, and these switches have "
-                       "no management address (devices.<name>.management or "
-                       "addressing.management)")
+        """CAP010 for a gNMI server or an SNMP agent on switches without a management address:
+        NVUE's needs the address it listens on. CAP019 for a banner of several lines."""
+        bare = [d for d in devices if d.management is None]
+        out = [finding for field, agent in (("gnmi", "gNMI server"), ("snmp", "SNMP agent"))
+               for finding in unstated(
+                   fabric, self.name, bare, field,
+                   f"NVUE's {agent} needs a listening address, and these switches have no "
+                   "management address (devices.<name>.management or addressing.management)")]
         banners = fabric.loaded.intent.management.banners
         for which in ("login", "motd"):
             text = getattr(banners, which) if banners is not None and devices else None

@@ -47,10 +47,6 @@ CAPABILITIES = Capabilities(
         "lldp": "lldpd runs by default on Cumulus Linux; nothing is rendered for it",
         # the Syslog page (5.15): a severity is a selector's, and selectors without a facility
         # forwarded only `daemon` before 5.15; none is rendered, so every severity goes out
-        "snmp": "no NVUE snmp-server is rendered yet (since 5.11 it is `system snmp-server` "
-                "with `state enabled`; its listening address and community keys are not yet "
-                "checked); the switch keeps its own (management.preserve: "
-                "['system snmp-server'])",
         "aaa": "no NVUE `system aaa tacacs|radius` is rendered: the server syntax changed between "
                "the releases netcfg renders (a server keyed by priority up to 5.14, by address "
                "from 5.15, by third-party notes) and is not yet checked against NVIDIA's "

@@ -19,9 +19,11 @@ if TYPE_CHECKING:
 
 
 class CumulusDeploy(DeployAdapter):
-    #: a neighbour's `password: KEY` (NVUE shows it in clear text by default)
+    #: a neighbour's `password: KEY` (NVUE shows it in clear text by default), a login's hash,
+    #: and a community in `nv set ... readonly-community <c>` form (the YAML form: `mask`)
     secret_values = (re.compile(r"(?P<lead>\b(?:hashed-)?password: )(?P<secret>\S.*)$",
-                                re.MULTILINE),)
+                                re.MULTILINE),
+                     re.compile(r"(?P<lead>\breadonly-community )(?P<secret>\S+)"))
     napalm_driver = "netcfg_cumulus"
     #: who may log in (users, AAA) and the switch's management port and VRF
     device_local = ("system aaa", "interface eth0", "vrf mgmt")
@@ -30,6 +32,27 @@ class CumulusDeploy(DeployAdapter):
 
     def driver_options(self, target: Target, timeout: int, workdir: Path) -> dict[str, Any]:
         return netmiko_options(target, timeout)
+
+    def mask(self, text: str) -> str:
+        """Also the SNMP communities of NVUE's YAML, which are keys: each entry directly under
+        a `readonly-community:` line (`$nvsec$...` once the switch has applied it)."""
+        lines = super().mask(text).split("\n")
+        parent: int | None = None
+        child: int | None = None
+        for i, line in enumerate(lines):
+            stripped = line.lstrip(" ")
+            indent = len(line) - len(stripped)
+            if not stripped:
+                continue
+            if parent is not None and indent <= parent:
+                parent = None
+            if parent is not None:
+                child = indent if child is None else child
+                if indent == child and ":" in stripped:
+                    lines[i] = " " * indent + "********:" + stripped.split(":", 1)[1]
+            if stripped.rstrip() == "readonly-community:":
+                parent, child = indent, None
+        return "\n".join(lines)
 
     def discard_leftovers(self, driver: NetworkDriver, target: Target) -> list[str]:
         """A revision our user left pending (a failed apply) is detached: NVUE keeps it

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from netcfg.intent.model import Banners, Gnmi
-from netcfg.render.plan import Bfd
+from netcfg.render.plan import Bfd, SnmpAgent
 from netcfg.vendors.cumulus.releases import Spelling
 
 
@@ -136,7 +136,11 @@ class CumulusConfig:
     banners: Banners | None
     #: `system aaa user <name> hashed-password <hash> role <role>`
     users: tuple[tuple[str, str, str], ...]
-    #: the gNMI server's listening address: the switch's management address
+    #: the SNMP agent: `system snmp-server` listening on the management address in VRF mgmt,
+    #: location, contact, a read-only community (NVIDIA Cumulus Linux 5.14 user guide,
+    #: Configure SNMP); None without a management address to listen on
+    snmp: SnmpAgent | None
+    #: the gNMI server's and SNMP agent's listening address: the switch's management address
     gnmi_address: str | None
     breakouts: tuple[Breakout, ...]
     interfaces: tuple[Interface, ...]

@@ -158,6 +158,7 @@ def build(plan: DevicePlan) -> CumulusConfig:
         dns_servers=tuple(plan.dns_servers), syslog_servers=tuple(plan.syslog_servers),
         # the gNMI server needs a listening address: none without a management address
         gnmi=plan.gnmi if plan.management else None, banners=plan.banners,
+        snmp=plan.snmp if plan.management else None,
         users=tuple((name, user_hash(name), USER_ROLES[role])
                     for name, role in plan.users.items()),
         gnmi_address=plan.management.split("/")[0] if plan.management else None,
