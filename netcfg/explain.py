@@ -62,6 +62,15 @@ class _Explainer:
     def row(self, key: str, value: Any, path: PathKey | None) -> Row:
         return Row(key, value, self.src(path))
 
+    def _kept(self, nos: str) -> str:
+        """The preserve policy a push applies to this switch (netcfg/deploy/preserve.py):
+        the NOS's defaults, the intent's additions, and what the device owns."""
+        deploy = vendor(nos).deploy
+        text = ", ".join(deploy.device_local + tuple(self.li.intent.management.preserve))
+        if deploy.device_owned:
+            text += f"; the device's own {', '.join(deploy.device_owned)}"
+        return text
+
     def _aaa(self) -> str:
         aaa = self.li.intent.management.aaa
         if aaa is None:
@@ -145,6 +154,9 @@ class _Explainer:
                     dev.origin.get("users")),
                 self.row("cloudvision agent", "yes" if dev.cloudvision else "none",
                          dev.origin.get("cloudvision")),
+                self.row("push keeps", self._kept(plat.nos),
+                         ("management", "preserve")
+                         if self.li.intent.management.preserve else None),
                 self.row("ecmp seed", dev.ecmp_seed, dev.origin.get("ecmp_seed")),
                 self.row("ecmp fields", ", ".join(self.li.intent.ecmp.fields), ("ecmp", "fields")),
                 self.row("ecmp mode", self.li.intent.ecmp.mode, ("ecmp", "mode")),

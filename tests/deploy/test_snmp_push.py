@@ -5,14 +5,13 @@ is masked in its diff. Without the community's variable nothing is touched."""
 
 from __future__ import annotations
 
-import json
-
 from netcfg.render.plan import SNMP_COMMUNITY
 
-from .cli_cases import fleet_args, netcfg, refuses_a_missing_or_bad_secret, serve
+from .cli_cases import SecretCase, pushes_a_secret_and_shows_it_nowhere
 from .deploy_cases import BY_NOS, MULTIVENDOR
 
-COMMUNITY = "Ro-Community-4b8e"
+COMMUNITY = SecretCase("NETCFG_SNMP_COMMUNITY", "Ro-Community-4b8e", "has space",
+                       "the community must be", "Other-Community-1", SNMP_COMMUNITY)
 #: the NOSes that render an SNMP agent (SONiC: CAP010)
 AGENTS = {nos: name for nos, name in BY_NOS.items()
           if nos in ("eos", "nxos", "junos", "cumulus")}
@@ -25,35 +24,5 @@ def test_push_fills_in_the_community_and_shows_it_nowhere(tmp_path, monkeypatch)
         (MULTIVENDOR / "fabric.yaml").read_text()
         + "management:\n  snmp:\n    location: DC1 hall 2\n"
         "    community: {password_env: NETCFG_SNMP_COMMUNITY}\n")
-    names = sorted(AGENTS.values())
-    with serve(tmp_path, names) as lab:
-        state = tmp_path / "state"
-        common = fleet_args(inventory, lab, state, names)
-        refuses_a_missing_or_bad_secret(common, state, "NETCFG_SNMP_COMMUNITY", "has space",
-                                        "the community must be", monkeypatch)
-        monkeypatch.setenv("NETCFG_SNMP_COMMUNITY", COMMUNITY)
-        outputs = [netcfg("diff", *common, check=3)]
-        pushed = netcfg("push", *common, "--format", "json", check=0)
-        report = json.loads(pushed.stdout)
-        assert {d["device"]: d["status"] for d in report["devices"]} == dict.fromkeys(
-            names, "confirmed")
-        outputs += [pushed, netcfg("diff", *common, check=0)]
-        # another community: every device drifts on the community line, both masked
-        monkeypatch.setenv("NETCFG_SNMP_COMMUNITY", "Other-Community-1")
-        other = netcfg("diff", *common, check=3)
-        assert all(f"{name}: drift" in other.stdout for name in names), other.stdout
-        assert "********" in other.stdout and "Other-Community-1" not in other.stdout
-        outputs.append(other)
-        monkeypatch.setenv("NETCFG_SNMP_COMMUNITY", COMMUNITY)
-
-        rendered = tmp_path / "rendered"
-        netcfg("render", str(inventory), "--out", str(rendered), check=0)
-        for name in names:
-            assert SNMP_COMMUNITY in next(rendered.glob(f"{name}.*")).read_text(), name
-        assert not [p for p in rendered.rglob("*") if p.is_file() and COMMUNITY in p.read_text()]
-        shown = netcfg("diff", *common, "--format", "json", check=0)
-        outputs.append(shown)
-    journal = (state / "runs" / report["run"] / "journal.jsonl").read_text()
-    assert COMMUNITY not in journal
-    for proc in outputs:
-        assert COMMUNITY not in proc.stdout + proc.stderr
+    pushes_a_secret_and_shows_it_nowhere(tmp_path, inventory, sorted(AGENTS.values()),
+                                         COMMUNITY, monkeypatch)

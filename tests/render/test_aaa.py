@@ -20,7 +20,7 @@ The files hold a placeholder where the key goes; `netcfg push` fills it."""
 from __future__ import annotations
 
 import pytest
-from render_cases import check_junos_yang, render_multivendor
+from render_cases import INVENTORIES, check_junos_yang, render_multivendor
 
 from netcfg.lab.cfgtree import parse_indented
 from netcfg.render.plan import AAA_KEY
@@ -154,3 +154,24 @@ def test_a_key_written_in_the_intent_is_refused(tmp_path):
     with pytest.raises(AssertionError, match="management.aaa"):
         render_multivendor(tmp_path, TACACS.replace(
             "{password_env: NETCFG_AAA_KEY}", "{password: plaintext}"))
+
+
+def test_explain_names_the_servers_and_where_they_come_from(tmp_path):
+    from netcfg.explain import explain
+    from netcfg.validate import validate
+
+    inventory = tmp_path / "inv"
+    inventory.mkdir()
+    (inventory / "fabric.yaml").write_text(
+        (INVENTORIES / "multivendor" / "fabric.yaml").read_text() + TACACS)
+    result = validate(inventory)
+    fabric = result.fabric
+    rows = {r.key: r for s in explain(fabric, fabric.devices["core1"]) for r in s.rows}
+    assert rows["aaa servers"].value == ("tacacs+ 192.0.2.7, 192.0.2.8 (group netcfg), key by "
+                                         "reference, local logins as fallback")
+    assert "management.aaa" in str(rows["aaa servers"].source)
+    assert "fabric.yaml:" in str(rows["aaa servers"].source)
+    # the preserve policy a push applies to the switch (docs/deploy.md)
+    assert rows["push keeps"].value == (
+        "system root-authentication, system login user *, system login class *, "
+        "system authentication-order, system tacplus-server, system radius-server")
