@@ -47,11 +47,11 @@ CAPABILITIES = Capabilities(
         "lldp": "lldpd runs by default on Cumulus Linux; nothing is rendered for it",
         # the Syslog page (5.15): a severity is a selector's, and selectors without a facility
         # forwarded only `daemon` before 5.15; none is rendered, so every severity goes out
-        "aaa": "no NVUE `system aaa tacacs|radius` is rendered: the server syntax changed between "
-               "the releases netcfg renders (a server keyed by priority up to 5.14, by address "
-               "from 5.15, by third-party notes) and is not yet checked against NVIDIA's "
-               "reference per release; the switch keeps its own (`system aaa` is kept by "
-               "default)",
+        "aaa": "no NVUE `system aaa tacacs|radius` is rendered: NVIDIA's 5.14 and 5.15 TACACS "
+               "pages give the commands (`tacacs server <ip> priority <n>`, `secret`, `vrf "
+               "mgmt`, `authentication-order <n> tacacs|local`) but no page shows the YAML of "
+               "`authentication-order`, the order that keeps local logins as the fallback; the "
+               "switch keeps its own (`system aaa` is kept by default)",
         "syslog_severity": "no NVUE syslog selector is rendered: the servers receive every "
                            "severity (before 5.15 a selector without a facility forwarded "
                            "only the daemon facility)",
