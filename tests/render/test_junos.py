@@ -161,3 +161,21 @@ def test_lab_junos_schema_accepts_rendered_config():
     for name in GOLDEN_DEVICES:
         tree = config.parse_text(render_plan(_multivendor_plan(name)))
         assert tree.find(["class-of-service", "congestion-notification-profile"]) is not None
+
+
+def test_two_strict_high_queues_are_flagged_where_unverified(tmp_path):
+    """CNP strict (queue 6) beside network-control (queue 7, strict): Juniper documents several
+    strict-high queues on QFX5200 (the higher queue first) and one on QFX5100, nothing for the
+    QFX5240, so validate names the line (CAP019); with CNP as an ETS class only network-control
+    is strict and nothing is said."""
+    from render_cases import render_multivendor
+
+    strict = render_multivendor(tmp_path, "")["findings"]
+    assert "`priority strict-high` on queues 6, 7" in strict and "[CAP019]" in strict
+    ets = render_multivendor(tmp_path, """qos:
+  classes:
+    roce: {dscp: [26], traffic_class: 3, lossless: true, scheduling: {mode: ets, weight: 40}}
+    cnp: {dscp: [48], traffic_class: 6, scheduling: {mode: ets, weight: 50}}
+    best-effort: {dscp: [0], traffic_class: 0, scheduling: {mode: ets, weight: 10}}
+""")["findings"]
+    assert "priority strict-high" not in ets

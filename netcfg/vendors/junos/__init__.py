@@ -56,11 +56,34 @@ class Junos(ModuleVendor):
         # drop-profile fill levels are percents of the queue buffer, which the text omits
         return render.read(text, queue_buffer=plan.qos.queue_limit)
 
+    def _strict_queues(self, fabric: Fabric, devices: list[Device]) -> list[Finding]:
+        """Juniper, "Defining CoS Queue Scheduling Priority" (traffic-mgmt-qfx), platform
+        table: on QFX5200 several strict-high queues are taken, each served strictly, the
+        higher-numbered first; on QFX5100 and EX4600 only one forwarding-class set may be
+        strict-high; the CLI reference's `priority` page says one queue per interface. No text
+        found says which holds on the QFX5220/5230/5240 (Junos OS Evolved)."""
+        classes = fabric.loaded.intent.qos.classes
+        strict = sorted(c.traffic_class for c in classes.values()
+                        if c.scheduling.mode == "strict")
+        name, queue = render.NETWORK_CONTROL
+        if queue not in {c.traffic_class for c in classes.values()} and name not in classes:
+            strict.append(queue)  # the routing engine's own class, strict (render.py)
+        if len(strict) < 2 or not devices:
+            return []
+        platforms = sorted({d.platform or "" for d in devices})
+        return [fabric.loaded.finding(
+            "CAP019", f"junos config holds a line no vendor text confirms ({devices[0].name} "
+            f"and {len(devices) - 1} more), unverified on {', '.join(platforms)}: `priority "
+            f"strict-high` on queues {', '.join(map(str, strict))} (Juniper documents several "
+            f"strict-high queues on QFX5200, the highest queue served first, and one on "
+            f"QFX5100)", ("qos", "classes"), severity="warning", device=devices[0].name)]
+
     def check(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
         """ECN006: Junos writes ECN thresholds as percents of the queue buffer (nine fraction
         digits); a pair outside (0, 100] % of it, or not in order, cannot be written. CAP010
-        for a gNMI server asked without a certificate (Junos takes gRPC over TLS only)."""
-        out: list[Finding] = []
+        for a gNMI server asked without a certificate (Junos takes gRPC over TLS only). CAP019
+        for `priority strict-high` on more than one queue (_strict_queues)."""
+        out: list[Finding] = self._strict_queues(fabric, devices)
         telemetry = fabric.loaded.intent.management.telemetry
         if telemetry is not None and telemetry.gnmi is not None \
                 and telemetry.gnmi.certificate is None:
