@@ -11,7 +11,7 @@ def test_a_transient_failure_is_forgiven_once_the_fabric_settled():
     assert recheck(["leaf1: 15 next hops"], lambda: next(answers), lambda: True) == []
 
 
-def test_a_persistent_failure_stays_after_every_recheck():
+def test_a_persistent_failure_stays_once_a_settled_recheck_finds_it_again():
     calls = []
 
     def check() -> list[str]:
@@ -19,6 +19,18 @@ def test_a_persistent_failure_stays_after_every_recheck():
         return ["leaf1: 15 next hops"]
 
     assert recheck(["leaf1: 15 next hops"], check, lambda: True) == ["leaf1: 15 next hops"]
+    assert len(calls) == 1
+
+
+def test_a_failure_that_keeps_changing_is_asked_again_up_to_the_bound():
+    answers = iter([["b"], ["c"], ["d"], ["e"]])
+    calls = []
+
+    def check() -> list[str]:
+        calls.append(1)
+        return next(answers)
+
+    assert recheck(["a"], check, lambda: True) == ["d"]
     assert len(calls) == RECHECKS
 
 

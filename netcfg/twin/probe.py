@@ -158,9 +158,14 @@ def recheck(found: list[T], check: Callable[[], list[T]],
     miss BFD packets or keepalives and drop a session for a few seconds; it comes back by
     itself. So a failed check is asked again, each time after every session is established
     and every route is held again (`settled`), up to RECHECKS times: what persists is real,
-    and a fabric that never converged is not asked again."""
+    and a fabric that never converged is not asked again. A recheck that finds exactly what
+    the check before it found, with the fabric settled in between, is that persistence: no
+    flap gives the same failures twice, so it is not asked a third time."""
     for _ in range(RECHECKS):
         if not found or not settled():
             break
-        found = check()
+        again = check()
+        if again == found:
+            break
+        found = again
     return found

@@ -63,7 +63,7 @@ def refuses_a_missing_or_bad_secret(args: list[str], state: Path, variable: str,
 class SecretCase:
     """A secret the intent names by reference and a push fills in where the files hold its
     placeholder: the variable, the value, a malformed value and the rule it breaks, another
-    valid value, and the placeholder."""
+    valid value, the placeholder, and the switches whose files hold it."""
 
     variable: str
     value: str
@@ -71,25 +71,28 @@ class SecretCase:
     rule: str
     other: str
     placeholder: str
+    holders: frozenset[str]
 
 
-def pushes_a_secret_and_shows_it_nowhere(
-        tmp: Path, inventory: Path, names: list[str], case: SecretCase,
+def pushes_secrets_and_shows_them_nowhere(
+        tmp: Path, inventory: Path, names: list[str], cases: list[SecretCase],
         monkeypatch,  # noqa: ANN001
-        holders: set[str] | None = None,
         inspect: Callable[[Path, dict[str, Any]], None] | None = None) -> None:
-    """The push of a secret to the lab's `names`: refused without it or with a malformed one,
-    confirmed on every device with it, `inspect(state, report)` after the push; with another
-    value every device of `holders` (default: all) drifts on it, masked; the rendered files
-    hold the placeholder (those of `holders`) and never the value; the value is in no output
-    and not in the journal."""
-    holders = set(names) if holders is None else holders
+    """One push of every secret of `cases` to the lab's `names`: refused without any one of
+    them or with a malformed one (the others given), confirmed on every device with all of
+    them, `inspect(state, report)` after the push; with another value of one secret exactly
+    its holders drift, masked; the rendered files hold each placeholder where its holders'
+    do and never a value; no value is in any output or the journal."""
     with serve(tmp, names) as lab:
         state = tmp / "state"
         common = fleet_args(inventory, lab, state, names)
-        refuses_a_missing_or_bad_secret(common, state, case.variable, case.bad, case.rule,
-                                        monkeypatch)
-        monkeypatch.setenv(case.variable, case.value)
+        for case in cases:
+            for other in cases:
+                if other is not case:
+                    monkeypatch.setenv(other.variable, other.value)
+            refuses_a_missing_or_bad_secret(common, state, case.variable, case.bad,
+                                            case.rule, monkeypatch)
+            monkeypatch.setenv(case.variable, case.value)
         outputs = [netcfg("diff", *common, check=3)]
         pushed = netcfg("push", *common, "--format", "json", check=0)
         report = json.loads(pushed.stdout)
@@ -98,22 +101,25 @@ def pushes_a_secret_and_shows_it_nowhere(
         if inspect is not None:
             inspect(state, report)
         outputs += [pushed, netcfg("diff", *common, check=0)]
-        monkeypatch.setenv(case.variable, case.other)
-        other = netcfg("diff", *common, check=3)
-        assert {name for name in names if f"{name}: drift" in other.stdout} == holders, \
-            other.stdout
-        assert "********" in other.stdout and case.other not in other.stdout
-        outputs.append(other)
-        monkeypatch.setenv(case.variable, case.value)
+        for case in cases:
+            monkeypatch.setenv(case.variable, case.other)
+            other = netcfg("diff", *common, check=3)
+            drifting = {name for name in names if f"{name}: drift" in other.stdout}
+            assert drifting == case.holders, (case.variable, other.stdout)
+            assert "********" in other.stdout and case.other not in other.stdout
+            outputs.append(other)
+            monkeypatch.setenv(case.variable, case.value)
         rendered = tmp / "rendered"
         netcfg("render", str(inventory), "--out", str(rendered), check=0)
         for name in names:
             text = next(rendered.glob(f"{name}.*")).read_text()
-            assert (case.placeholder in text) is (name in holders), name
-        assert not [p for p in rendered.rglob("*")
-                    if p.is_file() and case.value in p.read_text()]
+            for case in cases:
+                assert (case.placeholder in text) is (name in case.holders), (name, case)
+        files = [p.read_text() for p in rendered.rglob("*") if p.is_file()]
+        assert not [c.variable for c in cases if any(c.value in text for text in files)]
         outputs.append(netcfg("diff", *common, "--format", "json", check=0))
     journal = (state / "runs" / report["run"] / "journal.jsonl").read_text()
-    assert case.value not in journal
-    for proc in outputs:
-        assert case.value not in proc.stdout + proc.stderr
+    for case in cases:
+        assert case.value not in journal
+        for proc in outputs:
+            assert case.value not in proc.stdout + proc.stderr
