@@ -142,3 +142,51 @@ def test_sonic_device_owned_sections_stay_and_are_reported(make_lab, tmp_path):
     events = [json.loads(row) for j in sorted((tmp_path / "state").glob("runs/*/journal.jsonl"))
               for row in j.read_text().splitlines()]
     assert [e["keeps_device"] for e in events if e.get("event") == "committing"] == [differs]
+
+
+#: what a team had on an EOS leaf before netcfg, by hand: NTP, syslog, SNMP, a management
+#: route and CloudVision's agent (AVD's forms, which the lab's EOS grammar takes)
+HAND_MADE = """\
+ntp server vrf MGMT 192.0.2.50
+logging vrf MGMT host 192.0.2.55
+snmp-server location DC1 hall 2
+snmp-server vrf MGMT
+ip route vrf MGMT 0.0.0.0/0 198.51.100.254
+daemon TerminAttr
+   exec /usr/bin/TerminAttr -cvaddr=192.0.2.60:9910 -cvvrf=MGMT -taillogs
+   no shutdown
+"""
+#: each as the device's running config shows it
+HAND_SHOWN = ["ntp server vrf MGMT 192.0.2.50", "logging vrf MGMT host 192.0.2.55",
+              "snmp-server location DC1 hall 2", "ip route vrf MGMT 0.0.0.0/0 198.51.100.254",
+              "daemon TerminAttr"]
+
+
+def test_a_switchs_own_management_plane_is_refused_then_kept(make_lab, drivers, tmp_path):
+    """The switch the management-plane issue started from: a push that would remove the
+    team's NTP, syslog, SNMP, management route and TerminAttr is refused, naming each, and the
+    device keeps them; preserved by name, every one survives the push."""
+    name = "leaf-su1-r1"
+    lab, dev = _configured_by_hand(make_lab, drivers, "eos", name, HAND_MADE,
+                                   "daemon TerminAttr")
+    common = [str(MULTIVENDOR), "--connect", str(devices_file(lab, tmp_path)), "--state",
+              str(tmp_path / "state"), "--device", name]
+    refused = netcfg("push", *common, "--format", "json")
+    assert refused.returncode == 4, refused.stdout + refused.stderr
+    unmanaged = json.loads(refused.stdout)["devices"][0]["sections"]["unmanaged_removals"]
+    assert sorted(unmanaged) == sorted(["ntp server", "logging vrf", "snmp-server location",
+                                        "snmp-server vrf", "ip route",
+                                        "daemon TerminAttr"]), unmanaged
+    assert all(line in dev.running_config() for line in HAND_SHOWN)
+
+    inventory = tmp_path / "preserving"
+    inventory.mkdir()
+    (inventory / "fabric.yaml").write_text(
+        (MULTIVENDOR / "fabric.yaml").read_text() + "management:\n  preserve: ['ntp server', "
+        "'logging vrf', 'snmp-server *', 'ip route', 'daemon *']\n")
+    common[0] = str(inventory)
+    pushed = netcfg("push", *common, "--format", "json")
+    assert pushed.returncode == 0, pushed.stdout + pushed.stderr
+    assert json.loads(pushed.stdout)["devices"][0]["status"] == "confirmed"
+    running = dev.running_config()
+    assert all(line in running for line in HAND_SHOWN), running[:3000]
