@@ -122,6 +122,7 @@ def _sections(target: Target, running: str, candidate: Kept, opts: Options) -> C
     change = compare(target.adapter.sections(running), target.adapter.sections(candidate.text),
                      opts.allow_removal, candidate.written)
     change.kept_device = candidate.overridden
+    change.preserved = candidate.kept
     return change
 
 

@@ -49,6 +49,9 @@ class Change:
     #: sections the file states differently where the device's own version stays (the
     #: switch's facts, or what its NOS refuses to change: DeployAdapter.device_owned)
     kept_device: list[str] = field(default_factory=list)
+    #: the device's own sections the file lacks that the preserve policy keeps (logins, AAA,
+    #: management.preserve)
+    preserved: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         """`+2 ~5 -1` and the removed sections by name."""
@@ -62,7 +65,8 @@ class Change:
 
     def as_dict(self) -> dict[str, list[str]]:
         return {"added": self.added, "changed": self.changed, "removed": self.removed,
-                "unmanaged_removals": self.unmanaged, "kept_device": self.kept_device}
+                "unmanaged_removals": self.unmanaged, "kept_device": self.kept_device,
+                "preserved": self.preserved}
 
 
 def matches(key: str, family: str, patterns: Iterable[str]) -> bool:

@@ -309,6 +309,14 @@ _TASKS: set[asyncio.Future[Any]] = set()
 
 async def settle() -> None:
     """Wait until every listener open/close spawned by a fault, reboot or timer has finished,
-    so a caller that just advanced the clock finds the device in its new state."""
-    while _TASKS:
-        await asyncio.gather(*list(_TASKS), return_exceptions=True)
+    so a caller that just advanced the clock finds the device in its new state. Only this
+    loop's tasks: a lab stopped earlier in the same process (each lab runs its own loop) may
+    have left tasks that will never finish; they are dropped, not awaited from another loop."""
+    loop = asyncio.get_running_loop()
+    while True:
+        for task in [t for t in _TASKS if t.get_loop() is not loop and t.get_loop().is_closed()]:
+            _TASKS.discard(task)
+        mine = [t for t in _TASKS if t.get_loop() is loop]
+        if not mine:
+            return
+        await asyncio.gather(*mine, return_exceptions=True)

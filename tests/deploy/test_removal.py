@@ -103,6 +103,7 @@ def test_a_preserved_section_survives_the_push(make_lab, drivers, tmp_path, nos,
     device = json.loads(pushed.stdout)["devices"][0]
     assert device["status"] == "confirmed", device
     assert not any(section in key for key in device["sections"]["removed"]), device["sections"]
+    assert any(section in key for key in device["sections"]["preserved"]), device["sections"]
     assert probe in dev.running_config()
 
 
