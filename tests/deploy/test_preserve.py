@@ -193,7 +193,7 @@ def test_sonic_keeps_its_own_pools_and_identity_and_says_so():
         "DEVICE_METADATA": {"localhost": {"hostname": "old", "mac": "0c:42:a1:00:00:01",
                                           "platform": "x86_64-arista_7060x6_64pe",
                                           "hwsku": "Arista-7060X6-64PE-C256S2",
-                                          "timezone": "UTC"}},
+                                          "timezone": "UTC", "region": "west"}},
         "MGMT_INTERFACE": {"eth0|10.0.0.5/24": {"gwaddr": "10.0.0.1"}},
         "BUFFER_POOL": {"ingress_lossless_pool": {"mode": "dynamic", "size": "1000",
                                                   "type": "ingress"}},
@@ -210,12 +210,13 @@ def test_sonic_keeps_its_own_pools_and_identity_and_says_so():
         "DEVICE_METADATA": {"localhost": {"hostname": "new", "mac": "0c:42:a1:00:00:01",
                                           "platform": "x86_64-arista_7060x6_64pe",
                                           "hwsku": "Arista-7060X6-64PE-C256S2",
-                                          "timezone": "UTC"}},
+                                          "timezone": "UTC", "region": "west"}},
         "MGMT_INTERFACE": {"eth0|198.51.100.9/24": {}},
         "BUFFER_POOL": running["BUFFER_POOL"],
         "TACPLUS_SERVER": {"192.0.2.7": {"priority": "1"}}}
     assert kept.overridden == ["BUFFER_POOL", "DEVICE_METADATA|localhost|hwsku"]
-    assert kept.kept == ["DEVICE_METADATA|localhost|timezone", "TACPLUS_SERVER"]
+    assert kept.kept == ["DEVICE_METADATA|localhost|region", "DEVICE_METADATA|localhost|timezone",
+                         "TACPLUS_SERVER"]
 
 
 def test_what_netcfg_last_left_on_a_device(tmp_path):

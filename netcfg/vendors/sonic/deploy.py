@@ -19,13 +19,11 @@ if TYPE_CHECKING:
 class SonicDeploy(DeployAdapter):
     napalm_driver = "netcfg_sonic"
     #: the switch's management port, VRF and counters, who may log in (AAA, TACACS+,
-    #: RADIUS) and its SNMP, and the image's defaults in DEVICE_METADATA
+    #: RADIUS) and its SNMP, and every DEVICE_METADATA field the file does not set (set at
+    #: install: deployment_id, timezone, default_pfcwd_status, synchronous_mode, ...)
     device_local = ("MGMT_INTERFACE", "MGMT_PORT", "MGMT_VRF_CONFIG", "FLEX_COUNTER_TABLE",
                     "AAA", "TACPLUS", "TACPLUS_SERVER", "RADIUS", "RADIUS_SERVER",
-                    "SNMP", "SNMP_COMMUNITY", "SNMP_USER",
-                    *(f"DEVICE_METADATA|localhost|{name}" for name in (
-                        "deployment_id", "timezone", "default_pfcwd_status",
-                        "default_bgp_status", "synchronous_mode", "yang_config_validation")))
+                    "SNMP", "SNMP_COMMUNITY", "SNMP_USER", "DEVICE_METADATA|localhost|*")
     #: the hardware's identity, set at install (a file's `hwsku` that differs is reported,
     #: not applied), and the SKU's buffer pools: GCU refuses any change to BUFFER_POOL
     #: (`Modification of BUFFER_POOL table is illegal`)
