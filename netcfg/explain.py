@@ -65,10 +65,17 @@ class _Explainer:
     def _kept(self, nos: str) -> str:
         """The preserve policy a push applies to this switch (netcfg/deploy/preserve.py):
         the NOS's defaults, the intent's additions, and what the device owns."""
-        deploy = vendor(nos).deploy
-        text = ", ".join(deploy.device_local + tuple(self.li.intent.management.preserve))
-        if deploy.device_owned:
-            text += f"; the device's own {', '.join(deploy.device_owned)}"
+        from netcfg.deploy.preserve import device_wins
+
+        nos_vendor = vendor(nos)
+        deploy = nos_vendor.deploy
+        # the intent's own (root's password) only where the NOS's files carry one
+        owned = list(deploy.device_owned) + (list(device_wins(self.li.intent))
+                                             if nos_vendor.capabilities.root_authentication
+                                             else [])
+        text = ", ".join(deploy.policy(self.li.intent.management.preserve).keep)
+        if owned:
+            text += f"; the device's own {', '.join(owned)}"
         return text
 
     def _aaa(self) -> str:

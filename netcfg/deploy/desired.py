@@ -8,6 +8,7 @@ from functools import partial
 from pathlib import Path
 
 from netcfg.deploy.engine import Desired
+from netcfg.deploy.preserve import device_wins
 from netcfg.deploy.secrets import CredentialError, Secret
 from netcfg.physics import Physics
 from netcfg.render.engine import Hashes, file_name, render_plan
@@ -56,7 +57,7 @@ def desired_configs(fabric: Fabric, physics: Physics, devices: list[Device],
         text = secrets.fill(text)
         nos = vendor(plan.nos)
         out[dev.name] = Desired(text, nos.expected(plan), partial(nos.read, plan=plan),
-                                device_wins=_device_wins(fabric),
+                                device_wins=device_wins(fabric.loaded.intent),
                                 preserve=tuple(fabric.loaded.intent.management.preserve))
     return out
 
@@ -102,11 +103,3 @@ class _Placeholders:
             return read(ref, self.base)
         except CredentialError as exc:
             raise DesiredError(str(exc)) from None
-
-
-def _device_wins(fabric: Fabric) -> tuple[str, ...]:
-    """Sections a push leaves as the device has them: root's password, unless the intent says
-    its hash replaces the device's (`management.root_authentication.on_push: replace`)."""
-    root = fabric.loaded.intent.management.root_authentication
-    return () if root is not None and root.on_push == "replace" else (
-        "system root-authentication",)

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 from netcfg.deploy.sections import matches
 
 if TYPE_CHECKING:
+    from netcfg.intent.model import Intent
     from netcfg.vendors.base import DeployAdapter
 
 
@@ -86,3 +87,12 @@ def written_sections(adapter: DeployAdapter, written: Path | None) -> frozenset[
         return frozenset(adapter.sections(written.read_text(encoding="utf-8")))
     except (OSError, ValueError):
         return frozenset()  # an unreadable record: the device's sections are its own
+
+
+def device_wins(intent: Intent) -> tuple[str, ...]:
+    """The sections the intent leaves as the device has them, beside each NOS's own
+    (`DeployAdapter.device_owned`): root's password, unless the intent says its hash replaces
+    the device's (`management.root_authentication.on_push: replace`)."""
+    root = intent.management.root_authentication
+    return () if root is not None and root.on_push == "replace" else (
+        "system root-authentication",)
