@@ -21,7 +21,7 @@ from typing import Any
 from napalm.base import NetworkDriver
 
 from netcfg.deploy.connect import Connection, DeviceError, describe
-from netcfg.deploy.preserve import Kept, keep, written_sections
+from netcfg.deploy.preserve import Kept, keep, read_written
 from netcfg.deploy.runs import DeviceLock, LockHeld, Run, cut_confirms
 from netcfg.deploy.secrets import redact
 from netcfg.deploy.sections import Change, compare
@@ -115,7 +115,7 @@ def _candidate(target: Target, running: str, desired: Desired) -> Kept:
     preserves, and the sections the device owns."""
     policy = target.adapter.policy(desired.preserve, desired.device_wins)
     return keep(target.adapter, running, desired.text, policy,
-                written_sections(target.adapter, desired.written))
+                read_written(desired.written))
 
 
 def _sections(target: Target, running: str, candidate: Kept, opts: Options) -> Change:

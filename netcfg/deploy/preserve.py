@@ -60,11 +60,14 @@ class Kept:
 
 
 def keep(adapter: DeployAdapter, running: str, candidate: str, policy: Policy,
-         written: Collection[str] = ()) -> Kept:
+         written: Collection[str] | str = ()) -> Kept:
     """`candidate` with what `policy` keeps of `running` (module docstring). `written`: the
-    sections netcfg itself last put on the device (`written_sections`): they are not the
-    device's own, so one the candidate no longer has goes (a login the intent dropped)."""
+    sections netcfg itself last put on the device, or the text of the config it last left
+    there (`read_written`): they are not the device's own, so one the candidate no longer has
+    goes (a login the intent dropped)."""
     theirs, ours = adapter.sections(running), adapter.sections(candidate)
+    if isinstance(written, str):
+        written = _written_keys(adapter, written, candidate, ours)
     wins = [key for key, (family, _) in theirs.items()
             if matches(key, family, policy.device_wins)]
     overridden = [key for key in wins if key in ours and ours[key][1] != theirs[key][1]]
@@ -78,15 +81,30 @@ def keep(adapter: DeployAdapter, running: str, candidate: str, policy: Policy,
     return Kept(candidate, sorted(kept), sorted(overridden), frozenset(written))
 
 
-def written_sections(adapter: DeployAdapter, written: Path | None) -> frozenset[str]:
-    """The sections of the config netcfg last left on a device (runs.last_written), none
-    where it has not pushed there (or not within the runs it looks back on)."""
-    if written is None:
-        return frozenset()
+def _written_keys(adapter: DeployAdapter, text: str, candidate: str,
+                  ours: dict[str, tuple[str, str]]) -> Collection[str]:
+    """The section keys of the config netcfg last left on a device: the candidate's own when
+    it is the same file (the intent did not change), none without a readable record."""
+    if not text:
+        return ()
+    if text == candidate:
+        return ours.keys()
     try:
-        return frozenset(adapter.sections(written.read_text(encoding="utf-8")))
-    except (OSError, ValueError):
-        return frozenset()  # an unreadable record: the device's sections are its own
+        return adapter.sections(text).keys()
+    except ValueError:
+        return ()  # an unreadable record: the device's sections are its own
+
+
+def read_written(path: Path | None) -> str:
+    """The text of the config netcfg last left on a device (runs.last_written); "" where it
+    has not pushed there (or not within the runs it looks back on) or the record cannot be
+    read: then the device's sections are its own."""
+    if path is None:
+        return ""
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        return ""
 
 
 def device_wins(intent: Intent) -> tuple[str, ...]:
