@@ -1,6 +1,6 @@
 """The indented line configuration of EOS and NX-OS (`show running-config`): one parser for
-the readers (netcfg/vendors/eos|nxos/render.py) and for the device-local blocks a replace
-keeps (netcfg/deploy/preserve.py).
+the readers (netcfg/vendors/eos|nxos/render.py) and for the sections a replace reports and
+keeps (netcfg/deploy/sections.py, netcfg/deploy/preserve.py).
 
 A line is a statement; a line indented deeper than the one before it belongs to it. A line
 whose first non-blank character is `!` is a comment: at the left margin it closes every open
