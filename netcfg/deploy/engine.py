@@ -118,8 +118,8 @@ def _candidate(target: Target, running: str, desired: Desired) -> Kept:
                 read_written(desired.written))
 
 
-def _sections(target: Target, running: str, candidate: Kept, opts: Options) -> Change:
-    change = compare(target.adapter.sections(running), target.adapter.sections(candidate.text),
+def _sections(target: Target, candidate: Kept, opts: Options) -> Change:
+    change = compare(candidate.running, target.adapter.sections(candidate.text),
                      opts.allow_removal, candidate.written)
     change.kept_device = candidate.overridden
     change.preserved = candidate.kept
@@ -166,7 +166,7 @@ def _diff_unlocked(target: Target, desired: Desired, opts: Options) -> Result:
         with Connection(target, opts.timeout) as driver:
             running = _step(target, "get running config", lambda: _running(driver))
             candidate = _candidate(target, running, desired)
-            sections = _sections(target, running, candidate, opts)
+            sections = _sections(target, candidate, opts)
             diff = _device_diff(driver, target, candidate.text)
     except DeviceError as exc:
         return Result(target.name, "unreachable" if exc.stage == "connect" else "failed",
@@ -236,7 +236,7 @@ def _push_locked(target: Target, desired: Desired, run: Run, opts: Options,
             run.record(name, "backed-up")
             up_before = _step(target, "get interfaces", lambda: _up(driver))
             candidate = _candidate(target, running, desired)
-            sections = _sections(target, running, candidate, opts)
+            sections = _sections(target, candidate, opts)
             if sections.unmanaged:
                 # refused before anything is loaded: the device is untouched
                 why = (f"would remove {', '.join(sections.unmanaged)}, which the intent does "

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from netcfg.deploy.sections import matches
+from netcfg.deploy.sections import Sections, matches
 
 if TYPE_CHECKING:
     from netcfg.intent.model import Intent
@@ -51,6 +51,8 @@ class Kept:
     """A replace candidate with the device's own sections in it."""
 
     text: str
+    #: the running config's sections (adapter.sections), split once for the removal summary
+    running: Sections = field(default_factory=dict)
     #: sections of the device added because the candidate had none of that name
     kept: list[str] = field(default_factory=list)
     #: sections the candidate stated differently, replaced by the device's own
@@ -78,11 +80,11 @@ def keep(adapter: DeployAdapter, running: str, candidate: str, policy: Policy,
     added = [key for key in wins if key not in ours] + overridden + kept
     if added:
         candidate = adapter.add_sections(running, candidate, added)
-    return Kept(candidate, sorted(kept), sorted(overridden), frozenset(written))
+    return Kept(candidate, theirs, sorted(kept), sorted(overridden), frozenset(written))
 
 
 def _written_keys(adapter: DeployAdapter, text: str, candidate: str,
-                  ours: dict[str, tuple[str, str]]) -> Collection[str]:
+                  ours: Sections) -> Collection[str]:
     """The section keys of the config netcfg last left on a device: the candidate's own when
     it is the same file (the intent did not change), none without a readable record."""
     if not text:
