@@ -107,16 +107,14 @@ def family_of(line: str) -> str:
     return " ".join(words[:2]) if words[0].lower() in _TWO_WORD and len(words) > 1 else words[0]
 
 
-def _line_statements(text: str, keep_all: bool = False) -> Iterator[tuple[str, str, list[str]]]:
+def _line_statements(text: str) -> Iterator[tuple[str, str, list[str]]]:
     """(section key, family, lines) of each top-level statement of an EOS or NX-OS config: a
     block (`interface X`, `router bgp 65001`, `daemon TerminAttr`) by its first line, a one-line
     setting by its family (`ntp server ...` lines share the section `ntp server`) or its entry
-    (_NAMED). `keep_all`: also the lines that configure nothing, with the key ""."""
+    (_NAMED)."""
     for statement in parse(text):
         first = statement.lines[0].strip()
         if not first or first.startswith(("!", "#")) or first.split()[0] in _NOT_CONFIG:
-            if keep_all:
-                yield "", "", [line.rstrip() for line in statement.lines]
             continue
         family = family_of(first)
         if len(statement.lines) > 1:
@@ -148,10 +146,3 @@ def add_line_sections(running: str, candidate: str, keys: list[str]) -> str:
     at = len(body) - 1 if body and body[-1].strip() == "end" else len(body)
     return "\n".join(body[:at] + lines + body[at:]) + "\n"
 
-
-def remove_line_sections(candidate: str, keys: list[str]) -> str:
-    """EOS and NX-OS: `candidate` without the statements of these sections."""
-    drop = set(keys)
-    kept = [line for key, _, block in _line_statements(candidate, keep_all=True)
-            if key not in drop for line in block]
-    return "\n".join(kept) + "\n"

@@ -218,7 +218,8 @@ class DeployAdapter:
 
     def remove_sections(self, candidate: str, keys: list[str]) -> str:
         """`candidate` without these sections (keys of `sections`): where the device's own
-        version replaces the file's (`device_owned`)."""
+        version replaces the file's (`device_owned`, the intent's device_wins). Only a NOS
+        with such sections implements it (Junos, SONiC)."""
         raise NotImplementedError(f"{type(self).__name__} cannot drop sections of a file")
 
     def policy(self, preserve: Sequence[str] = (), device_wins: Sequence[str] = ()) -> Policy:

@@ -90,21 +90,6 @@ class CumulusDeploy(DeployAdapter):
             return candidate
         return candidate.rstrip("\n") + "\n" + yaml.safe_dump([{"set": keep}], sort_keys=False)
 
-    def remove_sections(self, candidate: str, keys: list[str]) -> str:
-        import yaml
-
-        paths = [path for key, (_, path, _) in _sections(candidate).items() if key in keys]
-        doc = yaml.safe_load(candidate) or []
-        for entry in doc:
-            for path in paths:
-                node = entry.get("set") if isinstance(entry, dict) else None
-                for token in path[:-1]:
-                    node = node.get(token) if isinstance(node, dict) else None
-                if isinstance(node, dict):
-                    node.pop(path[-1], None)
-        return str(yaml.safe_dump(doc, sort_keys=False, default_flow_style=False,
-                                  width=1 << 16, allow_unicode=True))
-
 
 #: mappings whose entries are each a section of their own: the device's other logins stay
 #: beside the intent's

@@ -75,11 +75,6 @@ class EosDeploy(DeployAdapter):
 
         return add_line_sections(running, candidate, keys)
 
-    def remove_sections(self, candidate: str, keys: list[str]) -> str:
-        from netcfg.deploy.sections import remove_line_sections
-
-        return remove_line_sections(candidate, keys)
-
 
 def _run(driver: NetworkDriver, command: str) -> Any:
     return driver.device.run_commands([command])[0]

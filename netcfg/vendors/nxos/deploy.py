@@ -124,11 +124,6 @@ class NxosDeploy(DeployAdapter):
 
         return add_line_sections(running, candidate, keys)
 
-    def remove_sections(self, candidate: str, keys: list[str]) -> str:
-        from netcfg.deploy.sections import remove_line_sections
-
-        return remove_line_sections(candidate, keys)
-
 
 def _pending(status: str) -> bool:
     return "pending commit" in status and "no operation pending" not in status
