@@ -131,9 +131,17 @@ class Run:
                 os.close(fd)
 
     def events(self) -> list[Event]:
+        """The journal's events in order. A last line cut short (the run was killed in the
+        middle of writing it) is no event: it is skipped, not a crash of whoever reads."""
         out = []
-        for line in self._journal.read_text(encoding="utf-8").splitlines():
-            data = json.loads(line)
+        lines = self._journal.read_text(encoding="utf-8").splitlines()
+        for n, line in enumerate(lines, 1):
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError:
+                if n == len(lines):
+                    break
+                raise
             out.append(Event(data.pop("time"), data.pop("device"), data.pop("event"), data))
         return out
 

@@ -251,3 +251,17 @@ def test_a_login_netcfg_wrote_is_not_kept_as_the_devices_own():
     assert "username alice" not in kept.text and "username admin" in kept.text
     assert "username alice" in keep(eos, running, now, eos.policy()).text  # no record: kept
 
+
+
+def test_a_journal_cut_mid_line_still_reads(tmp_path):
+    """A run killed while writing its last journal line leaves half a line: the runs are still
+    read (the push's history, `netcfg runs`), the cut line is no event."""
+    from netcfg.deploy.runs import Run, last_written
+
+    run = Run(tmp_path, "20261101T000000Z-a")
+    run.save("candidate", "sw1", "text\n")
+    run.record("sw1", "confirmed")
+    with (run.dir / "journal.jsonl").open("a") as journal:
+        journal.write('{"time": 1.0, "device": "sw1", "ev')
+    assert [e.event for e in run.events()] == ["run", "confirmed"]
+    assert set(last_written(tmp_path)) == {"sw1"}
