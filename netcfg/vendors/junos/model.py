@@ -134,6 +134,9 @@ class JunosConfig:
     #: `system tacplus-server|radius-server <server> { secret <key>; source-address <mgmt>; }`
     #: and `system authentication-order [ tacplus|radius password ]` (junos-conf-system)
     aaa: AaaServers | None
+    #: the management interface's address without its prefix length: what NTP and the AAA
+    #: servers see as the switch's source
+    management_ip: str | None
     #: the SNMP agent (location, contact, whether a read-only community is set)
     snmp: SnmpAgent | None
     #: management.telemetry (intent models: names and numbers the templates print as given)
