@@ -75,10 +75,13 @@ def merged(full_name: str) -> str:
 @given(full_name=HOSTILE)
 def test_logins_and_root_authentication_are_kept_whole(full_name):
     out = merged(full_name)
-    theirs = statements(running(full_name))
-    kept = [s for s in theirs if s[:2] in (("system", "root-authentication"),
-                                           ("system", "login"))]
-    assert len(kept) == 5 and set(kept) <= set(statements(out))
+    # the five statements of blocks() as Junos reads them: quotes dropped, escapes kept
+    escaped = full_name.replace("\\", "\\\\").replace('"', '\\"')
+    user = ("system", "login", "user", "ops")
+    kept = {("system", "root-authentication", "encrypted-password", "$6$rounds=5000$x$y"),
+            user + ("uid", "2001"), user + ("full-name", escaped), user + ("class", "super-user"),
+            user + ("authentication", "encrypted-password", "$6$a$b")}
+    assert kept <= set(statements(out))
     # the annotation before the user stays with it; a `#` comment may move to its own line
     assert "/* the operator's own account { not ours } */" in out
     assert out.count("root-authentication") == 1
