@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from netcfg.entry import Interrupted
+from netcfg.entry import Interrupted, pressed
 
 FORMATS = click.Choice(["text", "json"])
 
@@ -66,13 +66,13 @@ class _Group(click.Group):
         except KeyboardInterrupt:  # where the command runs without netcfg.entry's handler
             click.echo("netcfg: interrupted", err=True)
             ctx.exit(130)
-        except OSError as exc:
-            if os.environ.get("NETCFG_DEBUG"):
-                raise
-            raise Failure(_one_line(exc)) from None
         except Exception as exc:  # noqa: BLE001 - a bug still gets one line, not a traceback
+            if pressed():  # the Ctrl-C came back wrapped in a library's error
+                raise Interrupted() from None
             if os.environ.get("NETCFG_DEBUG"):
                 raise
+            if isinstance(exc, OSError):
+                raise Failure(_one_line(exc)) from None
             raise Failure(f"internal error ({_one_line(exc)}); run with NETCFG_DEBUG=1 for "
                           f"the traceback and report it") from None
 

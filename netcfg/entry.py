@@ -21,8 +21,21 @@ class Interrupted(BaseException):
     """The user pressed Ctrl-C (SIGINT)."""
 
 
+_pressed = False
+
+
 def _raise_interrupted(signum: int, frame: FrameType | None) -> None:
+    global _pressed
+    _pressed = True
     raise Interrupted()
+
+
+def pressed() -> bool:
+    """Ctrl-C reached this command. A library may turn the `Interrupted` it raised into an
+    error of its own (pydantic-core reports an exception inside its schema build as a
+    SchemaError, which a Ctrl-C at start-up lands in): the command still ends as interrupted,
+    not as an internal error."""
+    return _pressed
 
 
 def main() -> None:
@@ -32,6 +45,11 @@ def main() -> None:
 
         cli()
     except Interrupted:
+        sys.stderr.write("netcfg: interrupted\n")
+        sys.exit(130)
+    except Exception:
+        if not _pressed:
+            raise
         sys.stderr.write("netcfg: interrupted\n")
         sys.exit(130)
     finally:

@@ -198,3 +198,33 @@ def test_ctrl_c_ends_a_long_command_in_one_line_and_writes_nothing(tmp_path, com
     assert lines and lines[-1] == "netcfg: interrupted", done.stderr
     assert all(FINDING_LINE.match(line) for line in lines[:-1]), done.stderr
     assert not out.exists() or not any(out.iterdir())
+
+
+#: `netcfg validate` where the validation is where Ctrl-C lands, and the library running at
+#: that moment hands the interrupt back as its own error, as pydantic-core does when it lands
+#: inside a model's schema build ("SchemaError: Error building ... validator: Interrupted:",
+#: seen at start-up on a loaded machine)
+_WRAPPED_INTERRUPT = """
+import os, signal, sys, time
+import netcfg.validate
+
+def validate(*args, **kwargs):
+    try:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(5)  # the handler runs here at the latest
+    except BaseException as exc:
+        raise ValueError(f"Error building validator: {type(exc).__name__}:") from None
+    raise AssertionError("no SIGINT")
+
+netcfg.validate.validate = validate
+sys.argv = ["netcfg", "validate", sys.argv[1]]
+from netcfg.entry import main
+main()
+"""
+
+
+def test_ctrl_c_that_a_library_wraps_in_its_own_error_still_ends_as_interrupted():
+    done = subprocess.run([sys.executable, "-c", _WRAPPED_INTERRUPT,
+                           str(ROOT / "inventories" / "example")],
+                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert (done.returncode, done.stderr, done.stdout) == (130, "netcfg: interrupted\n", "")
