@@ -383,3 +383,19 @@ def test_buffer_rules_of_nvidia_are_enforced(make_lab, rendered, edit, message):
     with pytest.raises(ReplaceConfigException, match=message):
         _replace(dev, _edited(files[0].read_text(), edit))
     assert dev.running_config() == before
+
+
+def test_a_neighbour_of_a_peer_group_that_is_not_there_is_refused(make_lab, rendered):
+    """NVUE hands BGP to FRR, whose northbound refuses a member of a peer group it does not
+    have ("Configure the peer-group first", bgpd/bgp_nb_config.c)."""
+    release, files = rendered
+    lab = make_lab(DeviceSpec(files[0].stem, "cumulus", version=f"{release}.0"))
+    dev = lab[files[0].stem]
+    before = dev.running_config()
+
+    def no_groups(cfg):
+        del cfg["vrf"]["default"]["router"]["bgp"]["peer-group"]
+
+    with pytest.raises(ReplaceConfigException, match="Configure the peer-group first SPINE"):
+        _replace(dev, _edited(files[0].read_text(), no_groups))
+    assert dev.running_config() == before

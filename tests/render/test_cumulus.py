@@ -21,9 +21,13 @@ SUMMARY-cumulus-sonic.md); checked by hand:
 - pfc-watchdog: polling-interval ms (100..5000) and robustness = ceil(detection / poll);
   per-port `qos pfc-watchdog state enable` only on ports with PFC.
 - Per-port bindings: interface qos mapping/pfc/congestion-control profile.
-- BGP: router bgp state enabled, autonomous-system/router-id; vrf default neighbors with
-  remote-as and `bfd profile <GROUP>` (router bfd profile per peer group), ipv4-unicast
-  multipaths ebgp = maximum-paths, path-selection multipath aspath-ignore enabled.
+- BGP: router bgp state enabled, autonomous-system/router-id; vrf default peer-group per tier
+  (LEAF on a spine, SPINE on a leaf) with `bfd profile <GROUP>` (5.15 NVUE reference: `peer-group
+  <id> bfd profile`, new in 5.15; router bfd profile per peer group); neighbors with remote-as,
+  `peer-group <GROUP>` (NVUE reference, BGP, 5.0: the neighbour inherits the group's
+  configuration) and `description` "peer:peer-port" (NVUE reference, BGP, 5.1; the example's
+  spine1 neighbour 10.1.0.1 is leaf-su1-r1's swp17s0); ipv4-unicast multipaths ebgp =
+  maximum-paths, path-selection multipath aspath-ignore enabled.
 """
 
 from __future__ import annotations

@@ -11,9 +11,12 @@ New-and-Changed-NVUE-Commands.md @07d58d4b; its left column is 5.14 and earlier)
                 `... multipath aspath-ignore on|off`      -> `enabled|disabled`
                 `system forwarding ecmp-hash <f> on|off`  -> `enabled|disabled`
 BGP BFD: the 5.14 page ("Bidirectional Forwarding Detection - BFD", BFD in BGP) sets
-`neighbor <n> bfd enable on` with `detect-multiplier`, `min-rx-interval`, `min-tx-interval`; the
-5.15 page (@5810501f) enables `router bfd state enabled`, puts the timers in `router bfd
-profile <p>` and attaches it with `neighbor <n> bfd profile <p>`;
+`bfd enable on` with `detect-multiplier`, `min-rx-interval`, `min-tx-interval` on a neighbour,
+and the 5.14 NVUE command list the same on a peer group (`peer-group <id> bfd enable|
+detect-multiplier|min-rx-interval|min-tx-interval`); the 5.15 page (@5810501f) enables `router
+bfd state enabled`, puts the timers in `router bfd profile <p>` and attaches it with `bfd
+profile <p>` (5.15 What's New: `peer-group <id> bfd profile <profile-name>` is new); each
+neighbour names its group with `peer-group <id>` (NVUE reference, BGP, since 5.0);
 and the SN5600 breakouts from NVIDIA's "Switch Port Attributes" page (Breakout Ports, SN5600):
 an 800G OSFP cage splits 2x into 400G ports and 4x into 200G ports, named swpNs0, swpNs1, ...
 """
@@ -91,11 +94,13 @@ def test_file_uses_only_its_release_spellings(tmp_path, rel):
         assert bgp[key] == on and bgp["address-family"]["ipv4-unicast"][key] == on
         assert bgp["path-selection"]["multipath"]["aspath-ignore"] == words["words"][0]
         for neighbor in bgp["neighbor"].values():
+            assert "bfd" not in neighbor  # its group's
+            group = bgp["peer-group"][neighbor["peer-group"]]
             if rel == "5.14":
-                assert neighbor["bfd"]["enable"] == "on"
-                assert neighbor["bfd"]["detect-multiplier"] == 3  # routing.bfd's default
+                assert group["bfd"]["enable"] == "on"
+                assert group["bfd"]["detect-multiplier"] == 3  # routing.bfd's default
             else:
-                profile = tree["router"]["bfd"]["profile"][neighbor["bfd"]["profile"]]
+                profile = tree["router"]["bfd"]["profile"][group["bfd"]["profile"]]
                 assert tree["router"]["bfd"]["state"] == "enabled"
                 assert profile["detect-multiplier"] == 3
                 assert profile["min-rx-interval"] == profile["min-tx-interval"] == 300

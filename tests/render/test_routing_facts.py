@@ -179,3 +179,55 @@ def test_a_bfd_interval_below_50ms_is_an_error_at_its_line(tmp_path):
     errors = [f for f in validate(path).findings if f.severity == "error"]
     assert len(errors) == 1 and "whole milliseconds from 50ms to 10s" in errors[0].message
     assert errors[0].line is not None and errors[0].line > 1
+
+
+#: NVUE YAML written by hand in NVIDIA's spellings (NVUE reference, BGP: `peer-group <id>`,
+#: `neighbor <id> peer-group <id>`, "The BGP neighbor inherits the group's configuration";
+#: 5.14 BFD on a peer group: `bfd enable on`, `detect-multiplier`, `min-rx-interval`,
+#: `min-tx-interval`): two neighbours in group SPINE, one of them with its own slower timers,
+#: and a third in group CORE, whose outbound route map stops transit
+_GROUPED = """
+- set:
+    router:
+      bgp: {enable: on, autonomous-system: 65101, router-id: 10.0.0.1}
+    vrf:
+      default:
+        router:
+          bgp:
+            enable: on
+            address-family:
+              ipv4-unicast: {enable: on, multipaths: {ebgp: 2}}
+            peer-group:
+              SPINE:
+                bfd: {enable: on, detect-multiplier: 3, min-rx-interval: 200,
+                      min-tx-interval: 200}
+                password: secret
+              CORE:
+                address-family:
+                  ipv4-unicast: {policy: {outbound: {route-map: NO-TRANSIT}}}
+            neighbor:
+              10.1.0.0: {type: numbered, remote-as: 65200, peer-group: SPINE}
+              10.1.0.2:
+                type: numbered
+                remote-as: 65200
+                peer-group: SPINE
+                bfd: {enable: on, detect-multiplier: 5, min-rx-interval: 900,
+                      min-tx-interval: 900}
+              10.2.0.0: {type: numbered, remote-as: 65300, peer-group: CORE}
+"""
+
+
+def test_a_cumulus_neighbour_takes_what_its_peer_group_sets():
+    got = vendor("cumulus").read_routing(_GROUPED)
+    assert got.neighbors == {"10.1.0.0": 65200, "10.1.0.2": 65200, "10.2.0.0": 65300}
+    assert got.bfd == {"10.1.0.0": (200, 3), "10.1.0.2": (900, 5)}
+    assert got.keyed == frozenset({"10.1.0.0", "10.1.0.2"})
+    assert not got.transit
+
+
+def test_cumulus_bfd_taken_off_the_peer_group_is_caught():
+    plan, cumulus, text = _multivendor("leaf-su2-r5")
+    group = "              SPINE:\n                bfd:\n                  profile: SPINE\n"
+    assert group in text
+    bare = text.replace(group, "              SPINE: {}\n")
+    assert len(cumulus.expected_routing(plan).differences(cumulus.read_routing(bare))) == 16

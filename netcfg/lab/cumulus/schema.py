@@ -475,6 +475,7 @@ def validate(tree: Mapping[str, Any], rel: tuple[int, ...]) -> None:
     _check(ROOT, tree, [], rel)
     _check_split_ports(tree.get("interface") or {})
     _check_bfd_profiles(tree)
+    _check_peer_groups(tree)
     _check_pools(tree)
     _check_pfc_profiles(tree)
 
@@ -490,6 +491,20 @@ def _check_bfd_profiles(tree: Mapping[str, Any]) -> None:
                 if wanted is not None and wanted not in profiles:
                     raise SchemaError(["vrf", str(vrf), "router", "bgp", kind, str(name), "bfd",
                                        "profile"], f"BFD profile '{wanted}' does not exist")
+
+
+def _check_peer_groups(tree: Mapping[str, Any]) -> None:
+    """A neighbour's `peer-group` names a peer group of its VRF: NVUE hands the neighbour to
+    FRR, whose BGP northbound refuses a member of a group it does not have ("Configure the
+    peer-group first", bgpd/bgp_nb_config.c)."""
+    for vrf, body in (tree.get("vrf") or {}).items():
+        bgp = ((body or {}).get("router") or {}).get("bgp") or {}
+        groups = bgp.get("peer-group") or {}
+        for name, n in (bgp.get("neighbor") or {}).items():
+            wanted = (n or {}).get("peer-group")
+            if wanted is not None and str(wanted) not in groups:
+                raise SchemaError(["vrf", str(vrf), "router", "bgp", "neighbor", str(name),
+                                   "peer-group"], f"Configure the peer-group first {wanted}")
 
 
 #: the lossless pools (QoS page, Traffic Pools): one at a time, `roce-lossless` with RoCE

@@ -22,21 +22,19 @@ CAPABILITIES = Capabilities(
     shared_headroom_pool=False,
     # `system forwarding hash-seed` (NVUE System-Forwarding reference)
     hash_seed="configured",
-    # BFD as each release writes it (netcfg/vendors/cumulus/releases.py): 5.14 per neighbour
-    # (`bfd enable on` with its timers), 5.15 a `router bfd profile` per peer group that the
-    # neighbour names ("Bidirectional Forwarding Detection - BFD", 5.14 and 5.15 pages).
+    # BFD as each release writes it (netcfg/vendors/cumulus/releases.py), on the peer group of
+    # each tier: 5.14 `bfd enable on` with its timers, 5.15 a `router bfd profile` the group
+    # names ("Bidirectional Forwarding Detection - BFD", 5.14 and 5.15 pages; NVUE reference
+    # `peer-group <id> bfd ...`, `peer-group <id> bfd profile` new in 5.15).
     unrendered={
         "ntp_source": "no NTP source is rendered: NVUE's `ntp listen <interface>` sets where "
                       "ntpd listens, and that it also picks the source is not verified",
         "cloudvision": "CloudVision's agent (TerminAttr) is EOS's; nothing is rendered here",
-        "bgp.groups[].name": "no NVUE peer group is rendered (each neighbour stands alone)",
         # `qos pfc-watchdog` takes polling-interval and robustness only (detection = poll x
         # robustness) [NVIDIA Cumulus Linux 5.9/5.14 QoS docs, via the release notes]
         "qos.watchdog_default.restoration_ms": "NVUE's PFC watchdog sets polling-interval and "
                                                "robustness only, no restoration time",
         "qos.dynamic_th": "no NVUE shared-buffer alpha is rendered; the switch keeps its own",
-        "bgp.neighbors[].name": "no BGP neighbor description is rendered",
-        "bgp.neighbors[].peer_port": "no BGP neighbor description is rendered",
         "qos.headroom_profiles[].xon": "NVIDIA's PFC fields need the reserve (port-buffer = "
                                        "size) and what arrives after PAUSE (xoff); xon is "
                                        "inside size − xoff, the fill at which PAUSE goes out",

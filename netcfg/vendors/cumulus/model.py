@@ -28,12 +28,22 @@ class Interface:
 class Neighbor:
     address: str
     remote_as: int
-    #: BFD on the session (5.14: per neighbour, `bfd enable on` and its timers)
-    bfd: Bfd | None
-    #: 5.15: the `router bfd profile` holding those timers (the neighbour's peer group)
-    bfd_profile: str | None
+    #: `peer-group <group>`: the group of its tier, whose settings (BFD) it inherits
+    peer_group: str | None
+    #: `description`: the peer and its port
+    description: str
     #: `password` (TCP MD5) with the session-key placeholder
     keyed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PeerGroup:
+    """`vrf default router bgp peer-group <name>`: the sessions toward one tier of peers and
+    the BFD they share (5.14: `bfd enable on` and the timers on the group; 5.15: `bfd profile
+    <name>`, the `router bfd profile` of the same name holding the timers)."""
+
+    name: str
+    bfd: Bfd | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,8 +61,9 @@ class Bgp:
     aspath_ignore: bool
     ebgp_multipaths: int
     networks: tuple[str, ...]
+    peer_groups: tuple[PeerGroup, ...]
     neighbors: tuple[Neighbor, ...]
-    #: empty where the release sets BFD timers on each neighbour
+    #: empty where the release sets BFD timers on the peer group itself
     bfd_profiles: tuple[BfdProfile, ...]
 
 

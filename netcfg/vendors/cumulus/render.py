@@ -25,6 +25,7 @@ from netcfg.vendors.cumulus.model import (
     EcnQueue,
     Interface,
     Neighbor,
+    PeerGroup,
     PfcProfile,
     PfcWatchdog,
     Scheduler,
@@ -140,7 +141,6 @@ def build(plan: DevicePlan) -> CumulusConfig:
         pools = (TrafficPool(LOSSLESS_POOL, lossless), TrafficPool(LOSSY_POOL, 100 - lossless))
     poll = q.watchdog_poll_ms
     b = plan.bgp
-    bfd = b.bfd()
     words = spelling(plan.release)
     profiles = tuple(BfdProfile(g.name, g.bfd) for g in b.groups if g.bfd is not None) \
         if words.bfd_profiles else ()
@@ -164,8 +164,8 @@ def build(plan: DevicePlan) -> CumulusConfig:
         gnmi_address=plan.management.split("/")[0] if plan.management else None,
         breakouts=tuple(breakouts), interfaces=tuple(interfaces),
         bgp=Bgp(b.asn, b.router_id, b.multipath_relax, b.maximum_paths, tuple(b.networks),
-                tuple(Neighbor(n.address, n.remote_as, bfd.get(n.address),
-                               n.group if profiles and n.address in bfd else None, n.keyed)
+                tuple(PeerGroup(g.name, g.bfd) for g in b.groups),
+                tuple(Neighbor(n.address, n.remote_as, n.group or None, n.description, n.keyed)
                       for n in b.neighbors), profiles),
         qos_profile=MAPPING,
         dscp_to_switch_priority=tuple(sorted(q.dscp_to_tc.items())),

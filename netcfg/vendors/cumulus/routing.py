@@ -1,11 +1,13 @@
 """Cumulus routing facts: the BGP of an NVUE YAML config (`nv config show -o yaml`).
 
 The switch's AS and router-id sit under `router bgp`, the IPv4 unicast networks, multipaths
-and neighbours under `vrf default router bgp` (render.sets merges the `set` documents). No
-NVUE route map is rendered; one on a neighbour's IPv4 address family (`policy outbound
-route-map`) counts as no transit (not evaluated). BFD is a neighbour's `bfd` with `enable
-on` and its timers (5.14), or naming a `router bfd profile` that holds them (5.15); timers
-default to 300 ms x 3 (Cumulus Linux "Bidirectional Forwarding Detection - BFD", 5.14 and 5.15).
+and neighbours under `vrf default router bgp` (render.sets merges the `set` documents). A
+neighbour in a peer group inherits what it does not set itself (NVUE reference, BGP: "The BGP
+neighbor inherits the group's configuration"), BFD and keys included. No NVUE route map is
+rendered; one on a neighbour's IPv4 address family (`policy outbound route-map`) counts as no
+transit (not evaluated). BFD is a neighbour's (or its group's) `bfd` with `enable on` and its
+timers (5.14), or naming a `router bfd profile` that holds them (5.15); timers default to
+300 ms x 3 (Cumulus Linux "Bidirectional Forwarding Detection - BFD", 5.14 and 5.15).
 """
 
 from __future__ import annotations
@@ -26,8 +28,11 @@ def read(text: str) -> RoutingFacts:
     vrf = _get(merged, "vrf", "default", "router", "bgp") or {}
     af = _get(vrf, "address-family", "ipv4-unicast") or {}
     neighbors, transit, bfd, keyed = {}, True, {}, set()
+    groups = _get(vrf, "peer-group") or {}
     for addr, n in (_get(vrf, "neighbor") or {}).items():
         n = n or {}
+        if n.get("peer-group") is not None:  # what the neighbour does not set, its group does
+            n = {**(groups.get(str(n["peer-group"])) or {}), **n}
         if "remote-as" in n:
             neighbors[str(addr)] = int(n["remote-as"])
         b = n.get("bfd") or {}
