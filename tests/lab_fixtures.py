@@ -30,6 +30,34 @@ def _quiet_client_logs() -> Iterator[None]:
     yield
 
 
+class _SkippingClock:
+    """`time` as NAPALM's EOS driver sees it: its sleeps move this clock on at once.
+
+    The driver waits up to 10 s (1 s sleeps against `time.time()`) for a configuration
+    session another user holds. In the lab that session goes only when the test clears the
+    fault, never by waiting, so the wait decides nothing but the test's length: the driver
+    still asks the switch every (virtual) second and gives up after its own 10 s."""
+
+    def __init__(self) -> None:
+        self.skipped = 0.0
+
+    def sleep(self, seconds: float) -> None:
+        self.skipped += seconds
+
+    def time(self) -> float:
+        return time.time() + self.skipped
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(time, name)
+
+
+@pytest.fixture(autouse=True)
+def _napalm_eos_waits_on_a_virtual_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    import napalm.eos.eos
+
+    monkeypatch.setattr(napalm.eos.eos, "time", _SkippingClock())
+
+
 @pytest.fixture
 def make_lab() -> Iterator[Callable[..., Lab]]:
     labs: list[Lab] = []
