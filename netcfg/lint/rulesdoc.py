@@ -6,9 +6,11 @@ is out of date.
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
+from netcfg.fsutil import write_atomic
 from netcfg.lint.registry import all_rules, layers
 
 HEADER = """# Lint rules
@@ -41,9 +43,15 @@ def markdown() -> str:
 
 
 def main(argv: list[str]) -> int:
+    """`python -m netcfg.lint.rulesdoc [FILE]`: the page to FILE, or to stdout. The arguments
+    are parsed (an option such as `--help` is not taken for a file name and written to)."""
+    parser = argparse.ArgumentParser(prog="python -m netcfg.lint.rulesdoc",
+                                     description="Write docs/rules.md from the rule registry.")
+    parser.add_argument("file", nargs="?", type=Path, help="where to write (default: stdout)")
+    args = parser.parse_args(argv[1:])
     text = markdown()
-    if len(argv) > 1:
-        Path(argv[1]).write_text(text)
+    if args.file is not None:
+        write_atomic(args.file, text)
     else:
         sys.stdout.write(text)
     return 0

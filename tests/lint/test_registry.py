@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from netcfg.lint.registry import SCHEMA_RULES, all_rules, layers
-from netcfg.lint.rulesdoc import markdown
+from netcfg.lint.rulesdoc import main, markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -14,6 +16,17 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_docs_rules_md_is_up_to_date():
     """Regenerate with `python -m netcfg.lint.rulesdoc docs/rules.md`."""
     assert (ROOT / "docs" / "rules.md").read_text() == markdown()
+
+
+def test_the_generator_writes_only_the_file_it_is_given(tmp_path, monkeypatch, capsys):
+    """`--help` is help, not a file name (the generator once wrote the page to `./--help`)."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as done:
+        main(["rulesdoc", "--help"])
+    assert done.value.code == 0 and "usage:" in capsys.readouterr().out
+    assert main(["rulesdoc", "rules.md"]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rules.md"]
+    assert (tmp_path / "rules.md").read_text() == markdown()
 
 
 def test_every_rule_is_described():
