@@ -115,13 +115,30 @@ def test_lateral_link_out_of_the_lossless_class():  # C07, C06 notes
     assert verdict(LS, LS_LINKS, model="all_simple_paths", max_hops=3)[0] == "deadlock_free"
 
 
+RING = {"R0": 1, "R1": 1, "R2": 1, "R3": 1}
+RING_LINKS = [("R0", "R1", True), ("R1", "R2", True), ("R2", "R3", True), ("R3", "R0", True)]
+
+
 def test_ring_dateline_priority():  # C09
-    ring = {"R0": 1, "R1": 1, "R2": 1, "R3": 1}
-    links = [("R0", "R1", True), ("R1", "R2", True), ("R2", "R3", True), ("R3", "R0", True)]
-    assert verdict(ring, links, model="shortest_path")[0] == "deadlock"
-    assert verdict(ring, links, model="shortest_path", rewrite="increment_on_channel",
-                   dateline={frozenset(("R3", "R0"))}, tags_to_priorities=[3, 4],
+    """A 4-ring with shortest paths: opposite nodes have one path each way round, so both
+    directions of the ring close a cycle. A dateline on both channels of the R3-R0 link (the
+    packet crossing it moves to the second priority) breaks both."""
+    assert verdict(RING, RING_LINKS, model="shortest_path")[0] == "deadlock"
+    assert verdict(RING, RING_LINKS, model="shortest_path", rewrite="increment_on_channel",
+                   dateline={("R3", "R0"), ("R0", "R3")}, tags_to_priorities=[3, 4],
                    pfc_priorities={3, 4})[0] == "deadlock_free"
+
+
+def test_a_one_way_dateline_leaves_the_other_direction_cyclic():
+    """By hand: with the dateline on R3>R0 only, the clockwise cycle R0>R1, R1>R2, R2>R3,
+    R3>R0 is cut, and the counter-clockwise one, R0>R3, R3>R2, R2>R1, R1>R0 (priority 3: no
+    packet going that way crosses a dateline), is not."""
+    v, cyc, _ = verdict(RING, RING_LINKS, model="shortest_path", rewrite="increment_on_channel",
+                        dateline={("R3", "R0")}, tags_to_priorities=[3, 4],
+                        pfc_priorities={3, 4})
+    assert v == "deadlock"
+    assert {"R0>R3@3", "R3>R2@3", "R2>R1@3", "R1>R0@3"} <= set(cyc)
+    assert not {"R0>R1@3", "R1>R2@3", "R2>R3@3"} & set(cyc)
 
 
 def test_three_tier_bounces_in_two_pods():  # C12, C13

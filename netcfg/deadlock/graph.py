@@ -78,9 +78,8 @@ class Builder:
         self.graph = Graph(net, setup, prios)
         self.dead = {i for h in setup.dead_hosts for i in net.expand(h)}
         tier = net.tier
-        self.dateline = {(net.index[a], net.index[b]) for pair in setup.dateline
-                         for a in pair for b in pair if a != b and a in net.index
-                         and b in net.index}
+        self.dateline = {(net.index[a], net.index[b]) for a, b in setup.dateline
+                         if a in net.index and b in net.index}
         self.tag_on_bounce = setup.rewrite == "tag_on_bounce"
         self._tier = tier
 

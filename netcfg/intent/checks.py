@@ -171,17 +171,20 @@ def check_fabric(fabric) -> list[Finding]:  # noqa: ANN001 - Fabric import would
         ref(dev, ("devices", dev), key=True)
     dl = intent.routing.deadlock
     base = ("routing", "deadlock")
-    for i, link in enumerate(dl.failures):
-        if len(link) != 2:
-            out.append(li.finding("SCH003", "a failed link is [a, b]", base + ("failures", i)))
-            continue
-        for j, end in enumerate(link):
-            ref(end, base + ("failures", i, j))
-        if all(e in devices for e in link) and not any(
-            p.peer is not None and p.peer.device.name == link[1] for p in devices[link[0]].ports
+    def cabled(pair: list[str], path: tuple) -> None:
+        """`pair` (two names: the schema's `Link`) names two devices with a cable between."""
+        for j, end in enumerate(pair):
+            ref(end, path + (j,))
+        if all(e in devices for e in pair) and not any(
+            p.peer is not None and p.peer.device.name == pair[1] for p in devices[pair[0]].ports
         ):
-            out.append(li.finding("REF003", f"no link between {link[0]} and {link[1]}",
-                                  base + ("failures", i)))
+            out.append(li.finding("REF003", f"no link between {pair[0]} and {pair[1]}", path))
+
+    for i, link in enumerate(dl.failures):
+        cabled(link, base + ("failures", i))
+    if dl.priority_rewrite is not None and dl.priority_rewrite.kind == "increment_on_channel":
+        for i, channel in enumerate(dl.priority_rewrite.channels):
+            cabled(channel, base + ("priority_rewrite", "channels", i))
     for i, host in enumerate(dl.dead_hosts):
         ref(host, base + ("dead_hosts", i))
     if isinstance(dl.traffic, list):

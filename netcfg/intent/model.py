@@ -253,9 +253,16 @@ class TagOnBounce(IntentModel):
     tags_to_priorities: list[int] = Field(min_length=1)
 
 
+#: the two ends of a link, by device name (a failed link; a dateline channel, from -> to)
+Link = Annotated[list[Name], Field(min_length=2, max_length=2)]
+
+
 class IncrementOnChannel(IntentModel):
     kind: Literal["increment_on_channel"]
-    channels: list[list[Name]] = Field(min_length=1)
+    channels: list[Link] = Field(
+        min_length=1, description="dateline channels [from, to], each one direction of a "
+        "link: a packet sent from `from` to `to` carries the next tag (the other direction "
+        "is a channel of its own and needs its own entry)")
     tags_to_priorities: list[int] = Field(min_length=1)
 
 
@@ -276,7 +283,7 @@ class Deadlock(IntentModel):
     k: int = Field(1, ge=0, le=8)
     max_hops: int = Field(6, ge=1, le=16)
     traffic: Literal["auto", "all_leaf_pairs", "all_host_pairs"] | list[list[Name]] = "auto"
-    failures: list[list[Name]] = Field(default_factory=list, description="failed links [a, b]")
+    failures: list[Link] = Field(default_factory=list, description="failed links [a, b]")
     dead_hosts: list[Name] = Field(default_factory=list)
     rules: list[RoutingRule] = Field(default_factory=list)
     priority_rewrite: PriorityRewrite | None = None

@@ -40,8 +40,9 @@ class RoutingSetup:
     #: priority carried by tag i; without a rewrite this is [the RoCE priority]
     tags_to_priorities: list[int] = field(default_factory=lambda: [3])
     rewrite: Literal["tag_on_bounce", "increment_on_channel"] | None = None
-    #: increment_on_channel: links (either direction) whose crossing raises the tag
-    dateline: set[frozenset[str]] = field(default_factory=set)
+    #: dateline channels (from, to): a packet entering the channel from -> to (not the
+    #: other way) carries the next tag, as a virtual channel does on one ring direction
+    dateline: set[tuple[str, str]] = field(default_factory=set)
     #: priorities with PFC enabled (a tag mapped elsewhere is lossy)
     pfc_priorities: set[int] = field(default_factory=lambda: {3})
 
@@ -101,5 +102,5 @@ def from_intent(intent: Intent, has_hosts: bool) -> RoutingSetup:
     elif isinstance(rw, IncrementOnChannel):
         setup.rewrite = "increment_on_channel"
         setup.tags_to_priorities = list(rw.tags_to_priorities)
-        setup.dateline = {frozenset(c) for c in rw.channels if len(c) == 2}
+        setup.dateline = {(c[0], c[1]) for c in rw.channels if len(c) == 2}
     return setup
