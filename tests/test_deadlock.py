@@ -194,6 +194,38 @@ def small_rail(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def two_planes(tmp_path: Path, endpoints: str | None) -> Path:
+    """2 SUs x 2 servers x 2 NICs of 2 ports (ConnectX-8: 2 x 400GbE), the two ports of a NIC
+    in two planes: 4 servers x 4 ports = 16 server ports, 8 per plane."""
+    data = yaml.safe_load((EXAMPLE / "fabric.yaml").read_text())
+    data["topology"].update(scalable_units=2, nodes_per_su=2, spines=2, planes=2,
+                            node={"gpus": 2, "nics": 2, "nic": "connectx-8"})
+    dl = data["routing"].setdefault("deadlock", {})
+    dl.update(model="shortest_path", traffic="all_host_pairs")
+    if endpoints is not None:
+        dl["endpoints"] = endpoints
+    (tmp_path / "fabric.yaml").write_text(yaml.safe_dump(data))
+    return tmp_path
+
+
+@pytest.mark.parametrize("endpoints", [None, "host"])
+def test_servers_are_endpoints_so_two_planes_cut_nothing_off(tmp_path, endpoints):
+    """By hand: 4 servers, 4 x 3 = 12 flows between them, all delivered (each pair of
+    servers meets in both planes); the graph is built (shortest_path), nothing is lost."""
+    r = check(load(two_planes(tmp_path, endpoints)), exhaustive=True)
+    assert r.verdict == "deadlock_free" and r.unroutable == []
+    assert r.flows == 12
+    assert not any(f.rule == "DLK003" for f in r.findings)
+
+
+def test_port_endpoints_count_the_pairs_across_planes_as_cut_off(tmp_path):
+    """`endpoints: port`: 16 ports, each paired with the 8 of the other plane: 16 x 8 = 128
+    pairs have no path (two planes share no switch); 16 x 7 = 112 within a plane do."""
+    r = check(load(two_planes(tmp_path, "port")), exhaustive=True)
+    assert r.flows == 16 * 15 and len(r.unroutable) == 16 * 8
+    assert any(f.rule == "DLK003" for f in r.findings)
+
+
 def test_rail_fabric_failure_sweeps(tmp_path):
     fabric = load(small_rail(tmp_path))
     up = check(fabric, failures=1)

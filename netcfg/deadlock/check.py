@@ -60,6 +60,9 @@ class Report:
     fast_path: bool
     cycles: list[Cycle] = field(default_factory=list)
     unroutable: list[list[str]] = field(default_factory=list)
+    #: flows between endpoints (servers, or ports with `endpoints: port`) the graph was built
+    #: from; None when the fast path proved the fabric without building it
+    flows: int | None = None
     sweep: dict[str, Any] | None = None
     findings: list[Finding] = field(default_factory=list)
     seconds: float = 0.0
@@ -82,7 +85,8 @@ class Report:
             "scenario": {"failures": self.failures, "routing_model": self.model,
                          "model_reason": self.model_reason},
             "graph": {"nodes": self.nodes, "edges": self.edges,
-                      "unsafe_turns": self.unsafe_turns, "fast_path": self.fast_path},
+                      "unsafe_turns": self.unsafe_turns, "fast_path": self.fast_path,
+                      "flows": self.flows},
             "cyclic_channels": self.cyclic_channels,
             "breaking_turns": self.breaking_turns,
             "cycles": [cyc.__dict__ for cyc in self.cycles],
@@ -183,6 +187,7 @@ def _report(fabric: Fabric | None, net: Network, setup: RoutingSetup, reason: st
     g = out.graph
     if g is not None:
         rep.unroutable = sorted([s, d] for s, d in g.unroutable)
+        rep.flows = g.flows
         rep.cycles = [_cycle(g, comp) for comp in a.components]
         found = witnesses(g, [comp.cycle for comp in a.components], net, failures)
         for cyc, flows in zip(rep.cycles, found):

@@ -82,6 +82,14 @@ class Builder:
                          if a in net.index and b in net.index}
         self.tag_on_bounce = setup.rewrite == "tag_on_bounce"
         self._tier = tier
+        #: the endpoint a node's flows count for: its server, where a server is one endpoint
+        self.endpoint = list(net.names)
+        if setup.endpoints == "host":
+            for host, nodes in net.aliases.items():
+                for i in nodes:
+                    self.endpoint[i] = host
+        #: (source endpoint, destination endpoint) -> delivered over some pair of their nodes
+        self._delivered: dict[tuple[str, str], bool] = {}
 
     # ------------------------------------------------------------------ nodes and tags
 
@@ -117,17 +125,18 @@ class Builder:
         net = self.net
         traffic = self.setup.traffic
         out: dict[int, list[int]] = {}
+        end = self.endpoint
         if isinstance(traffic, list):
             for s, d in traffic:
                 for si in net.expand(s):
                     for di in net.expand(d):
-                        if si != di:
+                        if end[si] != end[di]:
                             out.setdefault(di, []).append(si)
         else:
             tier = 0 if traffic == "all_host_pairs" else 1
             ends = [i for i in range(net.n) if net.tier[i] == tier]
-            for end in ends:
-                out[end] = [s for s in ends if s != end]
+            for e in ends:
+                out[e] = [x for x in ends if end[x] != end[e]]
         for dst in out:
             out[dst] = [s for s in out[dst] if s not in self.dead]
         return {d: s for d, s in out.items() if s}
@@ -165,11 +174,19 @@ class Builder:
             delivered = self.bfs(fwd, rep, members, sources)
             if self.keep_states:
                 self.reached.append((rep, members, sources, fwd, self.last_seen))
-            self.graph.flows += sum(len(demands[m]) for m in members)
             for m in members:
                 for s in demands[m]:
-                    if s not in delivered and s != m:
-                        self.graph.unroutable.add((self.net.names[s], self.net.names[m]))
+                    self._flow(s, m, s in delivered)
+        return self._counted()
+
+    def _flow(self, s: int, d: int, delivered: bool) -> None:
+        key = (self.endpoint[s], self.endpoint[d])
+        self._delivered[key] = self._delivered.get(key, False) or delivered
+
+    def _counted(self) -> Graph:
+        """The flows between endpoints, and those no pair of their nodes delivers."""
+        self.graph.flows = len(self._delivered)
+        self.graph.unroutable = {k for k, ok in self._delivered.items() if not ok}
         return self.graph
 
     def bfs(self, fwd: Forwarder, rep: int, members: list[int], sources: list[int],
@@ -284,10 +301,8 @@ class Builder:
                 if d in net.expand(r.dst) and r.at in net.index:
                     fwd_rules.rules.setdefault(net.index[r.at], []).append(r)
             for s in sources:
-                self.graph.flows += 1
-                if not self._paths(s, d, fwd_rules):
-                    self.graph.unroutable.add((net.names[s], net.names[d]))
-        return self.graph
+                self._flow(s, d, self._paths(s, d, fwd_rules))
+        return self._counted()
 
     def _paths(self, s: int, d: int, fwd: Forwarder) -> bool:
         net, tier, setup = self.net, self._tier, self.setup

@@ -13,7 +13,8 @@ def render(r: Report) -> str:
            else f"{r.unsafe_turns} unsafe turn(s), SCC search")
     if r.edges == 0 and r.fast_path:
         how = "proven by the routing model (valley-free: only safe turns); graph not built"
-    lines.append(f"graph: {r.nodes} lossless queues, {r.edges} dependencies; {how}")
+    flows = f" from {r.flows:,} flows" if r.flows is not None else ""
+    lines.append(f"graph: {r.nodes} lossless queues, {r.edges} dependencies{flows}; {how}")
     for i, cyc in enumerate(r.cycles, 1):
         lines.append(f"cycle {i}: {cyc.scc_size} queues in the strongly connected component")
         lines.append("  example cycle (each hop is the ingress queue that waits):")

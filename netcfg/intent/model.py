@@ -103,6 +103,7 @@ NOT_FOR_SWITCH_CONFIGS: dict[tuple[str, str], str] = {
     ("Deadlock", "k"): "the deadlock proof",
     ("Deadlock", "max_hops"): "the deadlock proof",
     ("Deadlock", "traffic"): "the deadlock proof",
+    ("Deadlock", "endpoints"): "the deadlock proof",
     ("Deadlock", "failures"): "the deadlock proof",
     ("Deadlock", "dead_hosts"): "the deadlock proof",
     ("Deadlock", "rules"): "the deadlock proof",
@@ -283,6 +284,11 @@ class Deadlock(IntentModel):
     k: int = Field(1, ge=0, le=8)
     max_hops: int = Field(6, ge=1, le=16)
     traffic: Literal["auto", "all_leaf_pairs", "all_host_pairs"] | list[list[Name]] = "auto"
+    endpoints: Literal["host", "port"] = Field(
+        "host", description="what a flow runs between: `host` (a server is one endpoint, its "
+        "ports its ways in and out: servers whose ports sit in different planes are not "
+        "counted as cut off, and a server sends nothing to itself) or `port` (every server "
+        "port is an endpoint of its own)")
     failures: list[Link] = Field(default_factory=list, description="failed links [a, b]")
     dead_hosts: list[Name] = Field(default_factory=list)
     rules: list[RoutingRule] = Field(default_factory=list)

@@ -45,6 +45,9 @@ class RoutingSetup:
     dateline: set[tuple[str, str]] = field(default_factory=set)
     #: priorities with PFC enabled (a tag mapped elsewhere is lossy)
     pfc_priorities: set[int] = field(default_factory=lambda: {3})
+    #: what flows run between: `host` (a multi-port server is one endpoint; a flow between
+    #: two servers is delivered when any of their ports reach each other) or `port`
+    endpoints: Literal["host", "port"] = "host"
 
     def label(self) -> str:
         """The model as the spec writes it, e.g. `bounce_on_failure(max_bounces=1)`."""
@@ -94,7 +97,8 @@ def from_intent(intent: Intent, has_hosts: bool) -> RoutingSetup:
              for i, r in enumerate(dl.rules)]
     setup = RoutingSetup(model=model, max_bounces=dl.max_bounces, k=dl.k, max_hops=dl.max_hops,
                          traffic=traffic, dead_hosts=list(dl.dead_hosts), rules=rules,
-                         tags_to_priorities=[initial], pfc_priorities=pfc)
+                         tags_to_priorities=[initial], pfc_priorities=pfc,
+                         endpoints=dl.endpoints)
     rw = dl.priority_rewrite
     if isinstance(rw, TagOnBounce):
         setup.rewrite = "tag_on_bounce"
