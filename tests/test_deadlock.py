@@ -186,6 +186,21 @@ def test_rail_fabric_valley_free_is_proven_and_the_graph_agrees():
     assert built.edges > 30_000 and built.nodes == 1024 and not built.unroutable
 
 
+@pytest.mark.parametrize("inventory", ["example", "multivendor"])
+def test_bounce_on_failure_without_a_failure_is_proven_and_is_updown(inventory):
+    """No link failed: nothing is pruned, no switch bounces, so the stale tables forward as
+    converged valley-free routing does. The proof answers without a graph; built anyway, both
+    models give the same dependencies and no unsafe turn."""
+    fabric = load(HERE.parent / "inventories" / inventory)
+    proof = check(fabric, model="bounce_on_failure")
+    assert proof.verdict == "deadlock_free" and proof.fast_path and proof.edges == 0
+    bounce = check(fabric, model="bounce_on_failure", exhaustive=True)
+    updown = check(fabric, model="updown", exhaustive=True)
+    assert bounce.unsafe_turns == 0 and bounce.verdict == "deadlock_free"
+    assert (bounce.nodes, bounce.edges, bounce.flows) == (updown.nodes, updown.edges,
+                                                          updown.flows)
+
+
 def small_rail(tmp_path: Path) -> Path:
     data = yaml.safe_load((EXAMPLE / "fabric.yaml").read_text())
     data["topology"].update(scalable_units=2, nodes_per_su=2, spines=2,

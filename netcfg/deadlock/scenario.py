@@ -2,7 +2,8 @@
 
 `valley_free_proof` is the structural fast path: converged up*/down* routing without
 ingress-aware rules or flooding only ever makes safe turns (spec section 2.3), in every failure
-state, so no graph has to be built to know it is acyclic.
+state, so no graph has to be built to know it is acyclic. `proven` adds the one state of
+`bounce_on_failure` that forwards the same way: no link failed.
 """
 
 from __future__ import annotations
@@ -33,6 +34,16 @@ def valley_free_proof(setup: RoutingSetup) -> bool:
     return setup.model == "updown" and not setup.rules and not setup.dead_hosts
 
 
+def proven(setup: RoutingSetup, failed: tuple[int, ...]) -> bool:
+    """True when this failure state makes only safe turns: the valley-free proof, or
+    `bounce_on_failure` with no link failed. Its stale tables are the intact topology's
+    valley-free tables, nothing is pruned, so no switch is left without a next hop and none
+    bounces: it forwards exactly as `updown` does."""
+    return valley_free_proof(setup) or (
+        setup.model == "bounce_on_failure" and not failed and not setup.rules
+        and not setup.dead_hosts)
+
+
 def lossless_nodes(net: Network, setup: RoutingSetup) -> int:
     prios = {p for p in setup.tags_to_priorities if p in setup.pfc_priorities}
     return sum(1 for c, ok in enumerate(net.lossless) if ok and c not in net.failed) * len(prios)
@@ -44,7 +55,9 @@ def run(intact: Network, setup: RoutingSetup, failed: tuple[int, ...] = (), *,
     `keep_states` keeps the builder of a table-driven model for the failure sweep;
     `explain=False` skips the per-edge causes (a verdict only, not a report)."""
     net = intact.with_failures(failed) if failed else intact
-    if valley_free_proof(setup) and not exhaustive:
+    # a failure sweep that goes on from this state needs its BFS states (`keep_states`)
+    if not exhaustive and (valley_free_proof(setup)
+                           or (not keep_states and proven(setup, failed))):
         return Outcome(failed, None, Analysis(lossless_nodes(net, setup), 0, 0, True))
     if keep_states and setup.model not in ("k_bounce", "all_simple_paths"):
         b = Builder(net, setup, intact=intact, explain=explain)

@@ -12,7 +12,9 @@ def render(r: Report) -> str:
     how = ("no unsafe turn: acyclic without SCC search" if r.fast_path
            else f"{r.unsafe_turns} unsafe turn(s), SCC search")
     if r.edges == 0 and r.fast_path:
-        how = "proven by the routing model (valley-free: only safe turns); graph not built"
+        why = ("no link failed, so no switch bounces: valley-free forwarding"
+               if r.model.startswith("bounce_on_failure") else "valley-free")
+        how = f"proven by the routing model ({why}: only safe turns); graph not built"
     flows = f" from {r.flows:,} flows" if r.flows is not None else ""
     lines.append(f"graph: {r.nodes} lossless queues, {r.edges} dependencies{flows}; {how}")
     for i, cyc in enumerate(r.cycles, 1):
