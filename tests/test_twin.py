@@ -20,6 +20,14 @@ EXAMPLE = ROOT / "inventories" / "example"
 MULTIVENDOR = ROOT / "inventories" / "multivendor"
 NICS = 32 * 8
 NEIGH = Path("/proc/sys/net/ipv4/neigh/default")
+#: how often a router may answer a sender "net unreachable" (jiffies; host-wide)
+ERROR_COST = Path("/proc/sys/net/ipv4/route/error_cost")
+
+
+def _host_settings() -> dict[str, str]:
+    """The host-wide kernel settings a twin changes while it runs."""
+    return {**{p.name: p.read_text() for p in NEIGH.glob("gc_thresh*")},
+            "error_cost": ERROR_COST.read_text()}
 
 
 def _can_run() -> str | None:
@@ -110,7 +118,7 @@ def test_every_nic_reaches_every_other_on_the_multivendor_fabric():
     neighbour entries, more than Linux's default limit of 1,024 for all namespaces together:
     the twin raises the limit while it runs and puts it back after."""
     prefix = _prefix("m")
-    limits = {p.name: p.read_text() for p in NEIGH.glob("gc_thresh*")}
+    limits = _host_settings()
     proc = subprocess.run([sys.executable, "-m", "netcfg", "twin", str(MULTIVENDOR),
                            "--format", "json"], capture_output=True, text=True, timeout=600,
                           env=_env(prefix))
@@ -122,7 +130,7 @@ def test_every_nic_reaches_every_other_on_the_multivendor_fabric():
     assert [(f["tier"], f["pairs"], f["unreachable"]) for f in report["failures"]] == [
         ("leaf-spine", 8 * 255, 0)] * 2 + [("spine-core", 8 * 255, 0)] * 2
     assert _state(prefix) == (set(), set(), set())
-    assert {p.name: p.read_text() for p in NEIGH.glob("gc_thresh*")} == limits
+    assert _host_settings() == limits
 
 
 def test_the_loopback_only_design_is_caught(monkeypatch):
@@ -214,11 +222,11 @@ def test_a_kept_twin_can_be_looked_into_and_removed():
     """One pod of the multivendor fabric (`--pod 1`: its 8 EOS leaves and 4 NX-OS spines, 16
     servers x 8 NICs), kept running: vtysh inside a leaf sees the 7 other leaves' server /31s
     (16 each: 112 BGP routes), a NIC pings a NIC on another rail, a second twin is refused
-    while it runs, and `twin down` removes every namespace and daemon and puts the
-    neighbour-table limit back."""
+    while it runs, and `twin down` removes every namespace and daemon and puts the host-wide
+    settings back (neighbour-table limits, the rate of "net unreachable" answers)."""
     prefix = _prefix("k")
     env = _env(prefix)
-    before = (NEIGH / "gc_thresh3").read_text()
+    before = _host_settings()
     netcfg = [sys.executable, "-m", "netcfg", "twin"]
     try:
         up = subprocess.run(netcfg + [str(MULTIVENDOR), "--pod", "1", "--keep", "--failures",
@@ -231,6 +239,8 @@ def test_a_kept_twin_can_be_looked_into_and_removed():
         assert report["ok"] and report["pairs"] == 127 and report["ecmp"] == []
         spaces, runs, daemons = _state(prefix)
         assert len(spaces) == 12 + 128 and len(runs) == 12 and daemons
+        # routers answer every packet they have no route for, at once (the probe's "no route")
+        assert ERROR_COST.read_text().strip() == "0"
 
         routes = subprocess.run(netcfg + ["exec", "--prefix", prefix, "leaf-su1-r1", "--",
                                           "vtysh", "-c", "show ip route bgp json"],
@@ -259,7 +269,7 @@ def test_a_kept_twin_can_be_looked_into_and_removed():
                               text=True, timeout=120, env=env)
     assert down.returncode == 0, down.stderr
     assert _state(prefix) == (set(), set(), set())
-    assert (NEIGH / "gc_thresh3").read_text() == before
+    assert _host_settings() == before
     again = subprocess.run(netcfg + ["down", "--prefix", prefix], capture_output=True,
                            text=True, timeout=60, env=env)
     assert again.returncode == 2 and "no kept twin" in again.stderr

@@ -9,6 +9,7 @@ anything else on the machine) never touch each other's namespaces.
 
 from __future__ import annotations
 
+import ctypes
 import fcntl
 import json
 import os
@@ -17,6 +18,8 @@ import shutil
 import signal
 import subprocess
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,7 +29,15 @@ FRR_BIN = Path("/usr/lib/frr")
 FRR_RUN = Path("/var/run/frr")
 #: the user and group the Debian frr package runs its daemons as
 FRR_ACCOUNT = "frr"
-NEIGH_SYSCTL = Path("/proc/sys/net")
+SYSCTL_NET = Path("/proc/sys/net")
+#: A router without a route for a packet answers its sender at once with ICMP "net
+#: unreachable" (Linux ip_error), so the reachability probe knows the pair has no route
+#: instead of waiting for echoes that never come, and does not ask it again. Linux limits
+#: those answers per sender to a burst of 5, then one a second: `route/error_cost` (host-wide,
+#: set to 0 while the twin runs, put back by close) and each namespace's `icmp_ratemask`
+#: (set to 0 in every router namespace, gone with it).
+ROUTE_ERROR_COST = SYSCTL_NET / "ipv4/route/error_cost"
+ICMP_RATEMASK = SYSCTL_NET / "ipv4/icmp_ratemask"
 #: zebra (interfaces, RIB), bgpd, staticd, which holds static routes since FRR 7.2 (the
 #: discard routes a SONiC leaf announces its server blocks with), and bfdd for BFD sessions
 DAEMONS = ("zebra", "bgpd", "staticd", "bfdd")
@@ -35,6 +46,32 @@ DAEMONS = ("zebra", "bgpd", "staticd", "bfdd")
 #: where a kept twin (`netcfg twin --keep`) records what it holds, for `twin exec` and
 #: `twin down`; one 0600 JSON file per twin, named after its prefix
 KEPT = Path("/run/netcfg/twins")
+
+
+CLONE_NEWNET = 0x40000000
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _setns(fd: int) -> None:
+    if _libc.setns(fd, CLONE_NEWNET) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, os.strerror(err))
+
+
+@contextmanager
+def inside(netns: str) -> Iterator[None]:
+    """Run the body in network namespace `netns` (this thread only), then come back."""
+    home = os.open("/proc/thread-self/ns/net", os.O_RDONLY)
+    target = os.open(f"/var/run/netns/{netns}", os.O_RDONLY)
+    try:
+        _setns(target)
+        try:
+            yield
+        finally:
+            _setns(home)
+    finally:
+        os.close(target)
+        os.close(home)
 
 
 class TwinError(Exception):
@@ -77,8 +114,9 @@ class Twin:
     namespaces: list[str] = field(default_factory=list)
     routers: list[Router] = field(default_factory=list)
     _lock: int | None = None
-    #: neighbour-table limits as they were before this twin raised them (restored by close)
-    _neighbour_limits: dict[Path, str] = field(default_factory=dict)
+    #: host-wide kernel settings as they were before this twin changed them (the neighbour
+    #: table's limits, the rate of ICMP errors for packets without a route): close restores
+    _host_settings: dict[Path, str] = field(default_factory=dict)
     #: the state file of a kept twin taken over by `kept()` (close removes it last)
     _state: Path | None = None
 
@@ -95,6 +133,7 @@ class Twin:
             if kept := kept_twins():
                 raise TwinError(f"a kept twin ({kept[0]}) still runs and holds the kernel's "
                                 "neighbour table: `netcfg twin down` removes it")
+            self._set_host(ROUTE_ERROR_COST, "0")
         self.namespaces += names  # recorded first: close() removes what may exist
         _ip_batch([f"netns add {n}" for n in names])
 
@@ -114,6 +153,8 @@ class Twin:
         integrated file itself stops at the first top-level `exit` of a block it does not
         know, and loses the rest.)"""
         self.routers.append(router)
+        with inside(router.netns):  # this namespace's own /proc/sys/net
+            ICMP_RATEMASK.write_text("0")
         router.rundir.mkdir(parents=True, exist_ok=True)
         shutil.chown(router.rundir, FRR_ACCOUNT, FRR_ACCOUNT)
         conf = router.rundir / "frr.conf"
@@ -152,16 +193,23 @@ class Twin:
         for family in ("ipv4", "ipv6"):
             for name, value in (("gc_thresh1", low), ("gc_thresh2", 2 * low),
                                 ("gc_thresh3", 4 * low)):
-                path = NEIGH_SYSCTL / family / "neigh/default" / name
+                path = SYSCTL_NET / family / "neigh/default" / name
                 try:
-                    old = path.read_text().strip()
-                    if int(old) >= value:
+                    if int(path.read_text()) >= value:
                         continue
-                    self._neighbour_limits.setdefault(path, old)
-                    path.write_text(str(value))
                 except (OSError, ValueError) as exc:
-                    raise TwinError(f"cannot raise the kernel's neighbour-table limit {path}: "
-                                    f"{exc}") from None
+                    raise TwinError(f"cannot read the kernel setting {path}: {exc}") from None
+                self._set_host(path, str(value))
+
+    def _set_host(self, path: Path, value: str) -> None:
+        """Change a host-wide kernel setting while the twin lives (close puts it back)."""
+        try:
+            old = path.read_text().strip()
+            if old != value:
+                self._host_settings.setdefault(path, old)
+                path.write_text(value)
+        except OSError as exc:
+            raise TwinError(f"cannot set the kernel setting {path}: {exc}") from None
 
     # ------------------------------------------------------------------ keeping it
     def keep(self, places: dict[str, str]) -> Path:
@@ -172,9 +220,9 @@ class Twin:
         path = KEPT / f"{self.prefix}.json"
         state = {"prefix": self.prefix, "namespaces": self.namespaces, "places": places,
                  "routers": {r.name: r.netns for r in self.routers},
-                 "neighbour_limits": {str(p): v for p, v in self._neighbour_limits.items()}}
+                 "host_settings": {str(p): v for p, v in self._host_settings.items()}}
         write_atomic(path, json.dumps(state, indent=1))  # mkstemp: 0600
-        self.routers, self.namespaces, self._neighbour_limits = [], [], {}
+        self.routers, self.namespaces, self._host_settings = [], [], {}
         if self._lock is not None:
             os.close(self._lock)
             self._lock = None
@@ -195,8 +243,8 @@ class Twin:
             state = json.loads((KEPT / f"{name}.json").read_text(encoding="utf-8"))
             twin = cls(prefix=name, namespaces=list(state["namespaces"]),
                        routers=[Router(r, ns, "") for r, ns in state["routers"].items()],
-                       _neighbour_limits={Path(p): str(v) for p, v
-                                          in state["neighbour_limits"].items()},
+                       _host_settings={Path(p): str(v) for p, v
+                                          in state["host_settings"].items()},
                        _state=KEPT / f"{name}.json")
             places = {str(k): str(v) for k, v in state["places"].items()}
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
@@ -230,12 +278,12 @@ class Twin:
             for router in self.routers:
                 shutil.rmtree(router.rundir, ignore_errors=True)
             self.routers, self.namespaces = [], []
-            for path, value in self._neighbour_limits.items():
+            for path, value in self._host_settings.items():
                 try:
                     path.write_text(value)
                 except OSError:
                     pass
-            self._neighbour_limits = {}
+            self._host_settings = {}
             if self._state is not None:
                 self._state.unlink(missing_ok=True)
                 self._state = None

@@ -7,50 +7,23 @@ is one burst per source instead of 65,280 `ping` processes.
 
 from __future__ import annotations
 
-import ctypes
-import os
 import select
 import socket
 import struct
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
+from netcfg.twin.network import inside
+
 T = TypeVar("T")
-
-CLONE_NEWNET = 0x40000000
-_libc = ctypes.CDLL(None, use_errno=True)
-
 
 @dataclass(frozen=True)
 class Nic:
     name: str  # "server:port"
     netns: str
     address: str
-
-
-def _setns(fd: int) -> None:
-    if _libc.setns(fd, CLONE_NEWNET) != 0:
-        err = ctypes.get_errno()
-        raise OSError(err, os.strerror(err))
-
-
-@contextmanager
-def inside(netns: str) -> Iterator[None]:
-    """Run the body in network namespace `netns` (this thread only), then come back."""
-    home = os.open("/proc/thread-self/ns/net", os.O_RDONLY)
-    target = os.open(f"/var/run/netns/{netns}", os.O_RDONLY)
-    try:
-        _setns(target)
-        try:
-            yield
-        finally:
-            _setns(home)
-    finally:
-        os.close(target)
-        os.close(home)
 
 
 def _socket_in(netns: str) -> socket.socket:
@@ -86,14 +59,17 @@ def reach(nics: list[Nic], pairs: list[tuple[int, int]], rounds: int = 5, chunk:
     count: at the end of a round, reading goes on until nothing has arrived for `settle_s`
     (at most `limit_s`), so a slow, loaded machine delays the answer but does not change it.
     Unanswered pairs are asked again while a round still adds answers (a first packet may
-    wait on ARP), up to `rounds` rounds."""
+    wait on ARP), up to `rounds` rounds. A pair a router answers with "net unreachable" has
+    no route on its path: it is settled as unanswered at once, not waited for or asked again
+    (network.ROUTE_ERROR_COST)."""
     socks = {i: _socket_in(n.netns) for i, n in enumerate(nics)}
     by_fd = {s.fileno(): i for i, s in socks.items()}
     answered: set[tuple[int, int]] = set()
+    no_route: set[tuple[int, int]] = set()
     wanted = set(pairs)
     try:
         for _ in range(rounds):
-            todo = [p for p in pairs if p not in answered]
+            todo = [p for p in pairs if p not in answered and p not in no_route]
             if not todo:
                 break
             before = len(answered)
@@ -105,8 +81,8 @@ def reach(nics: list[Nic], pairs: list[tuple[int, int]], rounds: int = 5, chunk:
                                           (nics[dst].address, 0))
                     except OSError:
                         pass  # no route: the pair stays unanswered
-                _collect(socks, by_fd, answered, set(batch), pace_s, pace_s)
-            _collect(socks, by_fd, answered, wanted, limit_s, settle_s)
+                _collect(socks, by_fd, answered, no_route, set(batch), pace_s, pace_s)
+            _collect(socks, by_fd, answered, no_route, wanted, limit_s, settle_s)
             if len(answered) == before:
                 break
     finally:
@@ -115,12 +91,16 @@ def reach(nics: list[Nic], pairs: list[tuple[int, int]], rounds: int = 5, chunk:
     return answered & wanted
 
 
+#: ICMP types and the "destination unreachable" code a router sends without a route
+_ECHO_REPLY, _UNREACHABLE, _ECHO, _NET_UNREACHABLE = 0, 3, 8, 0
+
+
 def _collect(socks: dict[int, socket.socket], by_fd: dict[int, int],
-             answered: set[tuple[int, int]], batch: set[tuple[int, int]],
-             wait_s: float, idle_s: float) -> None:
-    """Read replies until every pair of `batch` is answered, `wait_s` passes, or nothing
-    arrives for `idle_s`."""
-    waiting = batch - answered
+             answered: set[tuple[int, int]], no_route: set[tuple[int, int]],
+             batch: set[tuple[int, int]], wait_s: float, idle_s: float) -> None:
+    """Read replies until every pair of `batch` is answered or refused for want of a route,
+    `wait_s` passes, or nothing arrives for `idle_s`."""
+    waiting = batch - answered - no_route
     now = time.monotonic()
     deadline, last = now + wait_s, now
     while waiting and now < deadline and now - last < idle_s:
@@ -136,10 +116,21 @@ def _collect(socks: dict[int, socket.socket], by_fd: dict[int, int],
                 except BlockingIOError:
                     break
                 ihl = (packet[0] & 0x0F) * 4
-                kind, _code, _sum, ident, seq = struct.unpack("!BBHHH", packet[ihl:ihl + 8])
-                if kind == 0 and ident == src & 0xFFFF:
+                kind, code, _sum, ident, seq = struct.unpack("!BBHHH", packet[ihl:ihl + 8])
+                if kind == _ECHO_REPLY and ident == src & 0xFFFF:
                     answered.add((src, seq))
                     waiting.discard((src, seq))
+                elif kind == _UNREACHABLE and code == _NET_UNREACHABLE:
+                    # the error quotes our echo: its IP header, then its first 8 bytes
+                    inner = packet[ihl + 8:]
+                    quoted = (inner[0] & 0x0F) * 4 if inner else 0
+                    if len(inner) < quoted + 8:
+                        continue
+                    kind, _code, _sum, ident, seq = struct.unpack(
+                        "!BBHHH", inner[quoted:quoted + 8])
+                    if kind == _ECHO and ident == src & 0xFFFF:
+                        no_route.add((src, seq))
+                        waiting.discard((src, seq))
 
 
 #: how many times a failed check is asked again, each after the fabric settled
