@@ -82,14 +82,15 @@ class Builder:
                          if a in net.index and b in net.index}
         self.tag_on_bounce = setup.rewrite == "tag_on_bounce"
         self._tier = tier
-        #: the endpoint a node's flows count for: its server, where a server is one endpoint
-        self.endpoint = list(net.names)
+        #: the endpoint a node's flows count for (its server, where a server is one
+        #: endpoint), by the endpoint's first node: integers keep the per-pair count cheap
+        self.endpoint = list(range(net.n))
         if setup.endpoints == "host":
-            for host, nodes in net.aliases.items():
+            for nodes in net.aliases.values():
                 for i in nodes:
-                    self.endpoint[i] = host
-        #: (source endpoint, destination endpoint) -> delivered over some pair of their nodes
-        self._delivered: dict[tuple[str, str], bool] = {}
+                    self.endpoint[i] = nodes[0]
+        #: source endpoint * n + destination endpoint -> delivered over some pair of nodes
+        self._delivered: dict[int, bool] = {}
 
     # ------------------------------------------------------------------ nodes and tags
 
@@ -174,19 +175,30 @@ class Builder:
             delivered = self.bfs(fwd, rep, members, sources)
             if self.keep_states:
                 self.reached.append((rep, members, sources, fwd, self.last_seen))
+            end, n, got = self.endpoint, self.net.n, self._delivered
             for m in members:
+                to = end[m]
                 for s in demands[m]:
-                    self._flow(s, m, s in delivered)
+                    if s in delivered:
+                        got[end[s] * n + to] = True
+                    else:
+                        got.setdefault(end[s] * n + to, False)
         return self._counted()
 
     def _flow(self, s: int, d: int, delivered: bool) -> None:
-        key = (self.endpoint[s], self.endpoint[d])
+        key = self.endpoint[s] * self.net.n + self.endpoint[d]
         self._delivered[key] = self._delivered.get(key, False) or delivered
 
     def _counted(self) -> Graph:
-        """The flows between endpoints, and those no pair of their nodes delivers."""
+        """The flows between endpoints, and those no pair of their nodes delivers (named
+        after the server, or the node where each node is its own endpoint)."""
+        net = self.net
+        named = {nodes[0]: host for host, nodes in net.aliases.items()} \
+            if self.setup.endpoints == "host" else {}
         self.graph.flows = len(self._delivered)
-        self.graph.unroutable = {k for k, ok in self._delivered.items() if not ok}
+        self.graph.unroutable = {
+            (named.get(a, net.names[a]), named.get(b, net.names[b]))
+            for a, b in (divmod(k, net.n) for k, ok in self._delivered.items() if not ok)}
         return self.graph
 
     def bfs(self, fwd: Forwarder, rep: int, members: list[int], sources: list[int],
