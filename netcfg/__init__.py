@@ -1,3 +1,5 @@
 """netcfg: one declarative intent for a lossless RoCEv2 GPU fabric -> safe vendor configs."""
 
-__version__ = "0.1.0"
+#: the one place of the version: pyproject.toml reads it, CHANGELOG.md names it, a tag
+#: v<version> marks its commit
+__version__ = "0.2.0"

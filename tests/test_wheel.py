@@ -73,3 +73,17 @@ def test_the_installed_wheel_renders_outside_the_repository(installed, tmp_path,
     assert len([p for p in out.rglob("*") if p.is_file()]) >= 10
     linted = netcfg(installed, tmp_path, "lint", str(source), "--format", "sarif")
     assert linted.returncode in (0, 1) and "Traceback" not in linted.stderr
+
+
+def test_the_wheel_carries_the_version_the_changelog_releases(installed):
+    """pip's build reads the version from `netcfg.__version__` (pyproject's dynamic version):
+    the wheel's metadata and the newest release heading of CHANGELOG.md name the same one."""
+    import re
+
+    import netcfg
+
+    meta = next(installed.glob("netcfg-*.dist-info")) / "METADATA"
+    built = re.search(r"^Version: (\S+)$", meta.read_text(), re.M)
+    newest = re.search(r"^## (\d+\.\d+\.\d+)", (ROOT / "CHANGELOG.md").read_text(), re.M)
+    assert built and newest
+    assert built.group(1) == netcfg.__version__ == newest.group(1)
