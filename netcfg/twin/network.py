@@ -153,8 +153,12 @@ class Twin:
         integrated file itself stops at the first top-level `exit` of a block it does not
         know, and loses the rest.)"""
         self.routers.append(router)
-        with inside(router.netns):  # this namespace's own /proc/sys/net
-            ICMP_RATEMASK.write_text("0")
+        try:
+            with inside(router.netns):  # this namespace's own /proc/sys/net
+                ICMP_RATEMASK.write_text("0")
+        except OSError as exc:
+            raise TwinError(f"{router.name}: cannot set {ICMP_RATEMASK} in its namespace: "
+                            f"{exc}") from None
         router.rundir.mkdir(parents=True, exist_ok=True)
         shutil.chown(router.rundir, FRR_ACCOUNT, FRR_ACCOUNT)
         conf = router.rundir / "frr.conf"
