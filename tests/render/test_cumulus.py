@@ -5,8 +5,9 @@ SUMMARY-cumulus-sonic.md); checked by hand:
 - One `- set:` document (what `nv config replace` takes); object names as NVUE paths:
   system hostname, system forwarding ecmp-hash <field> enabled|disabled and hash-seed,
   interface lo / eth0 / swpN with description, link speed "400G" and mtu (Linux MTU = the
-  9216-byte frame less its 14-byte header = 9202, within 552..9216), ipv4 address, link breakout on each split cage (the goldens
-  are 5.15 files, the platforms' release; the 5.14 spelling is tested in
+  9216-byte frame less its 14-byte header = 9202, within 552..9216), ipv4 address, link
+  breakout on each split cage (the goldens are 5.15 files, the platforms' release; the 5.14
+  spelling is tested in
   test_cumulus_releases.py against NVIDIA's change table).
 - qos mapping default-global: trust l3 and all 64 DSCP code points -> switch-priority
   (26 -> 3, 48 -> 6); egress-queue-mapping switch-priority N -> traffic-class N.
