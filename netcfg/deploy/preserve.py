@@ -62,25 +62,24 @@ class Kept:
 
 
 def keep(adapter: DeployAdapter, running: str, candidate: str, policy: Policy,
-         written: Collection[str] | str = ()) -> Kept:
+         written: str = "") -> Kept:
     """`candidate` with what `policy` keeps of `running` (module docstring). `written`: the
-    sections netcfg itself last put on the device, or the text of the config it last left
-    there (`read_written`): they are not the device's own, so one the candidate no longer has
-    goes (a login the intent dropped)."""
+    text of the config netcfg last left on the device (`read_written`; "" without a record):
+    its sections are not the device's own, so one the candidate no longer has goes (a login
+    the intent dropped)."""
     theirs, ours = adapter.sections(running), adapter.sections(candidate)
-    if isinstance(written, str):
-        written = _written_keys(adapter, written, candidate, ours)
+    netcfgs = _written_keys(adapter, written, candidate, ours)
     wins = [key for key, (family, _) in theirs.items()
             if matches(key, family, policy.device_wins)]
     overridden = [key for key in wins if key in ours and ours[key][1] != theirs[key][1]]
     kept = [key for key, (family, _) in theirs.items() if key not in ours and key not in wins
-            and key not in written and matches(key, family, policy.keep)]
+            and key not in netcfgs and matches(key, family, policy.keep)]
     if overridden:
         candidate = adapter.remove_sections(candidate, overridden)
     added = [key for key in wins if key not in ours] + overridden + kept
     if added:
         candidate = adapter.add_sections(running, candidate, added)
-    return Kept(candidate, theirs, sorted(kept), sorted(overridden), frozenset(written))
+    return Kept(candidate, theirs, sorted(kept), sorted(overridden), frozenset(netcfgs))
 
 
 def _written_keys(adapter: DeployAdapter, text: str, candidate: str,

@@ -247,7 +247,7 @@ def test_a_login_netcfg_wrote_is_not_kept_as_the_devices_own():
     now = EOS_CANDIDATE.replace(
         "username alice privilege 15 role network-admin secret sha512 $6$new$Z\n", "")
     running = EOS_RUNNING.replace("$6$old$Y", "$6$new$Z")
-    kept = keep(eos, running, now, eos.policy(), frozenset(eos.sections(written)))
+    kept = keep(eos, running, now, eos.policy(), written)
     assert "username alice" not in kept.text and "username admin" in kept.text
     assert "username alice" in keep(eos, running, now, eos.policy()).text  # no record: kept
 
