@@ -290,6 +290,12 @@ class DevicePlan:
     #: as written (netcfg/vendors/raw.py)
     raw: list[RawPiece] = field(default_factory=list)
 
+    @property
+    def management_ip(self) -> str | None:
+        """The management address without its prefix length: where the switch's agents
+        listen and what its NTP and AAA servers see as its source."""
+        return self.management.split("/")[0] if self.management else None
+
 
 #: what the rendered files hold where the SNMP read-only community goes: `netcfg push` puts
 #: the community `management.snmp.community` names there, as it does a session key

@@ -152,7 +152,7 @@ class CumulusConfig:
     #: Configure SNMP); None without a management address to listen on
     snmp: SnmpAgent | None
     #: the gNMI server's and SNMP agent's listening address: the switch's management address
-    gnmi_address: str | None
+    management_ip: str | None
     breakouts: tuple[Breakout, ...]
     interfaces: tuple[Interface, ...]
     bgp: Bgp

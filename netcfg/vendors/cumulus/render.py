@@ -161,7 +161,7 @@ def build(plan: DevicePlan) -> CumulusConfig:
         snmp=plan.snmp if plan.management else None,
         users=tuple((name, user_hash(name), USER_ROLES[role])
                     for name, role in plan.users.items()),
-        gnmi_address=plan.management.split("/")[0] if plan.management else None,
+        management_ip=plan.management_ip,
         breakouts=tuple(breakouts), interfaces=tuple(interfaces),
         bgp=Bgp(b.asn, b.router_id, b.multipath_relax, b.maximum_paths, tuple(b.networks),
                 tuple(PeerGroup(g.name, g.bfd) for g in b.groups),

@@ -217,11 +217,11 @@ def build(plan: DevicePlan) -> JunosConfig:
     for n in plan.bgp.neighbors:
         groups.setdefault(n.group, []).append(
             Neighbor(n.address, n.remote_as, n.description, n.keyed))
-    management_ip = plan.management.split("/")[0] if plan.management else None
     return JunosConfig(
         hostname=plan.hostname, root_hash=ROOT_HASH if plan.root_authentication else None,
         ntp_servers=tuple(plan.ntp_servers),
-        ntp_source=management_ip if plan.ntp_source else None, management_ip=management_ip,
+        ntp_source=plan.management_ip if plan.ntp_source else None,
+        management_ip=plan.management_ip,
         dns_servers=tuple(plan.dns_servers),
         syslog_servers=tuple(plan.syslog_servers),
         syslog_level=None if plan.syslog_severity is None
