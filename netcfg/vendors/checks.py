@@ -126,8 +126,7 @@ def check(fabric: Fabric, physics: object | None = None) -> list[Finding]:
     out: list[Finding] = []
     for nos, devices in sorted(by_nos.items()):
         caps = vendor(nos).capabilities
-        first, more = devices[0].name, len(devices) - 1
-        where = f"{first}" + (f" and {more} more {nos} switches" if more else "")
+        first, where = devices[0].name, _where(nos, devices)
         out += _routing(li, fabric, nos, caps, devices, where)
         if caps.routing_only:
             out.append(li.finding(
@@ -328,8 +327,27 @@ def unstated(fabric: Fabric, nos: str, devices: list[Device], field: str,
     having = [d for d in devices if getattr(d, field)]
     if not having:
         return []
-    more = len(having) - 1
-    where = having[0].name + (f" and {more} more {nos} switches" if more else "")
-    return [fabric.loaded.finding("CAP010", f"{nos} config does not state {field} ({where}): "
-                                  f"{why}", having[0].origin[field], severity="info",
-                                  device=having[0].name)]
+    return [fabric.loaded.finding("CAP010", f"{nos} config does not state {field} "
+                                  f"({_where(nos, having)}): {why}", having[0].origin[field],
+                                  severity="info", device=having[0].name)]
+
+
+def unverified(fabric: Fabric, nos: str, devices: list[Device], line: str, why: str,
+               path: tuple) -> list[Finding]:
+    """CAP019 for a line these switches' files hold only where the intent asks for it (a
+    RADIUS key, several strict-high queues, a banner of several lines) and that no vendor
+    text confirms, at the intent line that asks: what a NOS's own check says, in the words
+    the capability table's `unverified_lines` get."""
+    if not devices:
+        return []
+    platforms = sorted({d.platform or "" for d in devices})
+    return [fabric.loaded.finding(
+        "CAP019", f"{nos} config holds a line no vendor text confirms ({_where(nos, devices)}), "
+        f"unverified on {', '.join(platforms)}: `{line}` ({why})", path, severity="warning",
+        device=devices[0].name)]
+
+
+def _where(nos: str, devices: list[Device]) -> str:
+    """`leaf1` or `leaf1 and 7 more eos switches`: the switches a finding is about."""
+    more = len(devices) - 1
+    return devices[0].name + (f" and {more} more {nos} switches" if more else "")

@@ -171,7 +171,7 @@ def test_two_strict_high_queues_are_flagged_where_unverified(tmp_path):
     from render_cases import render_multivendor
 
     strict = render_multivendor(tmp_path, "")["findings"]
-    assert "`priority strict-high` on queues 6, 7" in strict and "[CAP019]" in strict
+    assert "`priority strict-high` (on queues 6, 7:" in strict and "[CAP019]" in strict
     ets = render_multivendor(tmp_path, """qos:
   classes:
     roce: {dscp: [26], traffic_class: 3, lossless: true, scheduling: {mode: ets, weight: 40}}

@@ -6,7 +6,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from netcfg.vendors.base import ModuleVendor
-from netcfg.vendors.checks import unstated
+from netcfg.vendors.checks import unstated, unverified
 from netcfg.vendors.cumulus import render, routing
 from netcfg.vendors.cumulus.capabilities import CAPABILITIES
 from netcfg.vendors.cumulus.deploy import CumulusDeploy
@@ -46,12 +46,11 @@ class Cumulus(ModuleVendor):
         for which in ("login", "motd"):
             text = getattr(banners, which) if banners is not None and devices else None
             if text is not None and "\n" in text:
-                out.append(fabric.loaded.finding(
-                    "CAP019", f"cumulus config holds a line no vendor text confirms "
-                    f"({devices[0].name} and {len(devices) - 1} more): `system message "
-                    f"{'pre-login' if which == 'login' else 'post-login'}` with several lines "
-                    "(NVIDIA's examples show one line)", ("management", "banners", which),
-                    severity="warning", device=devices[0].name))
+                out += unverified(
+                    fabric, self.name, devices,
+                    f"system message {'pre-login' if which == 'login' else 'post-login'}",
+                    "a banner of several lines; NVIDIA's examples show one line",
+                    ("management", "banners", which))
         return out
 
     def explain_headroom(self, size: int, xoff: int, frame: int) -> list[tuple[str, int, str]]:

@@ -6,6 +6,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from netcfg.vendors.base import ModuleVendor
+from netcfg.vendors.checks import unverified
 from netcfg.vendors.eos import render, routing
 from netcfg.vendors.eos.capabilities import CAPABILITIES
 from netcfg.vendors.eos.deploy import EosDeploy
@@ -40,13 +41,12 @@ class Eos(ModuleVendor):
         only (radius_server.schema.yml: an encrypted key); `key 0` with the key in clear is
         the TACACS+ form AVD allows (tacacs_servers.schema.yml key_type 0, 7, 8a)."""
         aaa = fabric.loaded.intent.management.aaa
-        if aaa is None or aaa.protocol != "radius" or not devices:
+        if aaa is None or aaa.protocol != "radius":
             return []
-        return [fabric.loaded.finding(
-            "CAP019", f"eos config holds a line no vendor text confirms ({devices[0].name} and "
-            f"{len(devices) - 1} more): `radius-server host <server> vrf MGMT key 0 <key>` "
-            "(AVD writes RADIUS keys only in type 7)", ("management", "aaa", "protocol"),
-            severity="warning", device=devices[0].name)]
+        return unverified(fabric, self.name, devices,
+                          "radius-server host <server> vrf MGMT key 0 <key>",
+                          "AVD writes RADIUS keys only in type 7",
+                          ("management", "aaa", "protocol"))
 
 
 VENDOR = Eos()

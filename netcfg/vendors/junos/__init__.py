@@ -14,7 +14,7 @@ from netcfg.render.plan import DevicePlan
 from netcfg.topology.fabric import Device, Fabric
 from netcfg.vendors import raw
 from netcfg.vendors.base import ModuleVendor
-from netcfg.vendors.checks import unstated
+from netcfg.vendors.checks import unstated, unverified
 from netcfg.vendors.junos import render, routing, syntax
 from netcfg.vendors.junos.capabilities import CAPABILITIES
 from netcfg.vendors.junos.deploy import JunosDeploy
@@ -68,15 +68,12 @@ class Junos(ModuleVendor):
         name, queue = render.NETWORK_CONTROL
         if queue not in {c.traffic_class for c in classes.values()} and name not in classes:
             strict.append(queue)  # the routing engine's own class, strict (render.py)
-        if len(strict) < 2 or not devices:
+        if len(strict) < 2:
             return []
-        platforms = sorted({d.platform or "" for d in devices})
-        return [fabric.loaded.finding(
-            "CAP019", f"junos config holds a line no vendor text confirms ({devices[0].name} "
-            f"and {len(devices) - 1} more), unverified on {', '.join(platforms)}: `priority "
-            f"strict-high` on queues {', '.join(map(str, strict))} (Juniper documents several "
-            f"strict-high queues on QFX5200, the highest queue served first, and one on "
-            f"QFX5100)", ("qos", "classes"), severity="warning", device=devices[0].name)]
+        return unverified(fabric, self.name, devices, "priority strict-high",
+                          f"on queues {', '.join(map(str, strict))}: Juniper documents several "
+                          "strict-high queues on QFX5200, the highest queue served first, and "
+                          "one on QFX5100", ("qos", "classes"))
 
     def check(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
         """ECN006: Junos writes ECN thresholds as percents of the queue buffer (nine fraction
