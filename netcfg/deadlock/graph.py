@@ -175,6 +175,7 @@ class Builder:
             delivered = self.bfs(fwd, rep, members, sources)
             if self.keep_states:
                 self.reached.append((rep, members, sources, fwd, self.last_seen))
+            # _flow for every pair, written out: all-pairs traffic makes millions of them
             end, n, got = self.endpoint, self.net.n, self._delivered
             for m in members:
                 to = end[m]

@@ -19,6 +19,7 @@ from netcfg.twin.network import inside
 
 T = TypeVar("T")
 
+
 @dataclass(frozen=True)
 class Nic:
     name: str  # "server:port"
