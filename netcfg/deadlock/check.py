@@ -100,7 +100,8 @@ class Report:
 def check(fabric: Fabric, *, failures: int = 0, model: str | None = None,
           setup: RoutingSetup | None = None, exhaustive: bool = False,
           progress: Callable[[int, int], None] | None = None,
-          budget: int = sweeps.ENUMERATION_BUDGET, symmetry: bool = True) -> Report:
+          budget: int = sweeps.ENUMERATION_BUDGET, symmetry: bool = True,
+          pool: sweeps.Pool | None = None) -> Report:
     """Prove the fabric free of cyclic buffer dependencies, or show a cycle and its fixes.
 
     Args:
@@ -111,6 +112,7 @@ def check(fabric: Fabric, *, failures: int = 0, model: str | None = None,
         exhaustive: build the graph even where routing alone proves it acyclic.
         budget: most failure sets the sweep checks one by one before it reports DLK005.
         symmetry: check one failure set per orbit of the fabric's exact symmetry.
+        pool: check the failure sets there (netcfg.deadlock.cluster); the same report.
     """
     t0 = time.perf_counter()
     intent = fabric.loaded.intent
@@ -132,7 +134,7 @@ def check(fabric: Fabric, *, failures: int = 0, model: str | None = None,
 
             sym = derive(fabric, net, setup, base)
         sw = sweeps.run(net, setup, failures, base, progress=progress, start=out,
-                        symmetry=sym, budget=budget)
+                        symmetry=sym, budget=budget, pool=pool)
         report.sweep = _sweep_dict(net, sw)
         if sw.first is not None:
             trig = _report(fabric, net, setup, reason, sw.first)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
+from typing import Any
 
 import click
 
@@ -34,22 +36,49 @@ def _load(path: str):  # noqa: ANN202 - Fabric
               help="most failure sets checked one by one (default 20,000)")
 @click.option("--symmetry/--no-symmetry", default=True, show_default=True,
               help="check one failure set per orbit of the fabric's exact symmetry")
+@click.option("--workers", type=click.IntRange(1), default=None,
+              help="check the failure sets on a local Dask cluster of N worker processes")
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="check the failure sets on a running Dask cluster (tcp://host:8786)")
 def deadlock(path: str, failures: int, model: str | None, fmt: str, output: str | None,
-             budget: int | None, symmetry: bool) -> None:
-    """Prove the fabric free of PFC deadlock (cyclic buffer dependencies), or show the cycle."""
+             budget: int | None, symmetry: bool, workers: int | None,
+             scheduler: str | None) -> None:
+    """Prove the fabric free of PFC deadlock (cyclic buffer dependencies), or show the cycle.
+
+    Exit codes: 0 free, 1 a deadlock (or the intent is invalid), 2 usage or the cluster
+    could not be used."""
     from netcfg.deadlock.check import check
+    from netcfg.deadlock.sweep import ENUMERATION_BUDGET
     from netcfg.deadlock.text import render
 
+    if workers is not None and scheduler is not None:
+        raise click.UsageError("--workers and --scheduler exclude each other")
+    if scheduler is not None and (not scheduler.isprintable() or not scheduler.strip()):
+        raise click.BadParameter("a scheduler address is printable text", param_hint="--scheduler")
     fabric = _load(path)
+    bar = _SweepBar()
+    run = functools.partial(check, fabric, failures=failures,
+                            model=None if model == "auto" else model, progress=bar,
+                            budget=budget or ENUMERATION_BUDGET, symmetry=symmetry)
+    distributed = workers is not None or scheduler is not None
+    if distributed and not failures:
+        click.echo("netcfg: --workers/--scheduler only spread a failure sweep (--failures K); "
+                   "checking here", err=True)
+    try:
+        if distributed and failures:
+            from netcfg.deadlock.cluster import ClusterError, pool
 
-    def progress(done: int, total: int) -> None:
-        if sys.stderr.isatty():
-            click.echo(f"\r  failure sets: {done}/{total}", err=True, nl=False)
-
-    from netcfg.deadlock.sweep import ENUMERATION_BUDGET
-
-    report = check(fabric, failures=failures, model=None if model == "auto" else model,
-                   progress=progress, budget=budget or ENUMERATION_BUDGET, symmetry=symmetry)
+            try:
+                with pool(workers, scheduler) as p:
+                    report = run(pool=p)
+            except ClusterError as exc:
+                bar.close()
+                click.echo(f"netcfg: {exc}", err=True)
+                sys.exit(2)
+        else:
+            report = run()
+    finally:
+        bar.close()
     text = json.dumps(report.as_dict(), indent=2) if fmt == "json" else render(report)
     if output:
         from netcfg.fsutil import write_atomic
@@ -58,6 +87,25 @@ def deadlock(path: str, failures: int, model: str | None, fmt: str, output: str 
     else:
         click.echo(text)
     sys.exit(1 if report.deadlock else 0)
+
+
+class _SweepBar:
+    """The sweep's progress (done, total) on one progress bar, made when the total is known."""
+
+    def __init__(self) -> None:
+        self.bar: Any = None
+
+    def __call__(self, done: int, total: int) -> None:
+        from netcfg.progress import Progress
+
+        if self.bar is None:
+            self.bar = Progress(total, "failure sets")
+        self.bar.to(done)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
 
 
 @click.command()

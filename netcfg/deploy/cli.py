@@ -17,6 +17,8 @@ from typing import Any, NoReturn
 
 import click
 
+from netcfg.progress import Progress
+
 EXIT_DRIFT, EXIT_DEVICE = 3, 4
 
 
@@ -118,22 +120,6 @@ def _fail(message: str) -> NoReturn:
     sys.exit(1)
 
 
-class _Progress:
-    """A progress bar on stderr when it is a terminal; silent otherwise."""
-
-    def __init__(self, total: int, label: str) -> None:
-        self.bar = (click.progressbar(length=total, label=label, file=sys.stderr)
-                    if sys.stderr.isatty() and total > 1 else None)
-
-    def __call__(self, _: Any) -> None:
-        if self.bar is not None:
-            self.bar.update(1)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.render_finish()
-
-
 def _interruptible() -> threading.Event:
     """Ctrl-C / SIGTERM set an event the workers check between steps (never mid-commit)."""
     stop = threading.Event()
@@ -194,7 +180,7 @@ def diff(path: str, fmt: str, summary: bool, **kw: Any) -> None:
 
     setup = _Setup(path, kw)
     opts = Options(timeout=kw["timeout"], workers=kw["workers"])
-    bar = _Progress(len(setup.targets), "diffing")
+    bar = Progress(len(setup.targets), "diffing")
     try:
         results = pool(setup.targets,
                        lambda t: diff_device(t, setup.desired[t.name], opts, setup.state),
@@ -243,7 +229,7 @@ def push(path: str, fmt: str, revert_in: int, canary: int, batch_size: int,
     run = Run(setup.state, command="push --dry-run" if dry_run else "push")
     click.echo(f"run {run.id}: journal {run.dir / 'journal.jsonl'}", err=True)
     stop = _interruptible()
-    bar = _Progress(len(setup.targets), "pushing")
+    bar = Progress(len(setup.targets), "pushing")
     try:
         results, aborted = push_fleet(setup.targets, setup.desired, run, opts, stop, bar)
     finally:
@@ -302,7 +288,7 @@ def rollback(path: str, fmt: str, run_id: str | None, **kw: Any) -> None:
                f"{_when(started.time)}): {len(targets)} device(s) it changed", err=True)
     run.record("-", "rollback", command="rollback")
     opts = Options(timeout=kw["timeout"], workers=kw["workers"])
-    bar = _Progress(len(targets), "restoring")
+    bar = Progress(len(targets), "restoring")
     try:
         results = pool(targets, lambda t: restore_device(t, run.saved("backup", t.name) or "",
                                                          run, opts), opts.workers, bar)
