@@ -210,7 +210,7 @@ def _cause_class(g: Graph, u: int, v: int) -> str:
     net = g.net
     c1, c2 = u // g.width, v // g.width
     w, x, y = net.src[c1], net.dst[c1], net.dst[c2]
-    cause = g.cause.get((u, v), ("ecmp", -1))[0]
+    cause = (g.cause(u, v) or ("ecmp", -1))[0]
     kind = turn_kind(net, w, x, y)
     if cause == FLOODED:
         return "flood"
@@ -230,7 +230,7 @@ def _cause_text(g: Graph, u: int, v: int) -> str:
     net = g.net
     c1 = u // g.width
     x = net.dst[c1]
-    cause, d = g.cause.get((u, v), ("ecmp", -1))
+    cause, d = g.cause(u, v) or ("ecmp", -1)
     dname = net.names[d] if d >= 0 else "?"
     if cause == BOUNCE:
         return f"bounce: {net.names[net.src[c1]]} has no route to {dname}"

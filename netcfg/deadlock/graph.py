@@ -2,7 +2,7 @@
 
 A node is `channel * P + k`: channel id times the number of distinct lossless priorities in
 play plus the priority's index. Edges are collected into flat integer arrays; the only
-per-edge Python object kept is a small cause record (first writer wins) used for reporting.
+per-edge record kept is why it exists (first writer wins, two more arrays) for reporting.
 
 Table-driven models (updown, shortest_path, bounce_on_failure) run a BFS per destination class
 over `channel x tag x bounces` from the traffic sources, so only reachable pairs contribute
@@ -14,12 +14,17 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import repeat
+from typing import Any
 
-from netcfg.routing.forward import BOUNCE, ECMP, Forwarder
+from netcfg.routing.forward import BOUNCE, BOUNCED, ECMP, FLOODED, RULE, Forwarder
 from netcfg.routing.network import Network
 from netcfg.routing.setup import FLOOD, RoutingSetup
 
 PATH = "path"
+#: the causes an edge records, by index (Graph.why)
+CAUSES = (ECMP, BOUNCE, BOUNCED, FLOODED, RULE, PATH)
+CAUSE = {name: i for i, name in enumerate(CAUSES)}
 
 
 @dataclass
@@ -32,8 +37,12 @@ class Graph:
     prios: list[int]
     src: array = field(default_factory=lambda: array("q"))
     dst: array = field(default_factory=lambda: array("q"))
-    #: (u, v) -> (cause, destination device index); filled when `explain` is on
-    cause: dict[tuple[int, int], tuple[str, int]] = field(default_factory=dict)
+    #: per edge, in `src`/`dst` order, when `explain` is on: why it exists (an index into
+    #: CAUSES) and the destination device index of the flow that made it. Arrays, not a
+    #: dict per edge: an explained build makes millions of edges, few are ever asked about
+    why: array = field(default_factory=lambda: array("b"))
+    why_dest: array = field(default_factory=lambda: array("q"))
+    _first: Any = field(default=None, repr=False)
     unroutable: set[tuple[str, str]] = field(default_factory=set)
     #: flows that were checked (pairs), for the report
     flows: int = 0
@@ -41,6 +50,25 @@ class Graph:
     @property
     def width(self) -> int:
         return len(self.prios)
+
+    def cause(self, u: int, v: int) -> tuple[str, int] | None:
+        """(cause, destination index) of edge u -> v as its first maker recorded it, or
+        None when the graph was built without `explain` or has no such edge."""
+        import numpy as np
+
+        if not len(self.why):
+            return None
+        if self._first is None:  # sorted distinct edges, each with its first position
+            keys = (np.frombuffer(self.src, dtype=np.int64) * (1 << 32)
+                    + np.frombuffer(self.dst, dtype=np.int64))
+            self._first = np.unique(keys, return_index=True)
+        keys, first = self._first
+        key = u * (1 << 32) + v
+        at = int(np.searchsorted(keys, key))
+        if at == len(keys) or keys[at] != key:
+            return None
+        i = int(first[at])
+        return CAUSES[self.why[i]], self.why_dest[i]
 
     def node_name(self, node: int) -> str:
         c, k = divmod(node, self.width)
@@ -117,7 +145,8 @@ class Builder:
         self.graph.src.append(u)
         self.graph.dst.append(v)
         if self.explain:
-            self.graph.cause.setdefault((u, v), (cause, d))
+            self.graph.why.append(CAUSE[cause])
+            self.graph.why_dest.append(d)
 
     # ------------------------------------------------------------------ traffic
 
@@ -133,13 +162,21 @@ class Builder:
                     for di in net.expand(d):
                         if end[si] != end[di]:
                             out.setdefault(di, []).append(si)
+            for dst in out:
+                out[dst] = [s for s in out[dst] if s not in self.dead]
         else:
+            # every endpoint sends to every other: the nodes of one endpoint (a server's
+            # ports) share one list of sources (read only), so a 2,048-GPU fabric builds 256
+            # lists of 2,040 sources instead of 2,048
             tier = 0 if traffic == "all_host_pairs" else 1
             ends = [i for i in range(net.n) if net.tier[i] == tier]
+            live = [x for x in ends if x not in self.dead]
+            shared: dict[int, list[int]] = {}
             for e in ends:
-                out[e] = [x for x in ends if end[x] != end[e]]
-        for dst in out:
-            out[dst] = [s for s in out[dst] if s not in self.dead]
+                srcs = shared.get(end[e])
+                if srcs is None:
+                    srcs = shared[end[e]] = [x for x in live if end[x] != end[e]]
+                out[e] = srcs
         return {d: s for d, s in out.items() if s}
 
     def classes(self, demands: dict[int, list[int]]) -> list[tuple[int, list[int], list[int]]]:
@@ -160,7 +197,8 @@ class Builder:
                 singles.append((d, [d], demands[d]))
         out = []
         for members in groups.values():
-            srcs = sorted({s for m in members for s in demands[m]})
+            lists = {id(demands[m]): demands[m] for m in members}  # shared lists once
+            srcs = sorted({s for got in lists.values() for s in got})
             out.append((members[0], members, srcs))
         return out + singles
 
@@ -210,20 +248,31 @@ class Builder:
         `seeds`/`known` restart it from given states (the incremental failure sweep). `known`
         maps (channel, tag) to the fewest bounces the start graph expanded it with; a state
         with at least that many is not expanded again (its hops are a subset: more bounces
-        only forbid a further bounce), except a seed."""
+        only forbid a further bounce), except a seed.
+
+        Inside, a state is one integer, ((channel * (tags + 1)) + tag) * NB + bounces, which
+        orders as the (channel, tag, bounces) tuple does: a large fabric pushes millions of
+        states, and an int costs neither a tuple's allocation nor its hash. `last_seen` and
+        `traced` give them back as tuples."""
         net = self.net
         alive_out = net.alive
         dst_of, src_of = net.dst, net.src
         member_set = set(members)
         ntags = len(self.tag_k)
-        seen: set[tuple[int, int, int]] = set()
-        parents: dict[tuple[int, int, int], list] = {}
-        delivered_states: set = set()
-        stack: list[tuple[int, int, int]] = []
-        origin: dict[tuple[int, int, int], set[int | None]] = {}
+        t1 = ntags + 1
+        nb = max(self.setup.max_bounces, 0) + 2  # bounces never pass max_bounces + 1
+
+        def key(c: int, t: int, b: int) -> int:
+            return (c * t1 + t) * nb + b
+
+        seen: set[int] = set()
+        parents: dict[int, list[int]] = {}
+        delivered_states: set[int] = set()
+        stack: list[int] = []
+        origin: dict[int, set[int | None]] = {}
         track = self.trace or (seeds is None and len(sources) * net.n < 4_000_000)
 
-        def push(state: tuple[int, int, int], parent, src: int | None) -> None:
+        def push(state: int, parent: int | None, src: int | None) -> None:
             if track:
                 if parent is None:
                     origin.setdefault(state, set()).add(src)
@@ -242,42 +291,89 @@ class Builder:
             out = alive_out(s)
             for y in hops:
                 for c in out.get(y, ()):
-                    push((c, min(self.bump(None, s, y), ntags), b), None, s)
-        seed_set = set(seeds or ())
+                    push(key(c, min(self.bump(None, s, y), ntags), b), None, s)
+        seed_set = set()
         for st in seeds or ():
-            if st not in seen:
-                seen.add(st)
-                stack.append(st)
+            k = key(*st)
+            seed_set.add(k)
+            if k not in seen:
+                seen.add(k)
+                stack.append(k)
+        # the loop below runs once per (state, next hop, channel): millions of times on a
+        # large fabric, so node(), bump(), edge() and push() are written out with local names
+        lossless, tag_k, width = net.lossless, self.tag_k, self.graph.width
+        add_src, add_dst = self.graph.src.append, self.graph.dst.append
+        add_srcs, add_dsts = self.graph.src.extend, self.graph.dst.extend
+        explain = self.explain
+        add_why, add_whys = self.graph.why.append, self.graph.why.extend
+        add_dest, add_dests = self.graph.why_dest.append, self.graph.why_dest.extend
+        bumps = self.tag_on_bounce or bool(self.dateline)
+        tier = self._tier
         while stack:
             state = stack.pop()
-            c, t, b = state
+            ct, b = divmod(state, nb)
+            c, t = divmod(ct, t1)
             x = dst_of[c]
             if x in member_set:
                 delivered_states.add(state)
                 continue
-            if self._tier[x] == 0:
+            if tier[x] == 0:
                 continue  # hosts never forward
             if known is not None and known.get((c, t), b + 1) <= b and state not in seed_set:
                 continue
             w = src_of[c]
             hops, cause, b2 = fwd.hops(x, w, b)
             hops = self._deliver(hops, rep, members, w)
-            u = self.node(c, t)
+            u = c * width + tag_k[t] if t < ntags and lossless[c] and tag_k[t] >= 0 else -1
             out = alive_out(x)
-            tier = self._tier
+            if not bumps and not (b and cause == ECMP):
+                # one tag and one cause for every next hop: the whole fan-out at once (the
+                # same edges and pushes, in the same order, as the general loop below)
+                outs = [c2 for y in hops for c2 in out.get(y, ())]
+                if u >= 0:
+                    k = u - c * width
+                    vs = [c2 * width + k for c2 in outs if lossless[c2]]
+                    add_srcs(repeat(u, len(vs)))
+                    add_dsts(vs)
+                    if explain:
+                        add_whys(repeat(CAUSE[cause], len(vs)))
+                        add_dests(repeat(rep, len(vs)))
+                tb = t * nb + b2
+                if track:
+                    for c2 in outs:
+                        push(c2 * t1 * nb + tb, state, None)
+                    continue
+                fresh = [st2 for st2 in [c2 * t1 * nb + tb for c2 in outs] if st2 not in seen]
+                seen.update(fresh)
+                stack.extend(fresh)
+                continue
             for y in hops:
                 # a tag past the last priority is lossy for good: still delivered, no edges
-                t2 = min(t + self.bump(w, x, y), ntags)
+                t2 = min(t + self.bump(w, x, y), ntags) if bumps else t
                 why = cause
                 if b and cause == ECMP and tier[w] > tier[x] < tier[y]:
                     why = BOUNCE  # the bounced packet going up again: the unsafe turn
+                k2 = tag_k[t2] if u >= 0 and t2 < ntags else -1
                 for c2 in out.get(y, ()):
-                    if u >= 0:
-                        self.edge(u, self.node(c2, t2), why, rep)
-                    push((c2, t2, b2), state, None)
-        self.last_seen = seen
+                    if k2 >= 0 and lossless[c2]:
+                        v = c2 * width + k2
+                        add_src(u)
+                        add_dst(v)
+                        if explain:
+                            add_why(CAUSE[why])
+                            add_dest(rep)
+                    push(key(c2, t2, b2), state, None)
+
+        def state_of(k: int) -> tuple[int, int, int]:
+            ct, b = divmod(k, nb)
+            return (*divmod(ct, t1), b)
+
+        if self.keep_states:
+            self.last_seen = {state_of(k) for k in seen}
         if self.trace:
-            self.traced = (parents, origin, delivered_states)
+            self.traced = ({state_of(k): [state_of(p) for p in ps] for k, ps in parents.items()},
+                           {state_of(k): srcs for k, srcs in origin.items()},
+                           {state_of(k) for k in delivered_states})
         if not track:
             return set(sources)
         return self._sources_delivering(parents, origin, delivered_states)

@@ -64,7 +64,7 @@ class _Finder:
 
     def flow(self, u: int, v: int) -> tuple[list[int], bool, int] | None:
         """(channels of the path, delivered?, destination) of one flow making edge u -> v."""
-        d = self.g.cause.get((u, v), ("", -1))[1]
+        d = (self.g.cause(u, v) or ("", -1))[1]
         if d < 0:
             return None
         if self.g.setup.model in ("k_bounce", "all_simple_paths"):
