@@ -113,13 +113,15 @@ def test_incremental_sweep_matches_on_the_example_inventory(seed: int):
     sample = sorted(set(rng.sample(range(len(pairs)), 12) + rng.sample(spine_links, 12))
                     - set(base))
     checker = sweep.SetChecker(net, setup, base)
-    got = [k for k in sample if checker.check((k,), explain=False)]
+    got = [k for k in sample if checker.check((k,))]
     want = {k for k in sample if scenario.run(net, setup, base + (k,)).cyclic}
     assert checker.method.startswith("incremental")
     assert set(got) == want
 
 
 def test_base_index_cycle_check_agrees_with_a_full_scc():
+    """scipy's SCC on the whole changed graph decides; a cycle the index returns is a
+    closed walk over that graph's edges, each node once."""
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import connected_components
 
@@ -140,4 +142,30 @@ def test_base_index_cycle_check_agrees_with_a_full_scc():
         ok = ~np.isin(eu, removed) & ~np.isin(ev, removed)
         mat = csr_matrix((np.ones(int(ok.sum())), (eu[ok], ev[ok])), shape=(n, n))
         labels = connected_components(mat, directed=True, connection="strong")[1]
-        assert base.cyclic_with(au, av, removed) == bool((np.bincount(labels) > 1).any())
+        cyclic = bool((np.bincount(labels) > 1).any())
+        assert base.cyclic_with(au, av, removed) == cyclic
+        cycle = base.cycle_with(au, av, removed)
+        assert (cycle is not None) == cyclic
+        if cycle is not None:
+            edges = set(zip(eu[ok].tolist(), ev[ok].tolist()))
+            assert len(cycle) >= 2 and len(set(cycle)) == len(cycle)
+            assert all((x, y) in edges for x, y in zip(cycle, cycle[1:] + cycle[:1]))
+
+
+def test_a_candidate_cycle_the_exact_state_lacks_leaves_the_verdict_to_its_sccs():
+    """The confirmation stops early only on a cycle whose every edge the exact state makes;
+    given a cycle it does not make, it builds the whole state and its SCCs decide: cyclic
+    for the HotNets pattern (T1-S1 and T3-S0 failed), acyclic with one link failed."""
+    nodes = {"T0": 1, "T1": 1, "T2": 1, "T3": 1, "S0": 2, "S1": 2}
+    links = [(t, s, True) for t in ("T0", "T1", "T2", "T3") for s in ("S0", "S1")]
+    net = from_edges(nodes, links)
+    setup = RoutingSetup(model="bounce_on_failure")
+    checker = sweep.SetChecker(net, setup, ())
+    hotnets = (links.index(("T1", "S1", True)), links.index(("T3", "S0", True)))
+    # channel 0 is T0>S0, channel 1 S0>T0: no packet turns from one into the other
+    bogus = [0, 1]
+    assert checker._confirmed(hotnets, hotnets, bogus)
+    assert scenario.run(net, setup, hotnets).cyclic
+    one = (links.index(("T1", "S1", True)),)
+    assert not checker._confirmed(one, one, bogus)
+    assert not scenario.run(net, setup, one).cyclic

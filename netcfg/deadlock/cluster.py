@@ -38,7 +38,7 @@ def check_chunk(checker: SetChecker, positions: range,
     """A worker's task: the `positions` of the sets in `combos` that create a cyclic buffer
     dependency."""
     return [at for at, combo in zip(positions, combos)
-            if checker.check(combo, explain=False) is not None]
+            if checker.check(combo)]
 
 
 class DaskPool:

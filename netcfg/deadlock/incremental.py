@@ -40,8 +40,13 @@ class BaseIndex:
     def cyclic_with(self, add_u: Array, add_v: Array, removed: Array) -> bool:
         """Whether base - `removed` nodes + edges (add_u -> add_v) has a cycle (an SCC of
         two or more nodes, as `analysis.analyse` counts them)."""
+        return self.cycle_with(add_u, add_v, removed) is not None
+
+    def cycle_with(self, add_u: Array, add_v: Array, removed: Array) -> list[int] | None:
+        """One cycle (its nodes in order) of base - `removed` nodes + edges (add_u ->
+        add_v), or None when that graph is acyclic."""
         if not len(add_u):
-            return False
+            return None
         gone = np.zeros(self.n, dtype=bool)
         gone[removed] = True
         keep = ~(gone[add_u] | gone[add_v])
@@ -49,12 +54,12 @@ class BaseIndex:
         lvl = self.level
         back = lvl[add_v] <= lvl[add_u]
         if not back.any():
-            return False  # the levels still order every edge
+            return None  # the levels still order every edge
         top = lvl[add_u[back]].max()
         reach = self._reach(add_v[back], add_u, add_v, gone, top)
         if not reach[add_u[back]].any():
-            return False  # no backward edge closes a loop
-        return _has_scc(self, reach, add_u, add_v)
+            return None  # no backward edge closes a loop
+        return _one_cycle(self, reach, add_u, add_v)
 
     def _reach(self, start: Array, add_u: Array, add_v: Array, gone: Array, top: int) -> Array:
         """Nodes reachable from `start` over base and added edges, without leaving the
@@ -100,9 +105,12 @@ def _levels(u: Array, v: Array, n: int) -> Array:
     raise ValueError("base graph is cyclic")
 
 
-def _has_scc(base: BaseIndex, inside: Array, add_u: Array, add_v: Array) -> bool:
+def _one_cycle(base: BaseIndex, inside: Array, add_u: Array, add_v: Array) -> list[int] | None:
+    """A cycle among the `inside` nodes (base edges between them plus the added ones): a
+    strongly connected component of two or more nodes, walked from one of its nodes back
+    to it."""
     from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import connected_components
+    from scipy.sparse.csgraph import breadth_first_order, connected_components
 
     nodes = np.nonzero(inside)[0]
     rows = _ranges(base.indptr[nodes], base.indptr[nodes + 1])
@@ -112,7 +120,20 @@ def _has_scc(base: BaseIndex, inside: Array, add_u: Array, add_v: Array) -> bool
     ids = np.full(base.n, -1, dtype=np.int64)
     ids[nodes] = np.arange(len(nodes))
     m = len(nodes)
-    mat = csr_matrix((np.ones(int(keep.sum()), dtype=np.int8), (ids[eu[keep]], ids[ev[keep]])),
-                     shape=(m, m))
+    a, b = ids[eu[keep]], ids[ev[keep]]
+    mat = csr_matrix((np.ones(len(a), dtype=np.int8), (a, b)), shape=(m, m))
     _, labels = connected_components(mat, directed=True, connection="strong")
-    return bool((np.bincount(labels) > 1).any())
+    sizes = np.bincount(labels)
+    big = np.flatnonzero(sizes > 1)
+    if not len(big):
+        return None
+    inner = labels[a] == big[0]
+    a, b = a[inner], b[inner]  # the component's own edges
+    sub = csr_matrix((np.ones(len(a), dtype=np.int8), (a, b)), shape=(m, m))
+    start = int(a[0])
+    _, pred = breadth_first_order(sub, start, directed=True, return_predecessors=True)
+    last = int(a[(b == start) & (a != start)][0])  # back into start: every node reaches it
+    walk = [last]
+    while walk[-1] != start:
+        walk.append(int(pred[walk[-1]]))
+    return [int(nodes[i]) for i in reversed(walk)]
