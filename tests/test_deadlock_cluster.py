@@ -176,3 +176,14 @@ def test_cli_refuses_an_unreachable_scheduler_in_one_line(monkeypatch):
 def test_cli_usage_errors(extra: list[str]):
     res = CliRunner().invoke(main, ["deadlock", str(C01), "--failures", "1", *extra])
     assert res.exit_code == 2 and "Traceback" not in res.output
+
+
+def test_a_sweep_modulo_symmetry_on_the_cluster_gives_the_serial_report(pool, tmp_path: Path,
+                                                                       monkeypatch):
+    """The driver decides to sweep modulo symmetry (threshold 0 here, as on a large fabric);
+    the checker it ships decides each set on a worker the same way."""
+    monkeypatch.setattr(sweep, "QUOTIENT_CLASSES", 0)
+    f = fabric(small_rail(tmp_path))
+    serial = check(f, failures=2, model=BOUNCE).as_dict()
+    assert serial["sweep"]["method"].startswith("quotient") and serial["verdict"] == "deadlock"
+    same(serial, check(f, failures=2, model=BOUNCE, pool=pool).as_dict())

@@ -125,28 +125,38 @@ def check(fabric: Fabric, *, failures: int = 0, model: str | None = None,
     if model is not None:
         setup.model, reason = model, "set on the command line"
     base = _intent_failures(fabric, net)
-    out = scen.run(net, setup, base, exhaustive=exhaustive, keep_states=failures > 0)
+    sym = None
+    if failures > 0 and symmetry and sweeps.enumerates(setup):
+        from netcfg.deadlock.symmetry import derive
+
+        sym = derive(fabric, net, setup, base)
+    # the incremental sweep goes on from this state's BFS states; the quotient needs none
+    start_graph = failures > 0 and not sweeps.use_quotient(net, setup, sym)
+    out = scen.run(net, setup, base, exhaustive=exhaustive, keep_states=start_graph)
     report = _report(fabric, net, setup, reason, out)
     if failures > 0 and not out.cyclic:
-        sym = None
-        if symmetry and sweeps.enumerates(setup):
-            from netcfg.deadlock.symmetry import derive
-
-            sym = derive(fabric, net, setup, base)
         sw = sweeps.run(net, setup, failures, base, progress=progress, start=out,
                         symmetry=sym, budget=budget, pool=pool)
         report.sweep = _sweep_dict(net, sw)
-        if sw.first is not None:
-            trig = _report(fabric, net, setup, reason, sw.first)
+        if sw.cyclic:
             report.verdict = "deadlock"
-            report.cycles = trig.cycles
-            report.failures = trig.failures
-            report.findings.append(Finding.at(
-                "DLK002", f"{sw.cyclic_represented} of {sw.total} sets of {failures} failed "
-                f"link(s){' (by symmetry)' if sw.symmetry else ''} "
-                f"create a cyclic buffer dependency, e.g. {_links(net, sw.cyclic[0])}; "
-                f"breaking turns: {', '.join(trig.breaking_turns[:4])}"
-                f"{' ...' if len(trig.breaking_turns) > 4 else ''}", None))
+            pairs = net.links()
+            report.failures = [[net.names[pairs[k][0]], net.names[pairs[k][1]]]
+                               for k in base + sw.cyclic[0]]
+            said = (f"{sw.cyclic_represented} of {sw.total} sets of {failures} failed "
+                    f"link(s){' (by symmetry)' if sw.symmetry else ''} create a cyclic "
+                    f"buffer dependency, e.g. {_links(net, sw.cyclic[0])}")
+            if sw.first is not None:
+                trig = _report(fabric, net, setup, reason, sw.first)
+                report.cycles = trig.cycles
+                turns = trig.breaking_turns
+                said += (f"; breaking turns: {', '.join(turns[:4])}"
+                         f"{' ...' if len(turns) > 4 else ''}")
+            else:  # decided modulo symmetry: the kinds of queue along the cycle
+                said += (f"; a cycle through queues like {' -> '.join(sw.orbit_cycle[:6])}"
+                         f"{' ...' if len(sw.orbit_cycle) > 6 else ''} (one per orbit of "
+                         "the symmetry that fixes the failed links)")
+            report.findings.append(Finding.at("DLK002", said, None))
         if not sw.complete:
             report.findings.append(Finding.at("DLK005", sw.note, None, severity="info"))
     report.findings += _rewrite_warnings(fabric, setup)
@@ -170,6 +180,7 @@ def _sweep_dict(net: Network, sw: sweeps.Sweep) -> dict[str, Any]:
                                      f"{', '.join(sw.symmetry)})") if sw.symmetry else None},
             "examples": [[[net.names[pairs[k][0]], net.names[pairs[k][1]]] for k in combo]
                          for combo in sw.cyclic[:10]],
+            "orbit_cycle": sw.orbit_cycle,
             "note": sw.note}
 
 

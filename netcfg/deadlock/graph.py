@@ -12,7 +12,7 @@ edges. Path models (k_bounce, all_simple_paths) enumerate simple paths per flow.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import repeat
 from typing import Any
@@ -165,42 +165,61 @@ class Builder:
             for dst in out:
                 out[dst] = [s for s in out[dst] if s not in self.dead]
         else:
-            # every endpoint sends to every other: the nodes of one endpoint (a server's
-            # ports) share one list of sources (read only), so a 2,048-GPU fabric builds 256
-            # lists of 2,040 sources instead of 2,048
-            tier = 0 if traffic == "all_host_pairs" else 1
-            ends = [i for i in range(net.n) if net.tier[i] == tier]
-            live = [x for x in ends if x not in self.dead]
+            # the nodes of one endpoint (a server's ports) share one list of sources (read
+            # only), so a 2,048-GPU fabric builds 256 lists of 2,040 sources, not 2,048
+            ends, live = self.pair_ends()
             shared: dict[int, list[int]] = {}
             for e in ends:
                 srcs = shared.get(end[e])
                 if srcs is None:
-                    srcs = shared[end[e]] = [x for x in live if end[x] != end[e]]
+                    srcs = shared[end[e]] = self.sources_to([e], live)
                 out[e] = srcs
         return {d: s for d, s in out.items() if s}
 
-    def classes(self, demands: dict[int, list[int]]) -> list[tuple[int, list[int], list[int]]]:
-        """(representative, members, sources): hosts with identical forwarding share one BFS.
+    def pair_ends(self) -> tuple[list[int], list[int]]:
+        """All-pairs traffic: its destinations (every host, or every leaf) and its live
+        sources (the same without the dead hosts)."""
+        tier = 0 if self.setup.traffic == "all_host_pairs" else 1
+        ends = [i for i in range(self.net.n) if self.net.tier[i] == tier]
+        return ends, [x for x in ends if x not in self.dead]
 
-        Only all-pairs host traffic is grouped; members must hang off the same live switches
-        and be neither dead nor named by a rule, so grouping is exact.
-        """
+    def sources_to(self, members: list[int], live: list[int]) -> list[int]:
+        """All-pairs sources towards these destinations: every live end of another
+        endpoint than theirs (members of two endpoints hear from every live end)."""
+        own = {self.endpoint[m] for m in members}
+        if len(own) > 1:
+            return live
+        e = own.pop()
+        return [x for x in live if self.endpoint[x] != e]
+
+    def groups(self, dests: Iterable[int]) -> list[tuple[tuple[int, ...] | None, list[int]]]:
+        """Destinations that share one BFS, with the live switches they hang off (None:
+        a destination searched alone). Only all-pairs host traffic is grouped; members must
+        hang off the same live switches and be neither dead nor named by a rule, so
+        grouping is exact."""
         net = self.net
         special = self.dead | {i for r in self.setup.rules for i in net.expand(r.dst)}
-        groups: dict[tuple, list[int]] = {}
-        singles = []
-        for d in demands:
+        grouped: dict[tuple[int, ...], list[int]] = {}
+        singles: list[tuple[tuple[int, ...] | None, list[int]]] = []
+        for d in dests:
             if (self.setup.traffic == "all_host_pairs" and net.tier[d] == 0
                     and d not in special):
-                groups.setdefault(tuple(sorted(net.alive(d))), []).append(d)
+                grouped.setdefault(tuple(sorted(net.alive(d))), []).append(d)
             else:
-                singles.append((d, [d], demands[d]))
+                singles.append((None, [d]))
+        return [(key, members) for key, members in grouped.items()] + singles
+
+    def classes(self, demands: dict[int, list[int]]) -> list[tuple[int, list[int], list[int]]]:
+        """(representative, members, sources) per destination class (`groups`)."""
         out = []
-        for members in groups.values():
+        for key, members in self.groups(demands):
+            if key is None:
+                out.append((members[0], members, demands[members[0]]))
+                continue
             lists = {id(demands[m]): demands[m] for m in members}  # shared lists once
             srcs = sorted({s for got in lists.values() for s in got})
             out.append((members[0], members, srcs))
-        return out + singles
+        return out
 
     # ------------------------------------------------------------------ table-driven models
 

@@ -106,12 +106,7 @@ def _levels(u: Array, v: Array, n: int) -> Array:
 
 
 def _one_cycle(base: BaseIndex, inside: Array, add_u: Array, add_v: Array) -> list[int] | None:
-    """A cycle among the `inside` nodes (base edges between them plus the added ones): a
-    strongly connected component of two or more nodes, walked from one of its nodes back
-    to it."""
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import breadth_first_order, connected_components
-
+    """A cycle among the `inside` nodes (base edges between them plus the added ones)."""
     nodes = np.nonzero(inside)[0]
     rows = _ranges(base.indptr[nodes], base.indptr[nodes + 1])
     eu = np.concatenate([base.u[rows], add_u])
@@ -119,15 +114,23 @@ def _one_cycle(base: BaseIndex, inside: Array, add_u: Array, add_v: Array) -> li
     keep = inside[eu] & inside[ev]
     ids = np.full(base.n, -1, dtype=np.int64)
     ids[nodes] = np.arange(len(nodes))
-    m = len(nodes)
-    a, b = ids[eu[keep]], ids[ev[keep]]
+    found = cycle_in(ids[eu[keep]], ids[ev[keep]], len(nodes))
+    return None if found is None else [int(nodes[i]) for i in found]
+
+
+def cycle_in(a: Array, b: Array, m: int) -> list[int] | None:
+    """One cycle (nodes in order) of the graph on nodes 0..m-1 with edges a -> b: a strongly
+    connected component of two or more nodes (scipy), walked from one of its nodes back to
+    it; None when there is none."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import breadth_first_order, connected_components
+
     mat = csr_matrix((np.ones(len(a), dtype=np.int8), (a, b)), shape=(m, m))
     _, labels = connected_components(mat, directed=True, connection="strong")
-    sizes = np.bincount(labels)
-    big = np.flatnonzero(sizes > 1)
+    big = np.flatnonzero(np.bincount(labels) > 1)
     if not len(big):
         return None
-    inner = labels[a] == big[0]
+    inner = (labels[a] == big[0]) & (labels[b] == big[0])
     a, b = a[inner], b[inner]  # the component's own edges
     sub = csr_matrix((np.ones(len(a), dtype=np.int8), (a, b)), shape=(m, m))
     start = int(a[0])
@@ -136,4 +139,4 @@ def _one_cycle(base: BaseIndex, inside: Array, add_u: Array, add_v: Array) -> li
     walk = [last]
     while walk[-1] != start:
         walk.append(int(pred[walk[-1]]))
-    return [int(nodes[i]) for i in reversed(walk)]
+    return walk[::-1]

@@ -65,6 +65,8 @@ class Symmetry:
     domain: dict[tuple, int] = field(default_factory=dict)  # (coord, scope) -> size
     #: link permutations (moved links only) generating the kept group, when asked for
     generators: list[dict[int, int]] = field(default_factory=list)
+    #: per device index: its tier as kind + one value per COORD, as links carry them
+    nodes: list[Coords] = field(default_factory=list)
 
     @property
     def active(self) -> bool:
@@ -100,6 +102,19 @@ class Symmetry:
     def canonical(self, combo: tuple[int, ...]) -> tuple:
         tups = [self.links[k] for k in combo]
         return min(self._pattern(list(p))[0] for p in itertools.permutations(tups))
+
+    def orbits_fixing(self, fixed: tuple[int, ...]) -> tuple[list[int], list[int]]:
+        """Orbit ids of every link and of every device under the kept group's elements
+        that fix each link of `fixed` (its pointwise stabilizer). Two rows are in one
+        orbit iff they relabel alike after `fixed`: the same argument as for canonical
+        forms, with the prefix held in place."""
+        prefix = [self.links[k] for k in fixed]
+        ids: dict[tuple, int] = {}
+
+        def orbit(row: Coords) -> int:
+            return ids.setdefault(self._pattern(prefix + [row])[0][-1], len(ids))
+
+        return [orbit(row) for row in self.links], [orbit(row) for row in self.nodes]
 
     def orbit_size(self, combo: tuple[int, ...]) -> int:
         """Number of distinct link sets the kept group maps `combo` to."""
@@ -183,6 +198,8 @@ def derive(fabric: Fabric, net: Network, setup: RoutingSetup,
     if any(c is None for c in node_coords):
         return None
     sym = Symmetry(links)
+    sym.nodes = [(f"tier{net.tier[x]}",) + tuple((c or {}).get(k) for k in COORDS)
+                 for x, c in enumerate(node_coords)]
     domains: dict[tuple, set[Any]] = {}
     for tup in links:
         for coord in COORDS:

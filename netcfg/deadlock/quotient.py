@@ -1,0 +1,93 @@
+"""Whether one failure state is cyclic, decided on its dependency graph modulo symmetry.
+
+Let H be a group of automorphisms of the failure state: here the elements of the fabric's
+exact symmetry (netcfg.deadlock.symmetry) that fix every failed link. H maps the dependency
+graph G onto itself, so it acts on the queues; G/H has the H-orbits of queues as nodes and an
+edge [u] -> [v] for every edge u -> v of G.
+
+G has a cycle iff G/H has a cycle or a loop. A cycle of G projects onto a closed walk of
+G/H. Conversely, if [a1] -> [a2] -> ... -> [a1] in G/H, every queue of an orbit [ai] has an
+edge into [ai+1] (an element of H maps the edge that made the quotient edge onto it), so a
+walk along the quotient cycle can go on for ever inside the finite G and must repeat a queue.
+
+G/H needs the edges of only one destination class per H-orbit of classes: the edges of the
+class g(c) are g applied to those of c, the same orbit pairs. A 32,768-GPU fabric with one
+failed link has a handful of class orbits instead of 1,024 classes, and no graph of the
+whole fabric is ever held: this is what makes its failure sweep possible at all.
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import Any
+
+from netcfg.deadlock.graph import Builder
+from netcfg.deadlock.symmetry import Symmetry
+from netcfg.routing.forward import Forwarder
+from netcfg.routing.network import Network
+from netcfg.routing.setup import RoutingSetup
+
+
+def applies(net: Network, setup: RoutingSetup, sym: Symmetry | None) -> bool:
+    """Whether the quotient can decide states of this fabric: an exact symmetry with device
+    coordinates, a table-driven model, all-pairs traffic (listed pairs name devices, whose
+    classes the orbits of devices do not describe), and no link within a tier (its two
+    directions could not be told apart by orbit alone)."""
+    return (sym is not None and sym.active and bool(sym.nodes)
+            and setup.model in ("updown", "shortest_path", "bounce_on_failure")
+            and not isinstance(setup.traffic, list)
+            and all(net.tier[a] != net.tier[b] for a, b in net.links()))
+
+
+def cycle(intact: Network, setup: RoutingSetup, failed: tuple[int, ...],
+          sym: Symmetry) -> list[str] | None:
+    """A cycle of G/H for the state with `failed` links down, one queue of each orbit
+    along it (`channel@priority`), or None when the state is acyclic (see the module's
+    docstring; `applies` must hold)."""
+    import numpy as np
+
+    from netcfg.deadlock.incremental import cycle_in
+
+    net = intact.with_failures(failed)
+    link_orbit, node_orbit = sym.orbits_fixing(failed)
+    up = [net.tier[net.src[c]] < net.tier[net.dst[c]] for c in range(len(net.src))]
+    chan_ids: dict[tuple[int, bool], int] = {}
+    chan_orbit = np.asarray([chan_ids.setdefault((link_orbit[k], up[c]), len(chan_ids))
+                             for c, k in enumerate(net.link_of)], dtype=np.int64)
+    b = Builder(net, setup, intact=intact, explain=False)
+    width = b.graph.width
+    n = len(chan_ids) * width
+    ends, live = b.pair_ends()
+    senders = {b.endpoint[x] for x in live}  # a destination hears from another endpoint
+    dests = [e for e in ends if len(senders) > 1 or (senders and b.endpoint[e] not in senders)]
+    done: set[Any] = set()
+    pairs = []
+    for key, members in b.groups(dests):
+        # a class hanging off one switch is in the orbit of every class whose switch is in
+        # that switch's orbit; a class of several switches is searched itself (finer is
+        # always safe: only skipping a class needs an element of H to stand for it)
+        label: Any = ("alone", node_orbit[members[0]]) if key is None else (
+            ("group", node_orbit[key[0]]) if len(key) == 1 else ("own", key))
+        if label in done:
+            continue
+        done.add(label)
+        rep = members[0]
+        b.graph.src, b.graph.dst = array("q"), array("q")  # this class's edges only
+        b.bfs(Forwarder(net, setup, rep, intact), rep, members, b.sources_to(members, live))
+        u = np.frombuffer(b.graph.src, dtype=np.int64)
+        v = np.frombuffer(b.graph.dst, dtype=np.int64)
+        qu = chan_orbit[u // width] * width + u % width
+        qv = chan_orbit[v // width] * width + v % width
+        pairs.append(np.unique(qu * n + qv))
+    if not pairs:
+        return None
+    qu, qv = np.divmod(np.unique(np.concatenate(pairs)), n)
+    loops = np.flatnonzero(qu == qv)
+    # an edge within one orbit is a loop of G/H: a cycle of G through that orbit
+    found = [int(qu[loops[0]])] if len(loops) else cycle_in(qu, qv, n)
+    if found is None:
+        return None
+    first = {}
+    for c in range(len(chan_orbit) - 1, -1, -1):
+        first[int(chan_orbit[c])] = c
+    return [b.graph.node_name(first[q // width] * width + q % width) for q in found]
