@@ -47,6 +47,10 @@ CASES = [
      {"failures": 2, "model": BOUNCE}, True),
     ("gpu2048, bounce, --failures 1 (every set, 2 workers)", "gpu2048",
      {"failures": 1, "model": BOUNCE, "symmetry": False, "workers": 2}, True),
+    ("gpu32768, bounce, --failures 1 (symmetry)", "gpu32768",
+     {"failures": 1, "model": BOUNCE}, True),
+    ("gpu65536, bounce, --failures 1 (symmetry)", "gpu65536",
+     {"failures": 1, "model": BOUNCE}, True),
 ]
 
 

@@ -65,20 +65,34 @@ def test_the_quotient_agrees_with_building_every_class(tmp_path: Path, model: st
     assert cyclic >= 5  # both verdicts are exercised
 
 
-def test_the_orbit_cycle_names_queues_of_the_failure_state(tmp_path: Path):
-    """T1-S1 and T3-S0 failed (the HotNets pattern on rails): the cycle of orbits names
-    four queues between leaves and spines, each a live channel of the state."""
+def test_the_orbit_cycle_is_made_of_dependencies_of_the_failure_state(tmp_path: Path):
+    """The HotNets pattern on rails (two leaf-spine links at different spines): every turn
+    the quotient names is an edge of the state's whole graph, and the orbits of those
+    turns close a cycle (each turn ends in the orbit where the next begins)."""
+    from netcfg.deadlock.graph import build
+
     fabric = rail(tmp_path)
     net, setup, sym = state(fabric, "bounce_on_failure")
     exact = check(fabric, failures=2, model="bounce_on_failure")
     failed = tuple(k for k, (a, b) in enumerate(net.links())
                    if sorted([net.names[a], net.names[b]]) in
                    [sorted(p) for p in exact.failures])
-    names = quotient.cycle(net, setup, failed, sym)
-    assert names and len(names) >= 2
-    live = {f"{net.channel_name(c)}" for c in range(len(net.src))
-            if net.link_of[c] not in failed}
-    assert all(n.split("@")[0] in live for n in names)
+    turns = quotient.cycle(net, setup, failed, sym)
+    assert turns and len(failed) == 2
+    g = build(net.with_failures(failed), setup, intact=net, explain=False)
+    names = {(g.node_name(u), g.node_name(v)) for u, v in zip(g.src, g.dst)}
+    pairs = [tuple(t.split(" => ")) for t in turns]
+    assert all(p in names for p in pairs), pairs
+    link_orbit, _ = sym.orbits_fixing(failed)
+    index = {net.channel_name(c): c for c in range(len(net.src))}
+
+    def orbit(queue: str) -> tuple[int, bool, str]:
+        c = index[queue.split("@")[0]]
+        return (link_orbit[net.link_of[c]], net.tier[net.src[c]] < net.tier[net.dst[c]],
+                queue.split("@")[1])
+
+    for (_, v), (u2, _) in zip(pairs, pairs[1:] + pairs[:1]):
+        assert orbit(v) == orbit(u2)
 
 
 def test_a_sweep_modulo_symmetry_finds_the_sets_the_incremental_sweep_finds(tmp_path: Path,
@@ -98,4 +112,4 @@ def test_a_sweep_modulo_symmetry_finds_the_sets_the_incremental_sweep_finds(tmp_
     assert modulo.edges == 0 and modulo.fast_path  # the no-failure state: a proof
     assert b["orbit_cycle"] and not a["orbit_cycle"]
     (msg,) = [f.message for f in modulo.findings if f.rule == "DLK002"]
-    assert "a cycle through queues like" in msg and " -> " in msg
+    assert "a cycle of turns like" in msg and " => " in msg

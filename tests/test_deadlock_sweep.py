@@ -169,3 +169,13 @@ def test_a_candidate_cycle_the_exact_state_lacks_leaves_the_verdict_to_its_sccs(
     one = (links.index(("T1", "S1", True)),)
     assert not checker._confirmed(one, one, bogus)
     assert not scenario.run(net, setup, one).cyclic
+
+
+def test_the_serial_sweep_reports_progress_after_every_set():
+    nodes = {"T0": 1, "T1": 1, "T2": 1, "T3": 1, "S0": 2, "S1": 2}
+    net = from_edges(nodes, [(t, s, True) for t in ("T0", "T1", "T2", "T3")
+                             for s in ("S0", "S1")])
+    seen: list[tuple[int, int]] = []
+    sw = sweep.run(net, RoutingSetup(model="bounce_on_failure"), 2,
+                   progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(i, 28) for i in range(1, 29)] and sw.checked == 28  # C(8, 2) sets

@@ -152,8 +152,8 @@ def check(fabric: Fabric, *, failures: int = 0, model: str | None = None,
                 turns = trig.breaking_turns
                 said += (f"; breaking turns: {', '.join(turns[:4])}"
                          f"{' ...' if len(turns) > 4 else ''}")
-            else:  # decided modulo symmetry: the kinds of queue along the cycle
-                said += (f"; a cycle through queues like {' -> '.join(sw.orbit_cycle[:6])}"
+            else:  # decided modulo symmetry: the kinds of turn along the cycle
+                said += (f"; a cycle of turns like {'; '.join(sw.orbit_cycle[:6])}"
                          f"{' ...' if len(sw.orbit_cycle) > 6 else ''} (one per orbit of "
                          "the symmetry that fixes the failed links)")
             report.findings.append(Finding.at("DLK002", said, None))

@@ -41,9 +41,9 @@ def applies(net: Network, setup: RoutingSetup, sym: Symmetry | None) -> bool:
 
 def cycle(intact: Network, setup: RoutingSetup, failed: tuple[int, ...],
           sym: Symmetry) -> list[str] | None:
-    """A cycle of G/H for the state with `failed` links down, one queue of each orbit
-    along it (`channel@priority`), or None when the state is acyclic (see the module's
-    docstring; `applies` must hold)."""
+    """A cycle of G/H for the state with `failed` links down, as one dependency of G per
+    quotient edge along it (`queue => queue`: turns whose orbits close the cycle), or None
+    when the state is acyclic (see the module's docstring; `applies` must hold)."""
     import numpy as np
 
     from netcfg.deadlock.incremental import cycle_in
@@ -61,7 +61,7 @@ def cycle(intact: Network, setup: RoutingSetup, failed: tuple[int, ...],
     senders = {b.endpoint[x] for x in live}  # a destination hears from another endpoint
     dests = [e for e in ends if len(senders) > 1 or (senders and b.endpoint[e] not in senders)]
     done: set[Any] = set()
-    pairs = []
+    keys, made = [], []  # per class: its distinct orbit pairs, and one edge of G for each
     for key, members in b.groups(dests):
         # a class hanging off one switch is in the orbit of every class whose switch is in
         # that switch's orbit; a class of several switches is searched itself (finer is
@@ -76,18 +76,24 @@ def cycle(intact: Network, setup: RoutingSetup, failed: tuple[int, ...],
         b.bfs(Forwarder(net, setup, rep, intact), rep, members, b.sources_to(members, live))
         u = np.frombuffer(b.graph.src, dtype=np.int64)
         v = np.frombuffer(b.graph.dst, dtype=np.int64)
-        qu = chan_orbit[u // width] * width + u % width
-        qv = chan_orbit[v // width] * width + v % width
-        pairs.append(np.unique(qu * n + qv))
-    if not pairs:
+        pair = (chan_orbit[u // width] * width + u % width) * n + (
+            chan_orbit[v // width] * width + v % width)
+        distinct, at = np.unique(pair, return_index=True)
+        keys.append(distinct)
+        made.append(np.stack([u[at], v[at]]))
+    if not keys:
         return None
-    qu, qv = np.divmod(np.unique(np.concatenate(pairs)), n)
+    distinct, at = np.unique(np.concatenate(keys), return_index=True)
+    edge = np.concatenate(made, axis=1)[:, at]
+    qu, qv = np.divmod(distinct, n)
     loops = np.flatnonzero(qu == qv)
     # an edge within one orbit is a loop of G/H: a cycle of G through that orbit
-    found = [int(qu[loops[0]])] if len(loops) else cycle_in(qu, qv, n)
-    if found is None:
+    ring = [int(qu[loops[0]])] if len(loops) else cycle_in(qu, qv, n)
+    if ring is None:
         return None
-    first = {}
-    for c in range(len(chan_orbit) - 1, -1, -1):
-        first[int(chan_orbit[c])] = c
-    return [b.graph.node_name(first[q // width] * width + q % width) for q in found]
+    turns = []
+    for i, q in enumerate(ring):
+        j = int(np.searchsorted(distinct, q * n + ring[(i + 1) % len(ring)]))
+        turns.append(f"{b.graph.node_name(int(edge[0, j]))} => "
+                     f"{b.graph.node_name(int(edge[1, j]))}")
+    return turns

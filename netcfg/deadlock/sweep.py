@@ -53,7 +53,8 @@ class Sweep:
     symmetry: list[str] = field(default_factory=list)
     #: symmetry factors dropped, and why
     dropped: dict[str, str] = field(default_factory=dict)
-    #: decided modulo symmetry: one queue per orbit along a cycle of the first cyclic set
+    #: decided modulo symmetry: one turn per quotient edge along a cycle of the first
+    #: cyclic set (netcfg.deadlock.quotient.cycle)
     orbit_cycle: list[str] = field(default_factory=list)
 
     def found(self, combo: tuple[int, ...], weight: int) -> None:
@@ -123,10 +124,10 @@ def run(intact: Network, setup: RoutingSetup, k: int, base: tuple[int, ...] = ()
         for i, (combo, weight) in enumerate(weighted):
             sw.checked += 1
             sw.represented += weight
-            if progress and i % 200 == 0:
-                progress(i, count)
             if checker.check(combo):
                 sw.found(combo, weight)
+            if progress:
+                progress(i + 1, count)
         sw.explain_first(intact, setup, base, modulo)
     sw.total, sw.symmetry, sw.dropped = total, sym_used, dropped
     return sw

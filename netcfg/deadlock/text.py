@@ -56,7 +56,8 @@ def render(r: Report) -> str:
         for ex in s["examples"][:3]:
             lines.append("  e.g. " + ", ".join("-".join(p) for p in ex))
         if s["orbit_cycle"]:
-            lines.append("  cycle (one queue per orbit): " + " -> ".join(s["orbit_cycle"]))
+            lines.append("  cycle by orbit (one turn per orbit pair): "
+                         + "; ".join(s["orbit_cycle"]))
     if r.deadlock:
         lines.append("note: a cycle means deadlock is possible, not certain; keep the PFC "
                      "watchdog on, but treat the cycle as an error")
