@@ -6,9 +6,10 @@ the latter 30 s and 2 GiB), the 2,048-GPU inventory with
 the graph built, its single-link-failure sweeps under `updown` (a proof) and
 `bounce_on_failure` (incremental, every set and by symmetry; target: at most 60 s), and the
 two-failure `bounce_on_failure` sweeps of the example and of gpu2048 (by symmetry), a
-generated 65,536-GPU inventory (gpu32768 with twice the scalable units and cores), and the
-every-set single-failure sweep of gpu2048 on a local Dask cluster of two workers (the workers'
-peak RSS printed beside the driver's).
+generated 65,536-GPU inventory (gpu32768 with twice the scalable units and cores), the
+single- and two-failure sweeps of gpu32768 and gpu65536 (decided modulo symmetry), and
+sweeps on a local Dask cluster of two workers (the workers' peak RSS printed beside the
+driver's).
 """
 
 from __future__ import annotations
@@ -51,6 +52,12 @@ CASES = [
      {"failures": 1, "model": BOUNCE}, True),
     ("gpu65536, bounce, --failures 1 (symmetry)", "gpu65536",
      {"failures": 1, "model": BOUNCE}, True),
+    ("gpu32768, bounce, --failures 2 (symmetry)", "gpu32768",
+     {"failures": 2, "model": BOUNCE}, True),
+    ("gpu65536, bounce, --failures 2 (symmetry)", "gpu65536",
+     {"failures": 2, "model": BOUNCE}, True),
+    ("gpu65536, bounce, --failures 2 (symmetry, 2 workers)", "gpu65536",
+     {"failures": 2, "model": BOUNCE, "workers": 2}, True),
 ]
 
 
