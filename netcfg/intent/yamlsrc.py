@@ -17,11 +17,7 @@ import yaml
 
 from netcfg.findings import Finding, IntentError, Position
 from netcfg.fsutil import UnreadableFile, read_regular
-
-try:  # libyaml is much faster on large explicit topologies
-    from yaml import CSafeLoader as _Loader
-except ImportError:  # pragma: no cover - pure-Python fallback
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+from netcfg.yamlfast import SafeLoader as _Loader  # libyaml: large explicit topologies
 
 PathKey = tuple[str | int, ...]
 

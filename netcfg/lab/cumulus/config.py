@@ -15,6 +15,8 @@ from typing import Any
 
 import yaml
 
+from netcfg.yamlfast import SafeLoader
+
 Tree = dict[str, Any]
 
 
@@ -22,8 +24,9 @@ class DocumentError(ValueError):
     """The file is not an NVUE configuration document."""
 
 
-class _Loader(yaml.SafeLoader):
-    """YAML 1.2-style scalars: only true/false are booleans."""
+class _Loader(SafeLoader):
+    """YAML 1.2-style scalars: only true/false are booleans (libyaml's parser, PyYAML's
+    resolvers: netcfg.yamlfast)."""
 
 
 _Loader.yaml_implicit_resolvers = {

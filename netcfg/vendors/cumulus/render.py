@@ -184,10 +184,10 @@ def build(plan: DevicePlan) -> CumulusConfig:
 def sets(text: str) -> dict[str, Any]:
     """The `set` documents of an NVUE YAML config merged into one tree, later ones over
     earlier ones key by key, as `nv config patch` applies them."""
-    import yaml
+    from netcfg.yamlfast import safe_load
 
     out: dict[str, Any] = {}
-    for part in yaml.safe_load(text) or []:
+    for part in safe_load(text) or []:
         if isinstance(part, dict) and isinstance(part.get("set"), dict):
             out = merged(out, part["set"])
     return out
