@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from deadlock_fabrics import small_rail
 
 from netcfg.cli import main
 from netcfg.deadlock.analysis import analyse
@@ -199,14 +200,6 @@ def test_bounce_on_failure_without_a_failure_is_proven_and_is_updown(inventory):
     assert bounce.unsafe_turns == 0 and bounce.verdict == "deadlock_free"
     assert (bounce.nodes, bounce.edges, bounce.flows) == (updown.nodes, updown.edges,
                                                           updown.flows)
-
-
-def small_rail(tmp_path: Path) -> Path:
-    data = yaml.safe_load((EXAMPLE / "fabric.yaml").read_text())
-    data["topology"].update(scalable_units=2, nodes_per_su=2, spines=2,
-                            node={"gpus": 2, "nics": 2, "nic": "connectx-7"})
-    (tmp_path / "fabric.yaml").write_text(yaml.safe_dump(data))
-    return tmp_path
 
 
 def two_planes(tmp_path: Path, endpoints: str | None) -> Path:

@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
 from click.testing import CliRunner
+from deadlock_fabrics import small_rail
 
 from netcfg.cli import main
 from netcfg.deadlock import cluster, scenario, sweep
@@ -42,15 +42,6 @@ def fabric(path: Path):
     v = validate(path)
     assert v.ok, [f.text() for f in v.findings]
     return v.fabric
-
-
-def small_rail(tmp_path: Path) -> Path:
-    """2 SUs x 2 servers x 2 rails, 2 spines: two failed links make bounces cyclic."""
-    data = yaml.safe_load((EXAMPLE / "fabric.yaml").read_text())
-    data["topology"].update(scalable_units=2, nodes_per_su=2, spines=2,
-                            node={"gpus": 2, "nics": 2, "nic": "connectx-7"})
-    (tmp_path / "fabric.yaml").write_text(yaml.safe_dump(data))
-    return tmp_path
 
 
 def same(serial: dict, distributed: dict) -> None:
