@@ -7,12 +7,14 @@ How each model is swept (spec section 7):
 * bounce_on_failure: tables stay those of the intact fabric; a failure only adds edges where a
   switch is left with no next hop and bounces. Each set is checked on the intact graph plus
   the edges re-derived from those bounce points (a superset); a cyclic superset is confirmed
-  by rebuilding that failure state exactly.
+  on the exact failure state.
 * otherwise (shortest_path, rules, flooding): routing changes globally, every set is rebuilt.
 
 With an exact symmetry of a generated fabric (netcfg.deadlock.symmetry) only one set per
 orbit is checked; it stands for its whole orbit, as an automorphism maps graphs and cycles of
-one set onto those of the other.
+one set onto those of the other. Beyond QUOTIENT_CLASSES destination classes each such set's
+state is decided modulo the symmetries that fix its links (netcfg.deadlock.quotient), with no
+start graph. A `Pool` (netcfg.deadlock.cluster) checks the sets elsewhere, to the same Sweep.
 """
 
 from __future__ import annotations
@@ -182,8 +184,6 @@ REBUILD = "enumeration: every set rebuilt"
 INCREMENTAL = ("incremental: start graph indexed once; per failure set its bounce edges "
                "added and the failed links' queues removed, cyclic candidates confirmed on "
                "the exact state")
-
-
 QUOTIENT = ("quotient: each set's state decided on its dependency graph modulo the symmetry "
             "that fixes its failed links (one destination class searched per orbit)")
 #: destination classes beyond which the sweep decides states modulo symmetry: the
