@@ -162,6 +162,29 @@ def test_cli_refuses_an_unreachable_scheduler_in_one_line(monkeypatch):
     assert res.stderr.count("\n") == 1 and "Traceback" not in res.output
 
 
+@pytest.mark.parametrize("address, said", [
+    ("foo", "not a Dask scheduler address: foo"),
+    ("udp://127.0.0.1:9", "not a Dask scheduler address: udp://127.0.0.1:9"),
+    ("tcp://127.0.0.1:x", "not a Dask scheduler address: tcp://127.0.0.1:x")])
+def test_cli_refuses_a_malformed_scheduler_address_in_one_line(address: str, said: str):
+    res = CliRunner().invoke(main, ["deadlock", str(C01), "--model", BOUNCE, "--failures", "1",
+                                    "--scheduler", address])
+    assert res.exit_code == 2 and res.stderr.startswith(f"netcfg: {said}"), res.output
+    assert res.stderr.count("\n") == 1 and "Traceback" not in res.output
+
+
+def test_cli_refuses_a_scheduler_without_workers():
+    """The sets would wait for ever: exit 2 with one line instead."""
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=0, processes=False, dashboard_address=None) as empty:
+        res = CliRunner().invoke(main, ["deadlock", str(C01), "--model", BOUNCE,
+                                        "--failures", "1", "--scheduler", empty.scheduler_address])
+    assert res.exit_code == 2, res.output
+    assert res.stderr == f"netcfg: the Dask scheduler at {empty.scheduler_address} has no " \
+        "workers\n"
+
+
 @pytest.mark.parametrize("extra", [["--workers", "2", "--scheduler", "tcp://127.0.0.1:9"],
                                    ["--scheduler", "tcp://h:1\nx"], ["--workers", "0"]])
 def test_cli_usage_errors(extra: list[str]):

@@ -64,19 +64,18 @@ def deadlock(path: str, failures: int, model: str | None, fmt: str, output: str 
     if distributed and not failures:
         click.echo("netcfg: --workers/--scheduler only spread a failure sweep (--failures K); "
                    "checking here", err=True)
+    from netcfg.deadlock.cluster import ClusterError, pool
+
     try:
         if distributed and failures:
-            from netcfg.deadlock.cluster import ClusterError, pool
-
-            try:
-                with pool(workers, scheduler) as p:
-                    report = run(pool=p)
-            except ClusterError as exc:
-                bar.close()
-                click.echo(f"netcfg: {exc}", err=True)
-                sys.exit(2)
+            with pool(workers, scheduler) as p:
+                report = run(pool=p)
         else:
             report = run()
+    except ClusterError as exc:
+        bar.close()  # the message on a line of its own
+        click.echo(f"netcfg: {exc}", err=True)
+        sys.exit(2)
     finally:
         bar.close()
     text = json.dumps(report.as_dict(), indent=2) if fmt == "json" else render(report)

@@ -29,6 +29,7 @@ CHUNKS_PER_WORKER = 4
 #: seconds to wait for a scheduler (or the local cluster) to answer
 CONNECT_TIMEOUT = 30
 
+
 class ClusterError(Exception):
     """The cluster could not be reached or a task failed: one line for the user."""
 
@@ -37,8 +38,7 @@ def check_chunk(checker: SetChecker, positions: range,
                 combos: list[tuple[int, ...]]) -> list[int]:
     """A worker's task: the `positions` of the sets in `combos` that create a cyclic buffer
     dependency."""
-    return [at for at, combo in zip(positions, combos)
-            if checker.check(combo)]
+    return [at for at, combo in zip(positions, combos) if checker.check(combo)]
 
 
 class DaskPool:
@@ -57,7 +57,11 @@ class DaskPool:
 
         if not sets:
             return []
-        chunks = min(len(sets), max(1, self.workers) * CHUNKS_PER_WORKER)
+        workers = self.workers
+        if not workers:  # the tasks would wait for ever
+            raise ClusterError(f"the Dask scheduler at {self.client.scheduler.address} has "
+                               "no workers")
+        chunks = min(len(sets), workers * CHUNKS_PER_WORKER)
         shared = self.client.scatter(checker, broadcast=True, hash=False)
         sizes = {}
         futures = []
@@ -99,6 +103,8 @@ def pool(workers: int | None = None, scheduler: str | None = None) -> Iterator[D
     if scheduler is not None:
         try:
             client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+        except ValueError as exc:  # Dask's own parse of the address
+            raise ClusterError(f"not a Dask scheduler address: {scheduler} ({exc})") from exc
         except (OSError, TimeoutError) as exc:
             raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from exc
         try:
@@ -115,10 +121,13 @@ def pool(workers: int | None = None, scheduler: str | None = None) -> Iterator[D
     # check is mapped and unmapped afresh (measured: the checks ran 55% slower)
     with dask.config.set({"distributed.worker.profile.enabled": False,
                           "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
-        cluster = LocalCluster(n_workers=workers or 1, threads_per_worker=1, processes=True,
-                               host="127.0.0.1", dashboard_address=None,
-                               scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-                               silence_logs=logging.ERROR)
+        try:
+            cluster = LocalCluster(n_workers=workers or 1, threads_per_worker=1,
+                                   processes=True, host="127.0.0.1", dashboard_address=None,
+                                   scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                                   silence_logs=logging.ERROR)
+        except (OSError, TimeoutError) as exc:
+            raise ClusterError(f"cannot start a local Dask cluster: {exc}") from exc
     try:
         with Client(cluster, timeout=CONNECT_TIMEOUT) as client:
             yield DaskPool(client)
