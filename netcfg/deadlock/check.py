@@ -140,9 +140,7 @@ def check(fabric: Fabric, *, failures: int = 0, model: str | None = None,
         report.sweep = _sweep_dict(net, sw)
         if sw.cyclic:
             report.verdict = "deadlock"
-            pairs = net.links()
-            report.failures = [[net.names[pairs[k][0]], net.names[pairs[k][1]]]
-                               for k in base + sw.cyclic[0]]
+            report.failures = _link_names(net, base + sw.cyclic[0])
             said = (f"{sw.cyclic_represented} of {sw.total} sets of {failures} failed "
                     f"link(s){' (by symmetry)' if sw.symmetry else ''} create a cyclic "
                     f"buffer dependency, e.g. {_links(net, sw.cyclic[0])}")
@@ -164,13 +162,17 @@ def check(fabric: Fabric, *, failures: int = 0, model: str | None = None,
     return report
 
 
-def _links(net: Network, failed: tuple[int, ...]) -> str:
+def _link_names(net: Network, links: tuple[int, ...]) -> list[list[str]]:
+    """The two device names of each link, as reports list failed links."""
     pairs = net.links()
-    return ", ".join(f"{net.names[pairs[k][0]]}-{net.names[pairs[k][1]]}" for k in failed)
+    return [[net.names[pairs[k][0]], net.names[pairs[k][1]]] for k in links]
+
+
+def _links(net: Network, failed: tuple[int, ...]) -> str:
+    return ", ".join("-".join(ends) for ends in _link_names(net, failed))
 
 
 def _sweep_dict(net: Network, sw: sweeps.Sweep) -> dict[str, Any]:
-    pairs = net.links()
     return {"k": sw.k, "method": sw.method, "sets": sw.total, "checked": sw.checked,
             "represented": sw.represented, "complete": sw.complete,
             "cyclic_sets": sw.cyclic_represented, "cyclic_checked": len(sw.cyclic),
@@ -178,8 +180,7 @@ def _sweep_dict(net: Network, sw: sweeps.Sweep) -> dict[str, Any]:
                          "summary": (f"{sw.checked:,} sets checked, representing "
                                      f"{sw.represented:,} by symmetry (exact: "
                                      f"{', '.join(sw.symmetry)})") if sw.symmetry else None},
-            "examples": [[[net.names[pairs[k][0]], net.names[pairs[k][1]]] for k in combo]
-                         for combo in sw.cyclic[:10]],
+            "examples": [_link_names(net, combo) for combo in sw.cyclic[:10]],
             "orbit_cycle": sw.orbit_cycle,
             "note": sw.note}
 
@@ -193,8 +194,7 @@ def _intent_failures(fabric: Fabric, net: Network) -> tuple[int, ...]:
 def _report(fabric: Fabric | None, net: Network, setup: RoutingSetup, reason: str,
             out: scen.Outcome) -> Report:
     a = out.analysis
-    pairs = net.links()
-    failures = [[net.names[pairs[k][0]], net.names[pairs[k][1]]] for k in out.failed]
+    failures = _link_names(net, out.failed)
     rep = Report("deadlock" if a.cyclic else "deadlock_free", setup.label(), reason, failures,
                  a.nodes, a.edges, a.unsafe, a.fast_path)
     g = out.graph

@@ -177,11 +177,16 @@ class Builder:
         return {d: s for d, s in out.items() if s}
 
     def pair_ends(self) -> tuple[list[int], list[int]]:
-        """All-pairs traffic: its destinations (every host, or every leaf) and its live
-        sources (the same without the dead hosts)."""
+        """All-pairs traffic: its destinations (every host, or every leaf, that some live
+        end of another endpoint sends to) and its live sources (the ends without the dead
+        hosts)."""
         tier = 0 if self.setup.traffic == "all_host_pairs" else 1
         ends = [i for i in range(self.net.n) if self.net.tier[i] == tier]
-        return ends, [x for x in ends if x not in self.dead]
+        live = [x for x in ends if x not in self.dead]
+        senders = {self.endpoint[x] for x in live}
+        if len(senders) > 1:  # every end hears from an endpoint other than its own
+            return ends, live
+        return [e for e in ends if senders - {self.endpoint[e]}], live
 
     def sources_to(self, members: list[int], live: list[int]) -> list[int]:
         """All-pairs sources towards these destinations: every live end of another

@@ -57,9 +57,7 @@ def cycle(intact: Network, setup: RoutingSetup, failed: tuple[int, ...],
     b = Builder(net, setup, intact=intact, explain=False)
     width = b.graph.width
     n = len(chan_ids) * width
-    ends, live = b.pair_ends()
-    senders = {b.endpoint[x] for x in live}  # a destination hears from another endpoint
-    dests = [e for e in ends if len(senders) > 1 or (senders and b.endpoint[e] not in senders)]
+    dests, live = b.pair_ends()
     done: set[Any] = set()
     keys, made = [], []  # per class: its distinct orbit pairs, and one edge of G for each
     for key, members in b.groups(dests):

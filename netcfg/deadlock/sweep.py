@@ -192,10 +192,6 @@ QUOTIENT = ("quotient: each set's state decided on its dependency graph modulo t
 QUOTIENT_CLASSES = 256
 
 
-def _method(setup: RoutingSetup, start_cyclic: bool) -> str:
-    return INCREMENTAL if setup.model == "bounce_on_failure" and not start_cyclic else REBUILD
-
-
 def use_quotient(intact: Network, setup: RoutingSetup, symmetry: Symmetry | None) -> bool:
     """Whether a sweep checking one set per orbit of `symmetry` decides each state modulo
     symmetry (netcfg.deadlock.quotient) instead of from a start graph: where the quotient
@@ -237,7 +233,7 @@ class SetChecker:
         start = intact.with_failures(base) if base else intact
         if start_state is None or start_state.builder is None or start_state.failed != base:
             start_state = scenario.run(intact, setup, base, keep_states=True)
-        self.method = _method(setup, start_state.cyclic)
+        self.method = REBUILD if start_state.cyclic else INCREMENTAL
         if start_state.cyclic:  # cannot happen after a clean intact check; stay exact anyway
             return
         b0, g0 = start_state.builder, start_state.graph
