@@ -248,6 +248,21 @@ def test_a_kept_twin_can_be_looked_into_and_removed():
         assert routes.returncode == 0, routes.stderr
         servers = [p for p in json.loads(routes.stdout) if p.startswith("10.128.")]
         assert len(servers) == 7 * 16
+        # the twin's own questions go to the daemons' vty sockets, not through vtysh: the
+        # same routes as vtysh shows, and a command the daemon does not know is an error
+        from netcfg.twin.network import FRR_RUN, Twin
+        from netcfg.twin.vty import Vty, VtyError
+
+        _, places = Twin.kept(prefix)
+        zebra = Vty(FRR_RUN / places["leaf-su1-r1"] / "zebra.vty")
+        try:
+            assert json.loads(zebra.ask("show ip route bgp json")).keys() == \
+                json.loads(routes.stdout).keys()
+            with pytest.raises(VtyError, match="Unknown command"):
+                zebra.ask("show no-such-thing")
+            assert json.loads(zebra.ask("show ip route bgp json"))  # still usable after
+        finally:
+            zebra.close()
 
         # gpu-su1-n2's rail-2 NIC: the second server's second port (addresses in link order)
         target = subprocess.run(netcfg + ["exec", "--prefix", prefix, "gpu-su1-n2:eth1", "--",

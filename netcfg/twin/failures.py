@@ -3,8 +3,9 @@ no server pair lost reachability, bring it back.
 
 A sample of every tier's cables is failed one at a time (`ip link set ... down` on one end; the
 veth peer loses carrier too, as a fibre cut does). Reconvergence is measured from the moment
-the link goes down until the two switches at its ends have dropped the session over it and
-every switch again holds a BGP route for every server prefix; then the NICs nearest the cut
+the link goes down until the last change of any switch's BGP state once the two switches at
+its ends have dropped the session over it and every switch again holds a BGP route for every
+server prefix (run.converge); then the NICs nearest the cut
 (those of the first server under the leaf end, or of the pod's first server for an upper tier)
 ping every NIC. The cable is restored and the fabric must settle again within the bound
 before the next (a fabric that does not stops the series and fails it).
@@ -12,7 +13,6 @@ before the next (a fabric that does not stops the series and fails it).
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -70,10 +70,11 @@ def sample(fabric: Fabric, plans: list[DevicePlan], per_tier: int) -> list[tuple
 def fail_links(twin: Twin, fabric: Fabric, routers: list[Router], plans: list[DevicePlan],
                facts: dict[str, RoutingFacts], nics: list[Nic], per_tier: int, bound: float,
                linux: Callable[[str, str], str],
-               settled: Callable[[dict[str, int]], float | None]) -> list[Failure]:
+               settled: Callable[[dict[str, int], float], float | None]) -> list[Failure]:
     """Fail each sampled cable in turn. `linux(device, port)` names the port's Linux interface;
-    `settled(down)` waits (up to the bound) until every switch has its sessions but `down[name]`
-    of them established and holds every server prefix, returning the seconds it took."""
+    `settled(down, since)` waits (up to the bound) until every switch has its sessions but
+    `down[name]` of them established, holds every server prefix and has stopped changing,
+    returning the seconds from `since` to its last change."""
     ns_of = {r.name: r.netns for r in routers}
     out = []
     for tier, lower, upper in sample(fabric, plans, per_tier):
@@ -81,14 +82,14 @@ def fail_links(twin: Twin, fabric: Fabric, routers: list[Router], plans: list[De
         udev, uport = upper.split(":", 1)
         start = time.monotonic()
         twin.configure(ns_of[ldev], [f"link set {linux(ldev, lport)} down"])
-        took = settled({ldev: 1, udev: 1})
-        elapsed = None if took is None else round(time.monotonic() - start, 1)
+        took = settled({ldev: 1, udev: 1}, start)
+        elapsed = None if took is None else round(took, 1)
         sources = _near(fabric, ldev, nics)
         pairs = [(a, b) for a in sources for b in range(len(nics)) if a != b]
         lost = recheck(unanswered(nics, pairs), partial(unanswered, nics, pairs),
                        partial(_settled_again, settled, took, {ldev: 1, udev: 1}))
         twin.configure(ns_of[ldev], [f"link set {linux(ldev, lport)} up"])
-        restored = settled({}) is not None
+        restored = settled({}, time.monotonic()) is not None
         out.append(Failure(f"{lower} - {upper}", tier, elapsed, len(pairs), len(lost),
                            restored))
         if not restored:
@@ -96,10 +97,10 @@ def fail_links(twin: Twin, fabric: Fabric, routers: list[Router], plans: list[De
     return out
 
 
-def _settled_again(settled: Callable[[dict[str, int]], float | None], took: float | None,
+def _settled_again(settled: Callable[[dict[str, int], float], float | None], took: float | None,
                    down: dict[str, int]) -> bool:
     """The cut fabric settles again (a fabric that never did is not asked again)."""
-    return took is not None and settled(down) is not None
+    return took is not None and settled(down, time.monotonic()) is not None
 
 
 def _near(fabric: Fabric, switch: str, nics: list[Nic]) -> list[int]:
@@ -113,13 +114,3 @@ def _near(fabric: Fabric, switch: str, nics: list[Nic]) -> list[int]:
                   if p.peer is not None and not p.peer.device.is_switch)
     ids = {p.id for p in server.ports}
     return [i for i, nic in enumerate(nics) if nic.name in ids]
-
-
-def established(twin: Twin, router: Router) -> int:
-    """BGP sessions of the router in state Established."""
-    try:
-        summary = json.loads(twin.vtysh(router, "show bgp summary json") or "{}")
-    except json.JSONDecodeError:
-        return 0
-    peers = summary.get("ipv4Unicast", {}).get("peers", {})
-    return sum(1 for peer in peers.values() if peer.get("state") == "Established")

@@ -19,11 +19,13 @@ import signal
 import subprocess
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from netcfg.fsutil import write_atomic
+from netcfg.twin.vty import Vty, VtyError
 
 FRR_BIN = Path("/usr/lib/frr")
 FRR_RUN = Path("/var/run/frr")
@@ -41,6 +43,8 @@ ICMP_RATEMASK = SYSCTL_NET / "ipv4/icmp_ratemask"
 #: zebra (interfaces, RIB), bgpd, staticd, which holds static routes since FRR 7.2 (the
 #: discard routes a SONiC leaf announces its server blocks with), and bfdd for BFD sessions
 DAEMONS = ("zebra", "bgpd", "staticd", "bfdd")
+#: routers started at the same time (Twin.start)
+STARTS_AT_ONCE = 8
 
 
 #: where a kept twin (`netcfg twin --keep`) records what it holds, for `twin exec` and
@@ -119,6 +123,8 @@ class Twin:
     _host_settings: dict[Path, str] = field(default_factory=dict)
     #: the state file of a kept twin taken over by `kept()` (close removes it last)
     _state: Path | None = None
+    #: open connections to the routers' daemons, by (namespace, daemon)
+    _vtys: dict[tuple[str, str], Vty] = field(default_factory=dict)
 
     def __enter__(self) -> Twin:
         return self
@@ -147,12 +153,24 @@ class Twin:
         """`ip` commands inside one namespace (addresses, MTU, routes)."""
         _ip_batch(commands, netns)
 
-    def start(self, router: Router) -> None:
+    def start(self, routers: list[Router]) -> None:
+        """Start the routers, several at a time: starting one is mostly waiting for its
+        daemons to come up and take their configuration (about 0.2 s each), so a few at once
+        keep both cores busy. Every router is recorded before any starts (`close` removes
+        what may exist), and an error or Ctrl-C starts no further one."""
+        self.routers += routers
+        pool = ThreadPoolExecutor(max_workers=STARTS_AT_ONCE, thread_name_prefix="twin-start")
+        try:
+            for done in [pool.submit(self._start, router) for router in routers]:
+                done.result()
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def _start(self, router: Router) -> None:
         """Start the FRR daemons for one switch, then load its frr.conf through vtysh, which
         hands each daemon its own sections as `vtysh -b` does at boot. (A daemon reading the
         integrated file itself stops at the first top-level `exit` of a block it does not
         know, and loses the rest.)"""
-        self.routers.append(router)
         try:
             with inside(router.netns):  # this namespace's own /proc/sys/net
                 ICMP_RATEMASK.write_text("0")
@@ -256,10 +274,17 @@ class Twin:
         return twin, places
 
     # ------------------------------------------------------------------ looking inside
-    def vtysh(self, router: Router, command: str) -> str:
-        proc = subprocess.run(["vtysh", "--vty_socket", str(router.rundir), "-c", command],
-                              capture_output=True, text=True, timeout=60)
-        return proc.stdout
+    def show(self, router: Router, daemon: str, command: str) -> str:
+        """`command`'s output from one of the router's daemons (`bgpd`, `zebra`, `bfdd`),
+        or "" while the daemon cannot answer it (not started yet, or gone)."""
+        key = (router.netns, daemon)
+        vty = self._vtys.get(key)
+        if vty is None:
+            vty = self._vtys[key] = Vty(router.rundir / f"{daemon}.vty")
+        try:
+            return vty.ask(command)
+        except VtyError:
+            return ""
 
     # ------------------------------------------------------------------ teardown
     def close(self) -> None:
@@ -267,6 +292,9 @@ class Twin:
         held off meanwhile, so a second Ctrl-C cannot leave half a twin behind."""
         old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
         try:
+            for vty in self._vtys.values():
+                vty.close()
+            self._vtys = {}
             _stop([pid for router in self.routers for daemon in DAEMONS
                    if (pid := _pid(router.rundir / f"{daemon}.pid")) is not None])
             # a daemon interrupted while it daemonized has no pid file yet, but its argv

@@ -21,7 +21,7 @@ from netcfg.render.plan import Bfd, DevicePlan
 from netcfg.render.routing_facts import RoutingFacts
 from netcfg.topology.fabric import Device, Fabric
 from netcfg.topology.paths import Paths
-from netcfg.twin.failures import Failure, established, fail_links
+from netcfg.twin.failures import Failure, fail_links
 from netcfg.twin.network import Router, Twin, TwinError
 from netcfg.twin.probe import Nic, recheck, unanswered
 from netcfg.vendors import vendor
@@ -222,48 +222,75 @@ def build(twin: Twin, fabric: Fabric, plans: list[DevicePlan],
                 "link set lo up", f"link set e0 mtu {ip_packet(port.mtu)} up",
                 f"addr add {port.ip} dev e0"]
                 + ([f"route add default via {gateway}"] if gateway else []))
-    routers = []
-    for plan in plans:
-        router = Router(plan.hostname, ns_of[plan.hostname],
-                        frr_config(plan, facts[plan.hostname]))
-        twin.start(router)
-        routers.append(router)
+    routers = [Router(plan.hostname, ns_of[plan.hostname], frr_config(plan, facts[plan.hostname]))
+               for plan in plans]
+    twin.start(routers)
     return routers, nics
+
+
+#: seconds every switch's BGP state must stay the same before the fabric counts as settled:
+#: a switch that holds a route for every server subnet may still be taking further paths for
+#: them (an ECMP set fills one update at a time)
+QUIET_S = 1.0
+#: seconds between two looks at every switch
+POLL_S = 0.25
 
 
 def converge(twin: Twin, routers: list[Router], plans: list[DevicePlan],
              facts: dict[str, RoutingFacts], timeout: float,
              progress: Callable[[int, int], None] | None = None,
-             down: dict[str, int] | None = None) -> float | None:
-    """Seconds until every switch has all its BGP sessions established and holds a BGP
-    route for every server subnet another switch originates, or None when `timeout` passes
-    first. (Loopbacks are left out: a spine does not take another spine's loopback through a
-    leaf, both being in the spines' ASN.) `down` counts the sessions per switch that must
-    have dropped (a failed link's two ends)."""
+             down: dict[str, int] | None = None, since: float | None = None) -> float | None:
+    """Seconds from `since` (default: the call) to the last change of any switch's BGP state
+    (sessions established, paths received, table version), once every switch has all its
+    BGP sessions established, holds a BGP route for every server subnet another switch
+    originates and has not changed for QUIET_S; None when `timeout` passes first.
+    (Loopbacks are left out: a spine does not take another spine's loopback through a leaf,
+    both being in the spines' ASN.) `down` counts the sessions per switch that must have
+    dropped (a failed link's two ends)."""
     down = down or {}
     origin = {p.hostname: server_prefixes(p, facts[p.hostname]) for p in plans}
     wanted = {net for nets in origin.values() for net in nets}
     start = time.monotonic()
-    done: set[str] = set()
-    while time.monotonic() - start < timeout:
+    since = start if since is None else since
+    seen: dict[str, tuple[int, int, int]] = {}
+    changed: dict[str, float] = {}
+    holding: set[str] = set()  # every session up and every prefix held, in the state seen
+    while True:
+        now = time.monotonic()
         for router in routers:
-            if router.name in done:
-                continue
+            state = bgp_state(twin, router)
+            if state != seen.get(router.name):
+                seen[router.name], changed[router.name] = state, now
+                holding.discard(router.name)
             want = len(facts[router.name].neighbors) - down.get(router.name, 0)
-            if established(twin, router) != want:
+            if router.name in holding or state[0] != want:
                 continue
             try:
-                routes = json.loads(twin.vtysh(router, "show ip bgp json") or "{}")
+                routes = json.loads(twin.show(router, "bgpd", "show ip bgp json") or "{}")
             except json.JSONDecodeError:
                 continue
             if wanted - set(origin[router.name]) <= set(routes.get("routes", {})):
-                done.add(router.name)
+                holding.add(router.name)
+        quiet = sum(1 for name in holding if now - changed[name] >= QUIET_S)
         if progress is not None:
-            progress(len(done), len(routers))
-        if len(done) == len(routers):
-            return time.monotonic() - start
-        time.sleep(0.5)
-    return None
+            progress(quiet, len(routers))
+        if quiet == len(routers):
+            return max(changed.values()) - since
+        if time.monotonic() - start >= timeout:
+            return None
+        time.sleep(POLL_S)
+
+
+def bgp_state(twin: Twin, router: Router) -> tuple[int, int, int]:
+    """(sessions Established, paths received over them, BGP table version) of a router:
+    while any of the three moves, BGP is still at work there."""
+    try:
+        summary = json.loads(twin.show(router, "bgpd", "show bgp summary json") or "{}")
+    except json.JSONDecodeError:
+        summary = {}
+    unicast = summary.get("ipv4Unicast", {})
+    peers = [p for p in unicast.get("peers", {}).values() if p.get("state") == "Established"]
+    return len(peers), sum(p.get("pfxRcd", 0) for p in peers), unicast.get("tableVersion", 0)
 
 
 def both_ends_bfd(plans: list[DevicePlan], facts: dict[str, RoutingFacts]
@@ -290,7 +317,7 @@ def check_bfd(twin: Twin, routers: list[Router], wanted: dict[str, dict[str, tup
     while pending:
         for name, router in list(pending.items()):
             try:
-                peers = json.loads(twin.vtysh(router, "show bfd peers json") or "[]")
+                peers = json.loads(twin.show(router, "bfdd", "show bfd peers json") or "[]")
             except json.JSONDecodeError:
                 peers = []
             want = wanted[name]
@@ -307,7 +334,7 @@ def check_bfd(twin: Twin, routers: list[Router], wanted: dict[str, dict[str, tup
                 del pending[name]
         if not pending or time.monotonic() - start > timeout:
             break
-        time.sleep(0.5)
+        time.sleep(POLL_S)
     return [problems[n] for n in sorted(problems)]
 
 
@@ -320,7 +347,7 @@ def check_ecmp(twin: Twin, fabric: Fabric, routers: list[Router], plans: list[De
     out = []
     for router in routers:
         try:
-            routes = json.loads(twin.vtysh(router, "show ip route bgp json") or "{}")
+            routes = json.loads(twin.show(router, "zebra", "show ip route bgp json") or "{}")
         except json.JSONDecodeError:
             routes = {}
         for net, leaf in sorted(owner.items()):
@@ -388,7 +415,8 @@ def run(fabric: Fabric, plans: list[DevicePlan], timeout: float = 120.0,
             report.failures = fail_links(
                 twin, fabric, routers, plans, facts, nics, failures, bound,
                 linux=lambda dev, port: names[dev][port],
-                settled=lambda down: converge(twin, routers, plans, facts, bound, down=down))
+                settled=lambda down, since: converge(twin, routers, plans, facts, bound,
+                                                     down=down, since=since))
             report.timings["failures_s"] = round(time.monotonic() - t3, 1)
         if keep:
             twin.keep({**{r.name: r.netns for r in routers}, **{n.name: n.netns for n in nics}})
