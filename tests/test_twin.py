@@ -334,3 +334,23 @@ def test_session_keys_are_enforced_between_the_routers(monkeypatch, tmp_path):
     assert not cut.ok and cut.converged_s is None
     assert cut.pairs == 8 * 255 and len(cut.unreachable) == 448
     assert cut.differences["leaf-su1-r1"][0].endswith(": no session key")
+
+
+def test_the_probe_reads_replies_on_descriptors_past_1023():
+    """A twin of 2,048 NICs holds a socket per sending NIC: past descriptor 1,023, select(2)
+    cannot wait on them (Python's select.select raised "filedescriptor out of range"). Two
+    NICs in one namespace, their sockets opened after 1,100 other descriptors, ping each
+    other over the namespace's loopback."""
+    from netcfg.twin.probe import Nic, reach
+
+    netns = f"{_prefix('f')}"
+    subprocess.run(["ip", "netns", "add", netns], check=True)
+    filler = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
+    try:
+        subprocess.run(["ip", "-n", netns, "link", "set", "lo", "up"], check=True)
+        nics = [Nic("a:eth0", netns, "127.0.0.1"), Nic("b:eth0", netns, "127.0.0.2")]
+        assert reach(nics, [(0, 1), (1, 0)], settle_s=0.2) == {(0, 1), (1, 0)}
+    finally:
+        for fd in filler:
+            os.close(fd)
+        subprocess.run(["ip", "netns", "del", netns], check=False)

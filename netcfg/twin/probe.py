@@ -7,7 +7,8 @@ is one burst per source instead of 65,280 `ping` processes.
 
 from __future__ import annotations
 
-import select
+import resource
+import selectors
 import socket
 import struct
 import time
@@ -63,12 +64,17 @@ def reach(nics: list[Nic], pairs: list[tuple[int, int]], rounds: int = 5, chunk:
     wait on ARP), up to `rounds` rounds. A pair a router answers with "net unreachable" has
     no route on its path: it is settled as unanswered at once, not waited for or asked again
     (network.ROUTE_ERROR_COST)."""
-    socks = {i: _socket_in(n.netns) for i, n in enumerate(nics)}
-    by_fd = {s.fileno(): i for i, s in socks.items()}
+    sources = sorted({src for src, _ in pairs})
+    _allow_files(len(sources) + 64)
+    socks: dict[int, socket.socket] = {}
+    selector = selectors.DefaultSelector()  # epoll: select(2) stops at descriptor 1,023
     answered: set[tuple[int, int]] = set()
     no_route: set[tuple[int, int]] = set()
     wanted = set(pairs)
     try:
+        for src in sources:  # a reply comes back to the socket its echo left from
+            socks[src] = _socket_in(nics[src].netns)
+            selector.register(socks[src], selectors.EVENT_READ, src)
         for _ in range(rounds):
             todo = [p for p in pairs if p not in answered and p not in no_route]
             if not todo:
@@ -82,21 +88,31 @@ def reach(nics: list[Nic], pairs: list[tuple[int, int]], rounds: int = 5, chunk:
                                           (nics[dst].address, 0))
                     except OSError:
                         pass  # no route: the pair stays unanswered
-                _collect(socks, by_fd, answered, no_route, set(batch), pace_s, pace_s)
-            _collect(socks, by_fd, answered, no_route, wanted, limit_s, settle_s)
+                _collect(selector, answered, no_route, set(batch), pace_s, pace_s)
+            _collect(selector, answered, no_route, wanted, limit_s, settle_s)
             if len(answered) == before:
                 break
     finally:
+        selector.close()
         for sock in socks.values():
             sock.close()
     return answered & wanted
+
+
+def _allow_files(count: int) -> None:
+    """Raise this process's limit of open files (the soft one, up to the hard one) to
+    `count`: all pairs of 2,048 NICs hold 2,048 sockets, the usual soft limit is 1,024."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < count:
+        wanted = count if hard == resource.RLIM_INFINITY else min(count, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
 #: ICMP types and the "destination unreachable" code a router sends without a route
 _ECHO_REPLY, _UNREACHABLE, _ECHO, _NET_UNREACHABLE = 0, 3, 8, 0
 
 
-def _collect(socks: dict[int, socket.socket], by_fd: dict[int, int],
+def _collect(selector: selectors.BaseSelector,
              answered: set[tuple[int, int]], no_route: set[tuple[int, int]],
              batch: set[tuple[int, int]], wait_s: float, idle_s: float) -> None:
     """Read replies until every pair of `batch` is answered or refused for want of a route,
@@ -105,12 +121,13 @@ def _collect(socks: dict[int, socket.socket], by_fd: dict[int, int],
     now = time.monotonic()
     deadline, last = now + wait_s, now
     while waiting and now < deadline and now - last < idle_s:
-        ready, _, _ = select.select(list(socks.values()), [], [], 0.05)
+        ready = selector.select(0.05)
         now = time.monotonic()
         if ready:
             last = now
-        for sock in ready:
-            src = by_fd[sock.fileno()]
+        for key, _events in ready:
+            sock, src = key.fileobj, key.data
+            assert isinstance(sock, socket.socket)
             while True:
                 try:
                     packet = sock.recv(2048)
