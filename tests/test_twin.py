@@ -46,6 +46,10 @@ if _WHY is not None and os.environ.get("NETCFG_REQUIRE_TWIN"):
 if _WHY is not None:
     pytest.skip(_WHY, allow_module_level=True)
 
+# The tests about what routes where (loopback-only design, transit-rejecting core, session
+# keys, the kept twin) run without BFD: bfdd of the multivendor fabric at 300 ms keeps a core
+# of the 2-core machine busy, which the two tests that check BFD (and cut cables) pay for.
+
 # pytest runs with `--dist loadfile` (pyproject.toml): one worker runs every test of this file
 # in turn. Twins take the machine's one twin lock anyway, and a kept twin (which outlives its
 # process) must not be seen by a twin another worker starts meanwhile.
@@ -94,17 +98,6 @@ def _env(prefix: str) -> dict[str, str]:
     return {**os.environ, "NETCFG_TWIN_PREFIX": prefix}
 
 
-def _without_bfd(plans):
-    """The plans with BFD off (as `routing.bfd.enabled: false` gives), for the tests whose
-    subject is what routes where, not failure detection: FRR's bfdd keeps about one core of
-    the 2-core machine busy with the multivendor fabric's sessions at 300 ms, which the
-    two tests that do check BFD (and cut cables) pay for the rest."""
-    from dataclasses import replace
-
-    return [replace(p, bgp=replace(p.bgp, groups=[replace(g, bfd=None) for g in p.bgp.groups]))
-            for p in plans]
-
-
 def test_every_nic_reaches_every_other_on_the_example():
     prefix = _prefix("a")
     proc = subprocess.run([sys.executable, "-m", "netcfg", "twin", str(EXAMPLE), "--format",
@@ -149,13 +142,13 @@ def test_the_loopback_only_design_is_caught(monkeypatch):
     on its own leaf. From the 8 NICs of the first server: 8 x 255 pairs, 8 x 31 answer."""
     from netcfg.render.engine import select
     from netcfg.render.plan import PlanBuilder
-    from netcfg.twin.run import run, with_loopback_only
+    from netcfg.twin.run import run, with_loopback_only, without_bfd
     from netcfg.validate import validate
 
     monkeypatch.setenv("NETCFG_TWIN_PREFIX", _prefix("l"))
     result = validate(EXAMPLE / "fabric.yaml")
     builder = PlanBuilder(result.fabric, result.physics)
-    plans = with_loopback_only(_without_bfd([builder.plan(d) for d in select(result.fabric)]))
+    plans = with_loopback_only(without_bfd([builder.plan(d) for d in select(result.fabric)]))
     report = run(result.fabric, plans, timeout=120, sources=8, failures=0)
     assert not report.ok
     assert report.pairs == 8 * (NICS - 1)
@@ -185,7 +178,7 @@ def test_a_junos_core_that_rejects_transit_cuts_the_pods_apart(monkeypatch):
     monkeypatch.setattr(twin_run, "read_back", broken_read_back)
     result = validate(MULTIVENDOR / "fabric.yaml")
     builder = PlanBuilder(result.fabric, result.physics)
-    plans = _without_bfd([builder.plan(d) for d in select(result.fabric)])
+    plans = twin_run.without_bfd([builder.plan(d) for d in select(result.fabric)])
     report = twin_run.run(result.fabric, plans, timeout=15, sources=8, failures=0)
     assert not report.ok and report.converged_s is None
     assert report.pairs == 8 * 255 and len(report.unreachable) == 8 * 128
@@ -231,7 +224,8 @@ def test_without_root_it_says_so_in_one_line(monkeypatch):
 
 def test_a_kept_twin_can_be_looked_into_and_removed():
     """One pod of the multivendor fabric (`--pod 1`: its 8 EOS leaves and 4 NX-OS spines, 16
-    servers x 8 NICs), kept running: vtysh inside a leaf sees the 7 other leaves' server /31s
+    servers x 8 NICs), kept running without BFD (`--without-bfd`: bfdd holds no session):
+    vtysh inside a leaf sees the 7 other leaves' server /31s
     (16 each: 112 BGP routes), a NIC pings a NIC on another rail, a second twin is refused
     while it runs, and `twin down` removes every namespace and daemon and puts the host-wide
     settings back (neighbour-table limits, the rate of "net unreachable" answers)."""
@@ -241,13 +235,15 @@ def test_a_kept_twin_can_be_looked_into_and_removed():
     netcfg = [sys.executable, "-m", "netcfg", "twin"]
     try:
         up = subprocess.run(netcfg + [str(MULTIVENDOR), "--pod", "1", "--keep", "--failures",
-                                      "0", "--sources", "1", "--format", "json"],
+                                      "0", "--sources", "1", "--without-bfd", "--format",
+                                      "json"],
                             capture_output=True, text=True, timeout=600, env=env)
         assert up.returncode == 0, up.stdout + up.stderr
         report = json.loads(up.stdout)
         assert (report["kept"], report["pod"], report["switches"], report["nics"]) == (
             prefix, 1, 12, 128)
         assert report["ok"] and report["pairs"] == 127 and report["ecmp"] == []
+        assert report["bfd_run"] is False and report["bfd"] == []
         spaces, runs, daemons = _state(prefix)
         assert len(spaces) == 12 + 128 and len(runs) == 12 and daemons
         # routers answer every packet they have no route for, at once (the probe's "no route")
@@ -274,6 +270,11 @@ def test_a_kept_twin_can_be_looked_into_and_removed():
             assert json.loads(zebra.ask("show ip route bgp json"))  # still usable after
         finally:
             zebra.close()
+        bfdd = Vty(FRR_RUN / places["leaf-su1-r1"] / "bfdd.vty")
+        try:
+            assert json.loads(bfdd.ask("show bfd peers json")) == []  # --without-bfd
+        finally:
+            bfdd.close()
 
         # gpu-su1-n2's rail-2 NIC: the second server's second port (addresses in link order)
         target = subprocess.run(netcfg + ["exec", "--prefix", prefix, "gpu-su1-n2:eth1", "--",
@@ -321,7 +322,7 @@ def test_session_keys_are_enforced_between_the_routers(monkeypatch, tmp_path):
         text.replace(asn, asn + "  authentication: {password_env: NETCFG_BGP_KEY}\n"))
     result = validate(tmp_path / "fabric.yaml")
     builder = PlanBuilder(result.fabric, result.physics)
-    plans = _without_bfd([builder.plan(d) for d in result.fabric.switches()])
+    plans = twin_run.without_bfd([builder.plan(d) for d in result.fabric.switches()])
     monkeypatch.setenv("NETCFG_TWIN_PREFIX", _prefix("m"))
     original = twin_run.read_back
 

@@ -54,14 +54,19 @@ def twin() -> None:
                    "the machine)")
 @click.option("--keep", is_flag=True,
               help="leave the twin running (netcfg twin exec / netcfg twin down)")
+@click.option("--without-bfd", is_flag=True,
+              help="run the routers without BFD and leave it unchecked (for fabrics with more "
+                   "BFD sessions than the machine can keep to their timers)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 def run_twin(path: str, timeout: float, sources: int | None, failures: int,
-             failure_bound: float, pod: int | None, keep: bool, fmt: str) -> None:
+             failure_bound: float, pod: int | None, keep: bool, without_bfd: bool,
+             fmt: str) -> None:
     """Prove on real FRR routers that every GPU NIC reaches every other."""
     from netcfg.render.engine import select
     from netcfg.render.plan import PlanBuilder
     from netcfg.twin.network import TwinError, preflight
     from netcfg.twin.run import pod_switches, run
+    from netcfg.twin.run import without_bfd as bfd_off
     from netcfg.validate import validate
 
     try:
@@ -83,6 +88,8 @@ def run_twin(path: str, timeout: float, sources: int | None, failures: int,
         click.echo(f"netcfg: no pod {pod} (pods: {pods[0]}-{pods[-1]})", err=True)
         sys.exit(2)
     plans = [builder.plan(dev) for dev in devices]
+    if without_bfd:
+        plans = bfd_off(plans)
     previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         with click.progressbar(length=len(plans), label="BGP converging",
@@ -103,7 +110,7 @@ def run_twin(path: str, timeout: float, sources: int | None, failures: int,
         sys.exit(143)
     finally:
         signal.signal(signal.SIGTERM, previous)
-    report.pod = pod
+    report.pod, report.bfd_run = pod, not without_bfd
     click.echo(json.dumps(report.as_dict(), indent=2) if fmt == "json" else report.text())
     sys.exit(0 if report.ok else 1)
 
