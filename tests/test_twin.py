@@ -106,6 +106,7 @@ def test_every_nic_reaches_every_other_on_the_example():
     assert proc.returncode == 0, proc.stdout + proc.stderr
     report = json.loads(proc.stdout)
     assert report["ok"] and report["switches"] == 12 and report["nics"] == NICS
+    assert report["bfd_run"] and report["bfd"] == []  # every planned BFD session up
     assert report["pairs"] == NICS * (NICS - 1) and report["unreachable"] == []
     assert report["ecmp"] == []
     # two leaf-spine cables failed in turn; the 8 NICs of a server under the cut leaf still
@@ -129,6 +130,7 @@ def test_every_nic_reaches_every_other_on_the_multivendor_fabric():
     assert proc.returncode == 0, proc.stdout[:3000] + proc.stderr
     report = json.loads(proc.stdout)
     assert report["ok"] and report["switches"] == 32 and report["nics"] == 256
+    assert report["bfd_run"] and report["bfd"] == []
     assert report["pairs"] == 256 * 255 and report["unreachable"] == []
     assert report["ecmp"] == []
     assert [(f["tier"], f["pairs"], f["unreachable"]) for f in report["failures"]] == [

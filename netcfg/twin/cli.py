@@ -110,7 +110,7 @@ def run_twin(path: str, timeout: float, sources: int | None, failures: int,
         sys.exit(143)
     finally:
         signal.signal(signal.SIGTERM, previous)
-    report.pod, report.bfd_run = pod, not without_bfd
+    report.pod = pod
     click.echo(json.dumps(report.as_dict(), indent=2) if fmt == "json" else report.text())
     sys.exit(0 if report.ok else 1)
 

@@ -3,12 +3,12 @@ no server pair lost reachability, bring it back.
 
 A sample of every tier's cables is failed one at a time (`ip link set ... down` on one end; the
 veth peer loses carrier too, as a fibre cut does). Reconvergence is measured from the moment
-the link goes down until the last change of any switch's BGP state once the two switches at
-its ends have dropped the session over it and every switch again holds a BGP route for every
-server prefix (run.converge); then the NICs nearest the cut
-(those of the first server under the leaf end, or of the pod's first server for an upper tier)
-ping every NIC. The cable is restored and the fabric must settle again within the bound
-before the next (a fabric that does not stops the series and fails it).
+the link goes down until the last change of any switch's BGP state once the two switches at its
+ends have dropped the session over it and every switch again holds a BGP route for every server
+prefix (run.converge); then the NICs nearest the cut (those of the first server under the leaf
+end, or of the pod's first server for an upper tier) ping every NIC. The cable is restored and
+the fabric must settle again within the bound before the next (a fabric that does not stops the
+series and fails it).
 """
 
 from __future__ import annotations

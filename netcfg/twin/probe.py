@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from netcfg.twin.network import inside
+from netcfg.twin.network import TwinError, inside
 
 T = TypeVar("T")
 
@@ -65,7 +65,7 @@ def reach(nics: list[Nic], pairs: list[tuple[int, int]], rounds: int = 5, chunk:
     no route on its path: it is settled as unanswered at once, not waited for or asked again
     (network.ROUTE_ERROR_COST)."""
     sources = sorted({src for src, _ in pairs})
-    _allow_files(len(sources) + 64)
+    _allow_files(len(sources) + FILES_BESIDES)
     socks: dict[int, socket.socket] = {}
     selector = selectors.DefaultSelector()  # epoll: select(2) stops at descriptor 1,023
     answered: set[tuple[int, int]] = set()
@@ -74,7 +74,7 @@ def reach(nics: list[Nic], pairs: list[tuple[int, int]], rounds: int = 5, chunk:
     try:
         for src in sources:  # a reply comes back to the socket its echo left from
             socks[src] = _socket_in(nics[src].netns)
-            selector.register(socks[src], selectors.EVENT_READ, src)
+            selector.register(socks[src], selectors.EVENT_READ, (src, socks[src]))
         for _ in range(rounds):
             todo = [p for p in pairs if p not in answered and p not in no_route]
             if not todo:
@@ -99,13 +99,23 @@ def reach(nics: list[Nic], pairs: list[tuple[int, int]], rounds: int = 5, chunk:
     return answered & wanted
 
 
+#: descriptors the twin's process holds besides the probe's sockets (namespaces, pipes, vty
+#: connections), kept free under the open-file limit
+FILES_BESIDES = 64
+
+
 def _allow_files(count: int) -> None:
-    """Raise this process's limit of open files (the soft one, up to the hard one) to
-    `count`: all pairs of 2,048 NICs hold 2,048 sockets, the usual soft limit is 1,024."""
+    """Raise this process's limit of open files (the soft one) to `count`: all pairs of
+    2,048 NICs hold 2,048 sockets, the usual soft limit is 1,024. A hard limit below it is
+    the machine's setting to change, said in one line."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft != resource.RLIM_INFINITY and soft < count:
-        wanted = count if hard == resource.RLIM_INFINITY else min(count, hard)
-        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    if soft == resource.RLIM_INFINITY or soft >= count:
+        return
+    if hard != resource.RLIM_INFINITY and hard < count:
+        raise TwinError(f"the probe needs {count} open files and this process may hold at "
+                        f"most {hard} (ulimit -Hn): raise it, or send from fewer NICs "
+                        "(--sources)")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (count, hard))
 
 
 #: ICMP types and the "destination unreachable" code a router sends without a route
@@ -126,8 +136,7 @@ def _collect(selector: selectors.BaseSelector,
         if ready:
             last = now
         for key, _events in ready:
-            sock, src = key.fileobj, key.data
-            assert isinstance(sock, socket.socket)
+            src, sock = key.data
             while True:
                 try:
                     packet = sock.recv(2048)

@@ -46,8 +46,9 @@ class Report:
     kept: str | None = None
     #: the one pod twinned (`--pod`), None for the whole fabric
     pod: int | None = None
-    #: False when the routers ran without BFD (`--without-bfd`): BFD was not checked
-    bfd_run: bool = True
+    #: whether any session ran BFD (none: `--without-bfd`, or no NOS file states it), so
+    #: that an empty `bfd` is not read as every session up
+    bfd_run: bool = False
 
     @property
     def ok(self) -> bool:
@@ -82,7 +83,8 @@ class Report:
         lines.append("ECMP width: " + ("as the topology offers" if not self.ecmp else
                                        f"{len(self.ecmp)} mismatches"))
         lines += [f"  {m}" for m in self.ecmp[:20]]
-        lines.append("BFD: " + ("not run (--without-bfd)" if not self.bfd_run else
+        lines.append("BFD: " + ("not run (no session states it; --without-bfd turns it "
+                                "off)" if not self.bfd_run else
                                 "every planned session up" if not self.bfd else
                                 f"{len(self.bfd)} switches with sessions not up"))
         lines += [f"  {m}" for m in self.bfd[:20]]
@@ -411,7 +413,9 @@ def run(fabric: Fabric, plans: list[DevicePlan], timeout: float = 120.0,
         report.timings["reachability_s"] = round(time.monotonic() - t1, 1)
         report.ecmp = recheck(check_ecmp(twin, fabric, routers, plans, facts),
                               lambda: check_ecmp(twin, fabric, routers, plans, facts), settled)
-        report.bfd = check_bfd(twin, routers, both_ends_bfd(plans, facts), timeout=30.0)
+        planned_bfd = both_ends_bfd(plans, facts)
+        report.bfd_run = any(planned_bfd.values())
+        report.bfd = check_bfd(twin, routers, planned_bfd, timeout=30.0)
         if failures and report.converged_s is not None:
             t3 = time.monotonic()
             names = {p.hostname: linux_names(p) for p in plans}
