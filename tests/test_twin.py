@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -277,6 +278,7 @@ def test_a_kept_twin_can_be_looked_into_and_removed():
             assert json.loads(bfdd.ask("show bfd peers json")) == []  # --without-bfd
         finally:
             bfdd.close()
+        _held_prefixes_follow_frr(places)
 
         # gpu-su1-n2's rail-2 NIC: the second server's second port (addresses in link order)
         target = subprocess.run(netcfg + ["exec", "--prefix", prefix, "gpu-su1-n2:eth1", "--",
@@ -302,6 +304,86 @@ def test_a_kept_twin_can_be_looked_into_and_removed():
     again = subprocess.run(netcfg + ["down", "--prefix", prefix], capture_output=True,
                            text=True, timeout=60, env=env)
     assert again.returncode == 2 and "no kept twin" in again.stderr
+
+
+def test_a_cut_cable_that_was_the_only_one_to_its_spine_reconverges(tmp_path):
+    """The example with 4 servers: each leaf has 4 uplinks, one to each of the 4 spines (as
+    on gpu2048, where each leaf has one cable to each of 32 spines). A cut leaves that spine
+    without the leaf's server subnets: the other spines share its ASN, so nobody may pass
+    them back to it (AS-path loop), and the leaves route around it. The fabric has
+    reconverged although that spine no longer holds every subnet (the twin used to wait for
+    it until the bound ran out); the 8 NICs of the first server under the cut leaf still
+    reach the other 31 NICs (8 x 31 pairs)."""
+    text = (EXAMPLE / "fabric.yaml").read_text()
+    assert "nodes_per_su: 32" in text
+    (tmp_path / "fabric.yaml").write_text(text.replace("nodes_per_su: 32", "nodes_per_su: 4"))
+    prefix = _prefix("c")
+    proc = subprocess.run([sys.executable, "-m", "netcfg", "twin", str(tmp_path), "--failures",
+                           "1", "--format", "json"], capture_output=True, text=True,
+                          timeout=600, env=_env(prefix))
+    assert proc.returncode == 0, proc.stdout[:3000] + proc.stderr
+    report = json.loads(proc.stdout)
+    assert (report["switches"], report["nics"], report["pairs"]) == (12, 32, 32 * 31)
+    assert report["ok"] and report["bfd_run"] and report["ecmp"] == []
+    [cut] = report["failures"]
+    assert (cut["tier"], cut["pairs"], cut["unreachable"]) == ("leaf-spine", 8 * 31, 0)
+    assert cut["reconverged_s"] is not None and cut["restored"]
+    assert _state(prefix) == (set(), set(), set())
+
+
+def _held_prefixes_follow_frr(places: dict[str, str]) -> None:
+    """The twin's incremental reading of a BGP table (`HeldPrefixes`) against FRR's whole
+    table, on spine-pod1-1 of the kept pod: its 4 cables to leaf-su1-r2 (16 uplinks over 4
+    spines) are cut, so it loses every prefix that leaf originates (the pod's other spines
+    share its ASN and cannot pass them back); a prefix that goes is seen only by reading the
+    whole table again (once), and when the cables come back the returning prefixes are read
+    from the table's versions alone."""
+    from netcfg.render.plan import PlanBuilder
+    from netcfg.twin.held import HeldPrefixes
+    from netcfg.twin.network import Router, Twin
+    from netcfg.twin.run import bgp_state, linux_names
+    from netcfg.validate import validate
+
+    result = validate(MULTIVENDOR / "fabric.yaml")
+    plan = PlanBuilder(result.fabric, result.physics).plan(
+        result.fabric.devices["spine-pod1-1"])
+    cables = [linux_names(plan)[i.name] for i in plan.interfaces
+              if i.peer.startswith("leaf-su1-r2:")]
+    assert len(cables) == 4
+    spine = Router("spine-pod1-1", places["spine-pod1-1"], "")
+    with Twin(prefix="asker") as asker:  # asks only: builds and removes nothing
+        def whole() -> tuple[int, set[str]]:
+            table = json.loads(asker.show(spine, "bgpd", "show ip bgp json"))
+            return table["tableVersion"], set(table["routes"])
+
+        def held_when(settled: Callable[[set[str]], bool]) -> set[str]:
+            for _ in range(240):  # the bound only ends a hung run
+                version, routes = whole()
+                if settled(routes) and bgp_state(asker, spine)[2] == version:
+                    now = held.of(spine, version)
+                    if now is not None and whole() == (version, routes):
+                        assert now == routes
+                        return now
+                time.sleep(0.25)
+            raise AssertionError("spine-pod1-1's table did not settle")
+
+        leaf_as = json.loads(asker.show(Router("leaf-su1-r2", places["leaf-su1-r2"], ""),
+                                        "bgpd", "show bgp summary json"))["ipv4Unicast"]["as"]
+        table = json.loads(asker.show(spine, "bgpd", "show ip bgp json"))["routes"]
+        from_leaf = {net for net, paths in table.items()
+                     if {p["path"] for p in paths} == {str(leaf_as)}}
+        assert len(from_leaf) >= 2  # its loopback and its server subnets
+
+        held = HeldPrefixes(asker)
+        before = held_when(lambda routes: True)
+        assert from_leaf <= before
+        reads = held.whole_reads  # the first read lists the whole table by its versions
+        asker.configure(spine.netns, [f"link set {c} down" for c in cables])
+        after = held_when(lambda routes: not routes & from_leaf)
+        assert after == before - from_leaf and held.whole_reads == reads + 1
+        asker.configure(spine.netns, [f"link set {c} up" for c in cables])
+        again = held_when(lambda routes: from_leaf <= routes)
+        assert again == before and held.whole_reads == reads + 1
 
 
 def test_session_keys_are_enforced_between_the_routers(monkeypatch, tmp_path):

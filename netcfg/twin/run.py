@@ -22,6 +22,7 @@ from netcfg.render.routing_facts import RoutingFacts
 from netcfg.topology.fabric import Device, Fabric
 from netcfg.topology.paths import Paths
 from netcfg.twin.failures import Failure, fail_links
+from netcfg.twin.held import HeldPrefixes
 from netcfg.twin.network import Router, Twin, TwinError
 from netcfg.twin.probe import Nic, recheck, unanswered
 from netcfg.vendors import vendor
@@ -242,7 +243,7 @@ POLL_S = 0.25
 
 
 def converge(twin: Twin, routers: list[Router], plans: list[DevicePlan],
-             facts: dict[str, RoutingFacts], timeout: float,
+             facts: dict[str, RoutingFacts], timeout: float, held: HeldPrefixes,
              progress: Callable[[int, int], None] | None = None,
              down: dict[str, int] | None = None, since: float | None = None) -> float | None:
     """Seconds from `since` (default: the call) to the last change of any switch's BGP state
@@ -251,10 +252,18 @@ def converge(twin: Twin, routers: list[Router], plans: list[DevicePlan],
     originates and has not changed for QUIET_S; None when `timeout` passes first.
     (Loopbacks are left out: a spine does not take another spine's loopback through a leaf,
     both being in the spines' ASN.) `down` counts the sessions per switch that must have
-    dropped (a failed link's two ends)."""
+    dropped (a failed link's two ends). `held` keeps what each table holds between calls.
+
+    With a link down only the leaves must hold every server subnet: they are where the
+    servers' traffic enters, and a leaf without a route loses pairs. A spine or core may
+    rightly drop the subnets it reached only through the cut cable: with RFC 7938's shared
+    spine ASN a pod's other spines cannot pass them back to it (AS-path loop), and a core
+    wired to one spine per pod has no other way down. The pings from the NICs nearest the
+    cut prove the rest."""
     down = down or {}
     origin = {p.hostname: server_prefixes(p, facts[p.hostname]) for p in plans}
     wanted = {net for nets in origin.values() for net in nets}
+    must_hold = {p.hostname for p in plans if not down or p.role == "leaf"}
     start = time.monotonic()
     since = start if since is None else since
     seen: dict[str, tuple[int, int, int]] = {}
@@ -270,11 +279,11 @@ def converge(twin: Twin, routers: list[Router], plans: list[DevicePlan],
             want = len(facts[router.name].neighbors) - down.get(router.name, 0)
             if router.name in holding or state[0] != want:
                 continue
-            try:
-                routes = json.loads(twin.show(router, "bgpd", "show ip bgp json") or "{}")
-            except json.JSONDecodeError:
+            if router.name not in must_hold:
+                holding.add(router.name)
                 continue
-            if wanted - set(origin[router.name]) <= set(routes.get("routes", {})):
+            prefixes = held.of(router, state[2])
+            if prefixes is not None and wanted - set(origin[router.name]) <= prefixes:
                 holding.add(router.name)
         quiet = sum(1 for name in holding if now - changed[name] >= QUIET_S)
         if progress is not None:
@@ -395,7 +404,8 @@ def run(fabric: Fabric, plans: list[DevicePlan], timeout: float = 120.0,
         routers, nics = build(twin, fabric, plans, facts)
         report.nics = len(nics)
         report.timings["build_s"] = round(time.monotonic() - t0, 1)
-        report.converged_s = converge(twin, routers, plans, facts, timeout, progress)
+        held = HeldPrefixes(twin)
+        report.converged_s = converge(twin, routers, plans, facts, timeout, held, progress)
         if report.converged_s is not None:
             report.converged_s = round(report.converged_s, 1)
         t1 = time.monotonic()
@@ -406,7 +416,7 @@ def run(fabric: Fabric, plans: list[DevicePlan], timeout: float = 120.0,
 
         def settled() -> bool:
             return report.converged_s is not None and converge(
-                twin, routers, plans, facts, SETTLE_S) is not None
+                twin, routers, plans, facts, SETTLE_S, held) is not None
 
         lost = recheck(lost, lambda: unanswered(nics, lost), settled)
         report.unreachable = [(nics[a].name, nics[b].name) for a, b in lost]
@@ -422,7 +432,7 @@ def run(fabric: Fabric, plans: list[DevicePlan], timeout: float = 120.0,
             report.failures = fail_links(
                 twin, fabric, routers, plans, facts, nics, failures, bound,
                 linux=lambda dev, port: names[dev][port],
-                settled=lambda down, since: converge(twin, routers, plans, facts, bound,
+                settled=lambda down, since: converge(twin, routers, plans, facts, bound, held,
                                                      down=down, since=since))
             report.timings["failures_s"] = round(time.monotonic() - t3, 1)
         if keep:
