@@ -331,6 +331,38 @@ def test_a_cut_cable_that_was_the_only_one_to_its_spine_reconverges(tmp_path):
     assert _state(prefix) == (set(), set(), set())
 
 
+def test_a_twin_of_one_rail_keeps_every_switch_above_its_leaves():
+    """`--rail 2` of the multivendor fabric: the rail-2 leaf of each pod (2), every spine (2 x
+    4) and every core (8) = 18 routers; one NIC per server of the 2 x 16 servers = 32 NICs,
+    32 x 31 pairs, crossing the cores between the pods. A cut's nearest NICs are those the
+    twin holds: the rail-2 NIC of the first server under the leaf (31 pairs), also for a
+    spine-core cable, whose spine's first leaf (rail 1) is not in the twin."""
+    prefix = _prefix("r")
+    proc = subprocess.run([sys.executable, "-m", "netcfg", "twin", str(MULTIVENDOR), "--rail",
+                           "2", "--failures", "1", "--without-bfd", "--format", "json"],
+                          capture_output=True, text=True, timeout=600, env=_env(prefix))
+    assert proc.returncode == 0, proc.stdout[:3000] + proc.stderr
+    report = json.loads(proc.stdout)
+    assert (report["switches"], report["nics"], report["rails"], report["pod"]) == (
+        18, 32, [2], None)
+    assert report["ok"] and report["pairs"] == 32 * 31 and report["ecmp"] == []
+    assert [(f["tier"], f["pairs"], f["unreachable"]) for f in report["failures"]] == [
+        ("leaf-spine", 31, 0), ("spine-core", 31, 0)]
+    assert _state(prefix) == (set(), set(), set())
+
+
+def test_a_slice_that_names_nothing_is_one_line():
+    """A rail the pod does not have: exit 2, one line naming the rails it has, nothing built
+    (the slices themselves: tests/test_twin_slice.py)."""
+    prefix = _prefix("s")
+    proc = subprocess.run([sys.executable, "-m", "netcfg", "twin", str(MULTIVENDOR), "--pod",
+                           "1", "--rail", "9"], capture_output=True, text=True, timeout=120,
+                          env=_env(prefix))
+    assert (proc.returncode, proc.stderr.strip()) == (
+        2, "netcfg: no rail 9 in pod 1 (rails: 1-8)")
+    assert _state(prefix) == (set(), set(), set())
+
+
 def _held_prefixes_follow_frr(places: dict[str, str]) -> None:
     """The twin's incremental reading of a BGP table (`HeldPrefixes`) against FRR's whole
     table, on spine-pod1-1 of the kept pod: its 4 cables to leaf-su1-r2 (16 uplinks over 4

@@ -52,6 +52,9 @@ def twin() -> None:
 @click.option("--pod", type=click.IntRange(min=1), default=None,
               help="twin only the leaves and spines of this pod (for fabrics too large for "
                    "the machine)")
+@click.option("--rail", "rails", type=click.IntRange(min=1), multiple=True,
+              help="twin only the leaves of this rail (repeatable) and every switch above "
+                   "them (for fabrics too large for the machine)")
 @click.option("--keep", is_flag=True,
               help="leave the twin running (netcfg twin exec / netcfg twin down)")
 @click.option("--without-bfd", is_flag=True,
@@ -59,13 +62,12 @@ def twin() -> None:
                    "BFD sessions than the machine can keep to their timers)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 def run_twin(path: str, timeout: float, sources: int | None, failures: int,
-             failure_bound: float, pod: int | None, keep: bool, without_bfd: bool,
-             fmt: str) -> None:
+             failure_bound: float, pod: int | None, rails: tuple[int, ...], keep: bool,
+             without_bfd: bool, fmt: str) -> None:
     """Prove on real FRR routers that every GPU NIC reaches every other."""
-    from netcfg.render.engine import select
     from netcfg.render.plan import PlanBuilder
     from netcfg.twin.network import TwinError, preflight
-    from netcfg.twin.run import pod_switches, run
+    from netcfg.twin.run import SliceError, run, twinned_switches
     from netcfg.twin.run import without_bfd as bfd_off
     from netcfg.validate import validate
 
@@ -82,10 +84,10 @@ def run_twin(path: str, timeout: float, sources: int | None, failures: int,
         click.echo("netcfg: intent is invalid; no twin built", err=True)
         sys.exit(2)
     builder = PlanBuilder(result.fabric, result.physics)
-    devices = select(result.fabric) if pod is None else pod_switches(result.fabric, pod)
-    if not devices:
-        pods = sorted({d.pod for d in result.fabric.switches() if d.role == "leaf"})
-        click.echo(f"netcfg: no pod {pod} (pods: {pods[0]}-{pods[-1]})", err=True)
+    try:
+        devices = twinned_switches(result.fabric, pod, set(rails))
+    except SliceError as exc:
+        click.echo(f"netcfg: {exc}", err=True)
         sys.exit(2)
     plans = [builder.plan(dev) for dev in devices]
     if without_bfd:
@@ -110,7 +112,7 @@ def run_twin(path: str, timeout: float, sources: int | None, failures: int,
         sys.exit(143)
     finally:
         signal.signal(signal.SIGTERM, previous)
-    report.pod = pod
+    report.pod, report.rails = pod, sorted(set(rails))
     click.echo(json.dumps(report.as_dict(), indent=2) if fmt == "json" else report.text())
     sys.exit(0 if report.ok else 1)
 

@@ -84,7 +84,7 @@ def fail_links(twin: Twin, fabric: Fabric, routers: list[Router], plans: list[De
         twin.configure(ns_of[ldev], [f"link set {linux(ldev, lport)} down"])
         took = settled({ldev: 1, udev: 1}, start)
         elapsed = None if took is None else round(took, 1)
-        sources = _near(fabric, ldev, nics)
+        sources = _near(fabric, ldev, nics, set(ns_of))
         pairs = [(a, b) for a in sources for b in range(len(nics)) if a != b]
         lost = recheck(unanswered(nics, pairs), partial(unanswered, nics, pairs),
                        partial(_settled_again, settled, took, {ldev: 1, udev: 1}))
@@ -103,14 +103,16 @@ def _settled_again(settled: Callable[[dict[str, int], float], float | None], too
     return took is not None and settled(down, time.monotonic()) is not None
 
 
-def _near(fabric: Fabric, switch: str, nics: list[Nic]) -> list[int]:
-    """Indexes of the NICs of the first server under `switch` (through lower tiers)."""
+def _near(fabric: Fabric, switch: str, nics: list[Nic], twinned: set[str]) -> list[int]:
+    """Indexes of the NICs of the first server under `switch` (through lower tiers) that the
+    twin holds: a twin of some rails (`--rail`) leaves a spine's first leaf out when that
+    leaf's rail is not among them."""
     dev = fabric.devices[switch]
     while dev.tier > 1:
-        below = [p.peer.device for p in dev.ports
-                 if p.peer is not None and p.peer.device.tier == dev.tier - 1]
+        below = [p.peer.device for p in dev.ports if p.peer is not None
+                 and p.peer.device.tier == dev.tier - 1 and p.peer.device.name in twinned]
         dev = below[0]
-    server = next(p.peer.device for p in dev.ports
-                  if p.peer is not None and not p.peer.device.is_switch)
-    ids = {p.id for p in server.ports}
-    return [i for i, nic in enumerate(nics) if nic.name in ids]
+    held = {nic.name: i for i, nic in enumerate(nics)}
+    server = next(p.peer.device for p in dev.ports if p.peer is not None
+                  and not p.peer.device.is_switch and p.peer.id in held)
+    return [held[p.id] for p in server.ports if p.id in held]

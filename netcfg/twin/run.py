@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -47,6 +47,8 @@ class Report:
     kept: str | None = None
     #: the one pod twinned (`--pod`), None for the whole fabric
     pod: int | None = None
+    #: the rails whose leaves were twinned (`--rail`), empty for every rail
+    rails: list[int] = field(default_factory=list)
     #: whether any session ran BFD (none: `--without-bfd`, or no NOS file states it), so
     #: that an empty `bfd` is not read as every session up
     bfd_run: bool = False
@@ -63,12 +65,16 @@ class Report:
                 "bfd": self.bfd, "bfd_run": self.bfd_run,
                 "differences": self.differences,
                 "failures": [f.as_dict() for f in self.failures],
-                "timings": self.timings, "kept": self.kept, "pod": self.pod}
+                "timings": self.timings, "kept": self.kept, "pod": self.pod,
+                "rails": self.rails or None}
 
     def text(self) -> str:
-        lines = [f"twin: {self.switches} FRR switches, {self.nics} server NICs" + (
-            f" (pod {self.pod}: its leaves and spines; sessions to the cores left out)"
-            if self.pod is not None else "")]
+        lines = [f"twin: {self.switches} FRR switches, {self.nics} server NICs"]
+        if self.pod is not None:
+            lines[0] += f" (pod {self.pod}: its leaves and spines; sessions to the cores left out)"
+        if self.rails:
+            lines[0] += (f" (the leaves of rail {_ranges(self.rails)} and every switch above "
+                         "them; the other rails' leaves left out)")
         for name, diff in sorted(self.differences.items())[:20]:
             lines.append(f"  {name}: its NOS file differs from the plan: {'; '.join(diff[:5])}")
         if self.converged_s is None:
@@ -115,7 +121,7 @@ def read_back(plan: DevicePlan) -> RoutingFacts:
 
 def among(facts: RoutingFacts, plan: DevicePlan, present: set[str]) -> RoutingFacts:
     """`facts` with only the sessions toward switches the twin holds (all of them, unless
-    it twins one pod: `pod_switches`)."""
+    it twins a slice: `twinned_switches`)."""
     outside = {n.address for n in plan.bgp.neighbors if n.name not in present}
     if not outside:
         return facts
@@ -124,12 +130,45 @@ def among(facts: RoutingFacts, plan: DevicePlan, present: set[str]) -> RoutingFa
                    keyed=facts.keyed - outside)
 
 
-def pod_switches(fabric: Fabric, pod: int) -> list[Device]:
-    """The leaves and spines of one pod: what `--pod` twins when the whole fabric does not fit
-    on the machine. The cores join every pod and are left out with their sessions, so the twin
-    proves the pod's own routing (every NIC of the pod reaches every other, with the pod's
-    ECMP width), not the paths between pods."""
-    return [d for d in fabric.switches() if d.role in ("leaf", "spine") and d.pod == pod]
+class SliceError(ValueError):
+    """A `--pod` or `--rail` that names nothing in the fabric (the message lists what does)."""
+
+
+def twinned_switches(fabric: Fabric, pod: int | None = None,
+                     rails: Collection[int] = ()) -> list[Device]:
+    """The switches a twin holds when the whole fabric does not fit on the machine.
+
+    `pod`: the leaves and spines of that pod. The cores join every pod and are left out with
+    their sessions, so the twin proves the pod's own routing (every NIC of the pod reaches
+    every other, with the pod's ECMP width), not the paths between pods.
+    `rails`: only the leaves of those rails, with every switch above them (of the pod, when
+    one is named). Each leaf keeps all its uplinks, so the ECMP width toward every twinned
+    leaf is the whole fabric's; what is left out is the other rails' leaves and the upper
+    tiers' sessions toward them. Neither: every switch."""
+    switches = fabric.switches()
+    if pod is not None:
+        pods = sorted({d.pod for d in switches if d.role == "leaf"})
+        if pod not in pods:
+            raise SliceError(f"no pod {pod} (pods: {_ranges(pods)})")
+        switches = [d for d in switches if d.role in ("leaf", "spine") and d.pod == pod]
+    if rails:
+        known = sorted({d.rail for d in switches if d.role == "leaf" and d.rail is not None})
+        if missing := sorted(set(rails) - set(known)):
+            where = "" if pod is None else f" in pod {pod}"
+            raise SliceError(f"no rail {_ranges(missing)}{where} (rails: {_ranges(known)})")
+        switches = [d for d in switches if d.role != "leaf" or d.rail in rails]
+    return switches
+
+
+def _ranges(numbers: list[int]) -> str:
+    """1, 2, 3, 5 -> "1-3, 5"."""
+    out: list[str] = []
+    for n in numbers:
+        if out and n == int(out[-1].rsplit("-", 1)[-1]) + 1:
+            out[-1] = f"{out[-1].split('-')[0]}-{n}"
+        else:
+            out.append(str(n))
+    return ", ".join(out)
 
 
 def server_prefixes(plan: DevicePlan, facts: RoutingFacts) -> list[str]:

@@ -1,0 +1,49 @@
+"""Which switches a twin of part of the fabric holds (`--pod`, `--rail`): names written out
+from the inventories' own topology (example: one scalable unit of 8 rail leaves under 4
+spines; multivendor: two pods of 8 rail leaves and 4 spines each, under 8 cores)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from netcfg.twin.run import SliceError, twinned_switches
+from netcfg.validate import validate
+
+ROOT = Path(__file__).resolve().parent.parent
+SPINES = {f"spine{i}" for i in range(1, 5)}
+CORES = {f"core{i}" for i in range(1, 9)}
+
+
+def _names(devices) -> set[str]:
+    return {d.name for d in devices}
+
+
+def test_rails_keep_their_leaves_and_every_switch_above():
+    fabric = validate(ROOT / "inventories" / "example").fabric
+    assert _names(twinned_switches(fabric, rails={2, 5})) == {
+        "leaf-su1-r2", "leaf-su1-r5"} | SPINES
+    assert len(twinned_switches(fabric)) == 8 + 4
+
+
+def test_a_rail_of_a_three_tier_fabric_keeps_the_cores_unless_a_pod_is_named():
+    fabric = validate(ROOT / "inventories" / "multivendor").fabric
+    pod_spines = {p: {f"spine-pod{p}-{i}" for i in range(1, 5)} for p in (1, 2)}
+    assert _names(twinned_switches(fabric, rails={3})) == {
+        "leaf-su1-r3", "leaf-su2-r3"} | pod_spines[1] | pod_spines[2] | CORES
+    assert _names(twinned_switches(fabric, pod=2, rails={3})) == {"leaf-su2-r3"} | pod_spines[2]
+    assert _names(twinned_switches(fabric, pod=1)) == {
+        f"leaf-su1-r{r}" for r in range(1, 9)} | pod_spines[1]
+
+
+@pytest.mark.parametrize(("pod", "rails", "message"), [
+    (3, (), "no pod 3 (pods: 1-2)"),
+    (None, (9,), "no rail 9 (rails: 1-8)"),
+    (1, (2, 9, 10, 12), "no rail 9-10, 12 in pod 1 (rails: 1-8)"),
+])
+def test_a_slice_that_names_nothing_says_what_there_is(pod, rails, message):
+    fabric = validate(ROOT / "inventories" / "multivendor").fabric
+    with pytest.raises(SliceError) as exc:
+        twinned_switches(fabric, pod=pod, rails=set(rails))
+    assert str(exc.value) == message
