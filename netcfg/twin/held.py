@@ -15,7 +15,9 @@ json` counts the prefixes that have paths (`totalPrefixes`), so a held set large
 count holds a prefix that is gone, and the whole table is read again. The count is read
 before the listing, and the listing's `tableVersion` must equal the one the caller saw in
 the summary before both: nothing was processed in between, so count and listing describe
-the same table.
+the same table. A path bgpd has received but not yet processed is counted before its prefix
+takes a version, so a table still taking routes reads as a mismatch (a whole read, never a
+wrong answer): the twin asks once a switch's BGP state has stood still for a second.
 
 Left out on purpose: a prefix that appears with only invalid paths (no best path, no new
 version) while another disappears would leave the count unchanged; in the twin every next

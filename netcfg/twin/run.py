@@ -307,7 +307,7 @@ def converge(twin: Twin, routers: list[Router], plans: list[DevicePlan],
     since = start if since is None else since
     seen: dict[str, tuple[int, int, int]] = {}
     changed: dict[str, float] = {}
-    holding: set[str] = set()  # every session up and every prefix held, in the state seen
+    holding: set[str] = set()  # sessions up, prefixes held, unchanged for QUIET_S: settled
     while True:
         now = time.monotonic()
         for router in routers:
@@ -316,7 +316,10 @@ def converge(twin: Twin, routers: list[Router], plans: list[DevicePlan],
                 seen[router.name], changed[router.name] = state, now
                 holding.discard(router.name)
             want = len(facts[router.name].neighbors) - down.get(router.name, 0)
-            if router.name in holding or state[0] != want:
+            # what a table holds is asked once it has stopped moving: while paths stream in,
+            # bgpd counts some it has not yet given a version, and every look would read
+            # the whole table (held.py)
+            if router.name in holding or state[0] != want or now - changed[router.name] < QUIET_S:
                 continue
             if router.name not in must_hold:
                 holding.add(router.name)
@@ -324,10 +327,9 @@ def converge(twin: Twin, routers: list[Router], plans: list[DevicePlan],
             prefixes = held.of(router, state[2])
             if prefixes is not None and wanted - set(origin[router.name]) <= prefixes:
                 holding.add(router.name)
-        quiet = sum(1 for name in holding if now - changed[name] >= QUIET_S)
         if progress is not None:
-            progress(quiet, len(routers))
-        if quiet == len(routers):
+            progress(len(holding), len(routers))
+        if len(holding) == len(routers):
             return max(changed.values()) - since
         if time.monotonic() - start >= timeout:
             return None
