@@ -187,12 +187,28 @@ def test_every_lossless_switch_port_has_headroom(example):
                                                 port_mtu=9216, lanes=4)
 
 
+#: NVIDIA's SONiC SKU for the SN5600: the egress lossless pool spans Spectrum's shared buffer
+#: (sonic-buildimage device/mellanox/x86_64-nvidia_sn5600-r0/ACS-SN5600/buffers_defaults_t1.j2)
+SN5600_SHARED_BUFFER = 158_229_504
+
+
+def test_the_spectrum_4_buffer_is_the_one_nvidias_sonic_sku_sizes():
+    """The catalog's figure against the SKU file itself, where ../shared holds it."""
+    sku = (Path(__file__).resolve().parents[2] / "shared" / "sonic-skus" / "sonic-buildimage"
+           / "device" / "mellanox" / "x86_64-nvidia_sn5600-r0" / "ACS-SN5600")
+    if not sku.is_dir():
+        pytest.skip("../shared/sonic-skus is absent (CI has it)")
+    for topo in ("t0", "t1"):
+        text = (sku / f"buffers_defaults_{topo}.j2").read_text()
+        assert f"egress_lossless_pool_size =  '{SN5600_SHARED_BUFFER}'" in text
+
+
 def test_budget_by_hand(example):
     b = example.physics.budgets["leaf-su1-r1"]
     h3 = sonic_spectrum.headroom(SpectrumAsic(4, 192), 400 * G, 3.0, port_mtu=9216)
     h30 = sonic_spectrum.headroom(SpectrumAsic(4, 192), 400 * G, 30.0, port_mtu=9216)
     assert b.reserved == 32 * h3.size + 32 * h30.size
-    assert b.buffer == 160 * 2**20
+    assert b.buffer == SN5600_SHARED_BUFFER
     assert b.shared == b.buffer - b.reserved
     # Cumulus: the lossless PGs draw on the 50 % lossless pool; alpha 1, 8 congested queues
     assert b.lossless_shared == b.shared // 2
