@@ -47,3 +47,20 @@ def test_a_slice_that_names_nothing_says_what_there_is(pod, rails, message):
     with pytest.raises(SliceError) as exc:
         twinned_switches(fabric, pod=pod, rails=set(rails))
     assert str(exc.value) == message
+
+
+def test_rails_of_a_fabric_without_rails_say_so(tmp_path):
+    """An explicit topology's leaves belong to no rail."""
+    import yaml
+
+    intent = {"fabric": {"name": "x"},
+              "topology": {"kind": "explicit", "devices": {"T0": {"tier": 1}, "S0": {"tier": 2}},
+                           "links": [["T0", "S0"]],
+                           "link_defaults": {"speed": "400G", "cable": "3m"}},
+              "platforms": {"leaf": "nvidia-sn5600-cumulus", "spine": "nvidia-sn5600-cumulus"}}
+    (tmp_path / "fabric.yaml").write_text(yaml.safe_dump(intent))
+    result = validate(tmp_path / "fabric.yaml")
+    assert result.ok, [f.text() for f in result.findings]
+    with pytest.raises(SliceError) as exc:
+        twinned_switches(result.fabric, rails={1})
+    assert str(exc.value) == "no rail 1 (its leaves have no rails)"

@@ -155,7 +155,8 @@ def twinned_switches(fabric: Fabric, pod: int | None = None,
         known = sorted({d.rail for d in switches if d.role == "leaf" and d.rail is not None})
         if missing := sorted(set(rails) - set(known)):
             where = "" if pod is None else f" in pod {pod}"
-            raise SliceError(f"no rail {_ranges(missing)}{where} (rails: {_ranges(known)})")
+            have = f"rails: {_ranges(known)}" if known else "its leaves have no rails"
+            raise SliceError(f"no rail {_ranges(missing)}{where} ({have})")
         switches = [d for d in switches if d.role != "leaf" or d.rail in rails]
     return switches
 
