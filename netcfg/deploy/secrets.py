@@ -222,13 +222,22 @@ def root_hash(ref: RootAuthentication, base: Path | None,
                          environ)
 
 
+#: what each crypt scheme is called in errors, and the `openssl passwd` option printing it
+_SCHEMES = {"1": ("MD5", "-1"), "5": ("SHA-256", "-5"), "6": ("SHA-512", "-6")}
+
+
 def password_hash(where: str, file: str | None, env: str | None, base: Path | None,
-                  environ: os._Environ[str] | dict[str, str] = os.environ) -> Secret:
+                  environ: os._Environ[str] | dict[str, str] = os.environ,
+                  schemes: str = "156") -> Secret:
     """A password's crypt hash named by `where` (an environment variable or a 0600 file with
-    `hash:`); anything but a crypt hash is refused without being shown."""
+    `hash:`), of one of `schemes` (`6`: SHA-512 only, what EOS's `secret sha512` takes);
+    anything else is refused without being shown."""
     value, _ = _by_reference(where, file, env, base, environ, field="hash")
-    if not value or not CRYPT_HASH.fullmatch(value) or len(value) > 128:
-        raise CredentialError(f"{where}: not a crypt hash ($1$, $5$ or $6$, as `openssl "
-                              "passwd -6` prints it); give the hash of the password, never "
-                              "the password")
+    if (not value or not CRYPT_HASH.fullmatch(value) or len(value) > 128
+            or value[1] not in schemes):
+        kind = (f"a {_SCHEMES[schemes][0]} (${schemes}$) crypt hash" if len(schemes) == 1
+                else f"a crypt hash ({', '.join(f'${k}$' for k in schemes)})")
+        raise CredentialError(f"{where}: not {kind}, as `openssl passwd "
+                              f"{_SCHEMES[schemes[-1]][1]}` prints it; give the hash of the "
+                              "password, never the password")
     return remember(value)

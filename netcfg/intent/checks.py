@@ -140,6 +140,10 @@ def _credentials(li: LoadedIntent) -> list[Finding]:
             out.append(li.finding("SCH002", f"management.users.{name} needs hash_env or file "
                                   "(hashes are never written in the intent)",
                                   ("management", "users", name)))
+        if user.sha256 is not None and user.sha256.file is None and user.sha256.hash_env is None:
+            out.append(li.finding("SCH002", f"management.users.{name}.sha256 needs hash_env or "
+                                  "file (hashes are never written in the intent)",
+                                  ("management", "users", name, "sha256")))
     root = intent.management.root_authentication
     if root is not None and root.file is None and root.hash_env is None:
         out.append(li.finding("SCH002", "management.root_authentication needs hash_env or file "

@@ -376,16 +376,29 @@ class Management(IntentModel):
                                  "(default: management.gateway)")
 
 
+class Sha256Hash(IntentModel):
+    """The SHA-256 crypt hash (`$5$`, as `openssl passwd -5` prints it) of a login's
+    password, named, never written: NX-OS's `username ... password 5` takes that form, and
+    a SHA-512 hash is longer than the 64 characters it allows."""
+
+    hash_env: Name | None = None
+    file: Text | None = Field(None, description="YAML file with mode 0600 holding hash:")
+
+
 class LocalUser(IntentModel):
     """A login on every switch: its role, and the crypt hash of its password (SHA-512 `$6$`,
-    as `openssl passwd -6` prints it), named, never written: an environment variable or a
-    0600 YAML file with a `hash:`. The password never reaches netcfg."""
+    as `openssl passwd -6` prints it: EOS's `secret sha512` takes no other), named, never
+    written: an environment variable or a 0600 YAML file with a `hash:`. The password never
+    reaches netcfg. NX-OS needs the same password's SHA-256 hash as well (`sha256`)."""
 
     role: Literal["admin", "operator"] = Field(
-        description="admin: full rights (EOS network-admin, Junos super-user, NVUE "
+        description="admin: full rights (EOS and NX-OS network-admin, Junos super-user, NVUE "
         "system-admin); operator: read-only (network-operator, read-only, nvue-monitor)")
     hash_env: Name | None = None
     file: Text | None = Field(None, description="YAML file with mode 0600 holding hash:")
+    sha256: Sha256Hash | None = Field(
+        None, description="the same password's SHA-256 crypt hash, for NX-OS switches (without "
+        "it they keep their own logins)")
 
 
 class RootAuthentication(IntentModel):

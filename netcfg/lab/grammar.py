@@ -5,7 +5,8 @@ pattern in a small notation:
 
     word          keyword (case-insensitive)          a|b|c     one of these keywords
     <type>        a value: <ip> <prefix> <iface> <word> <text> (rest of line) <num>
-                  <fraction> (1/128) <list> (1,3-5) or a numeric range <0-63>
+                  <fraction> (1/128) <list> (1,3-5) <sha512> (a $6$ crypt hash) or a numeric
+                  range <0-63>
     [ ... ]       optional part                       { ... }   grouping
     X+            X once or more                      =         end of the setting's key
 
@@ -59,6 +60,9 @@ BASE_TYPES: dict[str, TypeCheck] = {
     "list": lambda t: re.fullmatch(r"\d+(-\d+)?(,\d+(-\d+)?)*", t) is not None,
     "hex": lambda t: re.fullmatch(r"0x[0-9a-fA-F]+", t) is not None,
     "time": lambda t: re.fullmatch(r"\d\d:\d\d:\d\d", t) is not None,
+    # a SHA-512 crypt hash: `$6$`, optional rounds, salt up to 16, digest 86 (crypt(5))
+    "sha512": lambda t: re.fullmatch(r"\$6\$(rounds=\d{4,9}\$)?[./0-9A-Za-z]{1,16}\$"
+                                     r"[./0-9A-Za-z]{86}", t) is not None,
 }
 
 

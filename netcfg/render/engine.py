@@ -7,6 +7,7 @@ fails the render instead of printing an empty string. Output is byte-identical f
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
@@ -20,6 +21,7 @@ from netcfg.render.plan import (
     AAA_KEY,
     ROOT_HASH,
     SESSION_KEY,
+    SHA256,
     SNMP_COMMUNITY,
     DevicePlan,
     PlanBuilder,
@@ -111,6 +113,10 @@ def render_files(fabric: Fabric, physics: Physics, devices: list[Device],
     return files
 
 
+#: a user_hash placeholder, whole (a login's name: intent.base.Name)
+_USER_PLACEHOLDER = re.compile(r"NETCFG-USER-[A-Z0-9]+-[A-Za-z0-9][A-Za-z0-9_.\-]*")
+
+
 class Hashes:
     """Fills the password-hash placeholders of rendered text: ROOT_HASH with the hash
     `management.root_authentication` names, user_hash(name) with `management.users.<name>`'s.
@@ -126,17 +132,31 @@ class Hashes:
         management = self.fabric.loaded.intent.management
         if ROOT_HASH in text:
             text = text.replace(ROOT_HASH, self._root().reveal())
-        for name, user in management.users.items():
-            placeholder = user_hash(name)
-            if placeholder in text:
-                if placeholder not in self._read:
-                    from netcfg.deploy.secrets import password_hash
+        if "NETCFG-USER-" not in text:
+            return text
+        from netcfg.deploy.secrets import password_hash
 
-                    self._read[placeholder] = password_hash(
-                        f"management.users.{name}", user.file, user.hash_env,
-                        self.fabric.loaded.root)
-                text = text.replace(placeholder, self._read[placeholder].reveal())
-        return text
+        wanted: dict[str, tuple[str, str | None, str | None, str]] = {}
+        for name, user in management.users.items():
+            wanted[user_hash(name)] = (f"management.users.{name}", user.file, user.hash_env,
+                                       "6")
+            if user.sha256 is not None:
+                wanted[user_hash(name, SHA256)] = (f"management.users.{name}.sha256",
+                                                   user.sha256.file, user.sha256.hash_env, "5")
+
+        def hashed(match: re.Match[str]) -> str:
+            placeholder = match.group(0)
+            if placeholder not in wanted:
+                return placeholder
+            if placeholder not in self._read:
+                where, file, env, schemes = wanted[placeholder]
+                self._read[placeholder] = password_hash(where, file, env,
+                                                        self.fabric.loaded.root,
+                                                        schemes=schemes)
+            return self._read[placeholder].reveal()
+
+        # a whole placeholder at a time: login `ops` must not fill the start of `ops2`'s
+        return _USER_PLACEHOLDER.sub(hashed, text)
 
     def _root(self) -> Secret:
         if ROOT_HASH not in self._read:

@@ -284,6 +284,9 @@ class DevicePlan:
     #: logins (management.users): name -> role; each file holds user_hash(name) where the
     #: hash goes, filled in when files are written (render.engine.Hashes)
     users: dict[str, str] = field(default_factory=dict)
+    #: the logins whose SHA-256 hash the intent names as well (management.users.<n>.sha256),
+    #: for the NOSes that take only that form; a file holds user_hash(name, SHA256) for it
+    sha256_users: tuple[str, ...] = ()
     #: the TACACS+ or RADIUS servers logins are asked of (management.aaa), None where not asked
     aaa: AaaServers | None = None
     #: the `raw_config` entries for this switch, in order: rendering puts them into the file
@@ -305,10 +308,14 @@ SNMP_COMMUNITY = "NETCFG-SNMP-COMMUNITY"
 #: `netcfg push` puts the key there, as it does a session key
 AAA_KEY = "NETCFG-AAA-KEY"
 
-def user_hash(name: str) -> str:
-    """What a file holds where login `name`'s password hash goes until rendering fills it in
-    (render.engine.Hashes)."""
-    return f"NETCFG-USER-HASH-{name}"
+#: the kind of user_hash a file holds where a login's SHA-256 hash goes (NX-OS)
+SHA256 = "SHA256"
+
+
+def user_hash(name: str, kind: str = "HASH") -> str:
+    """What a file holds where login `name`'s password hash (`kind` SHA256: its SHA-256 hash)
+    goes until rendering fills it in (render.engine.Hashes)."""
+    return f"NETCFG-USER-{kind}-{name}"
 
 
 #: what the rendered files hold where a BGP session's key goes: `netcfg push` replaces it with
@@ -561,6 +568,8 @@ class PlanBuilder:
             if intent.management.telemetry else None,
             banners=intent.management.banners,
             users={name: u.role for name, u in sorted(intent.management.users.items())},
+            sha256_users=tuple(sorted(name for name, u in intent.management.users.items()
+                                      if u.sha256 is not None)),
             aaa=_aaa(intent.management.aaa),
             raw=[_raw_piece(i, intent.raw_config[i]) for i in dev.raw])
 

@@ -117,11 +117,15 @@ def test_banners_are_pushed_kept_and_changed(nos, make_lab, tmp_path):
 
 #: a SHA-512 crypt hash (of a password nobody needs: the lab stores it as given)
 HASH = "$6$netcfgtest$" + "C" * 86
+#: its SHA-256 hash, for NX-OS
+HASH5 = "$5$netcfgtest$" + "C" * 43
 #: how each device shows the intent's login, and the device's own login it keeps
 LOGINS = {"eos": ("username ops2 privilege 1 role network-operator secret sha512 ",
                   "username netops"),
           "junos": ("user ops2 {", "user netops {"),
-          "cumulus": ("ops2:", "netops:")}
+          "cumulus": ("ops2:", "netops:"),
+          "nxos": (f"username ops2 password 5 {HASH5} role network-operator",
+                   "username netops password 5 ")}
 
 
 @pytest.mark.parametrize("nos", sorted(LOGINS))
@@ -129,9 +133,11 @@ def test_intent_logins_are_added_and_the_devices_own_stay(nos, make_lab, tmp_pat
                                                            monkeypatch):
     lab, name, target = _switch(nos, make_lab, tmp_path)
     monkeypatch.setenv("NETCFG_TEST_OPS2_HASH", HASH)
+    monkeypatch.setenv("NETCFG_TEST_OPS2_HASH5", HASH5)
     desired = desired_with(tmp_path, name, "management:\n  users:\n"
-                           "    ops2: {role: operator, hash_env: NETCFG_TEST_OPS2_HASH}\n")
-    assert HASH in desired.text
+                           "    ops2: {role: operator, hash_env: NETCFG_TEST_OPS2_HASH,\n"
+                           "           sha256: {hash_env: NETCFG_TEST_OPS2_HASH5}}\n")
+    assert (HASH5 if nos == "nxos" else HASH) in desired.text
     pushed = push_device(target, desired, Run(tmp_path / "one"), OPTS, threading.Event())
     assert pushed.status == "confirmed", pushed
     running = lab[name].running_config()

@@ -20,7 +20,7 @@ from netcfg.lab import DeviceSpec
 
 LEAF = """\
 hostname leaf1
-username admin privilege 15 role network-admin secret sha512 $6$x$y
+username admin privilege 15 role network-admin secret sha512 $6$x$yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy
 interface Ethernet1/1
    description to spine1
    mtu 9214
@@ -167,6 +167,8 @@ def test_rollback_restores_previous_commit(leaf, drivers):
     ("interface Ethernet1/1\n priority-flow-control priority 9 no-drop\n", "at token 2: '9'"),
     # no public EOS text has a `protocol` field keyword for `fields ip`
     ("ip load-sharing trident fields ip source-ip protocol\n", "at token 6: 'protocol'"),
+    # `secret sha512` takes a SHA-512 crypt hash (AVD's sha512_password): not a SHA-256 one
+    ("username ops secret sha512 $5$salt$" + "a" * 43 + "\n", r"at token 4: '\$5\$salt\$"),
 ])
 def test_typo_or_misplaced_line_rejected(leaf, drivers, typo, token):
     lab, dev = leaf

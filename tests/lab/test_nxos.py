@@ -465,3 +465,23 @@ def test_split_ports_exist_only_after_a_breakout(make_lab, drivers, breakout, ac
         with pytest.raises(NXAPICommandError, match="Rollback failed"):
             drv.commit_config()
         assert "Ethernet1/3/2" not in dev.running_config()
+
+
+@pytest.mark.parametrize(("hashed", "accepted"), [
+    ("$5$salt$" + "a" * 43, True),
+    ("$6$salt$" + "a" * 86, False),  # SHA-512: longer than the 64 characters `password 5` takes
+    ("Not-a-hash-1", False),  # 5 says the password is encrypted already
+])
+def test_an_encrypted_password_is_a_sha256_hash(make_lab, drivers, hashed, accepted):
+    lab = make_lab(DeviceSpec("nx1", "nxos"))
+    dev = lab["nx1"]
+    drv = _opened(drivers, dev)
+    line = f"username ops password 5 {hashed} role network-operator"
+    drv.load_replace_candidate(config=SPINE + line + "\n")
+    if accepted:
+        drv.commit_config()
+        assert line in dev.running_config()
+    else:
+        with pytest.raises(NXAPICommandError, match="Rollback failed"):
+            drv.commit_config()
+        assert "username ops" not in dev.running_config()

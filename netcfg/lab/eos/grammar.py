@@ -100,7 +100,11 @@ MODES: dict[str, list] = {
         "ip load-sharing trident|tomahawk|sand fields ip = "
         "source-ip|destination-ip|source-port|destination-port|ingress-interface+",
         "ip load-sharing trident|tomahawk|sand fields ipv6 = <text>",
-        "username <word> = [privilege <0-15>] [role <word>] secret|nopassword <text>",
+        # Arista's AVD (local-users: `sha512_password`, a SHA-512 crypt hash) and the EOS
+        # manual's `secret [0 | 5 | sha512]`: a hash given as sha512 must be one
+        "username <word> = [privilege <0-15>] [role <word>] secret sha512 <sha512>",
+        "username <word> = [privilege <0-15>] [role <word>] secret 0|5 <word>",
+        "username <word> = [privilege <0-15>] [role <word>] secret <word>",
         "username <word> = [privilege <0-15>] [role <word>] nopassword",
         "username <word> ssh-key = <text>",
         "enable password|secret = <text>",

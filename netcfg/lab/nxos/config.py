@@ -62,6 +62,7 @@ class NxosEditor:
                 text = " ".join(words)
                 low[1] = name.lower()
         self._check_feature(text, low)
+        self._check_password(text, words, low)
         if low[0] == "neighbor" and len(words) == 4 and low[2] == "remote-as":
             opened = self.editor.apply(" ".join(words[:2]))
             self.editor.apply(" ".join(words[2:]))
@@ -74,6 +75,16 @@ class NxosEditor:
                                       or (prefix == ("interface", "vlan")
                                           and not c.tokens[1].startswith("vlan"))]
         return opened
+
+    def _check_password(self, text: str, words: list[str], low: list[str]) -> None:
+        """`username U password 5 P`: P is an encrypted password, saved as given, of at most
+        64 characters (Cisco Nexus 1000V command reference, `username`; the Nexus 9000
+        Security Configuration Guide's `password [0 | 5]`): a SHA-256 crypt hash, the form
+        NX-OS's own running configurations show. A SHA-512 one is longer than 64."""
+        if low[0] != "username" or low[2:4] != ["password", "5"] or len(words) < 5:
+            return
+        if len(words[4]) > 64 or not _SHA256_CRYPT.fullmatch(words[4]):
+            raise ConfigError(text, 4)
 
     def _check_feature(self, text: str, low: list[str]) -> None:
         if not self.editor.strict:
@@ -110,6 +121,9 @@ def parse(text: str, strict: bool = True) -> Node:
             del indents[len(nx.editor.stack):]
     return root
 
+
+#: a SHA-256 crypt hash (`$5$`, optional rounds, salt up to 16, digest 43)
+_SHA256_CRYPT = re.compile(r"\$5\$(rounds=\d{4,9}\$)?[./0-9A-Za-z]{1,16}\$[./0-9A-Za-z]{43}")
 
 #: a split port: EthernetM/P/K (module, cage port, sub-port)
 _SPLIT = re.compile(r"ethernet(\d+)/(\d+)/(\d+)")

@@ -84,8 +84,9 @@ class NxosEmulator(Emulator):
         self.ssh_config = Path(ctx.workdir) / f"{spec.name}.ssh_config"
 
     def default_config(self) -> str:
-        return (f"hostname {self.spec.name}\nfeature nxapi\nvrf context management\n"
-                "interface mgmt0\n  vrf member management\n")
+        return (f"hostname {self.spec.name}\nfeature nxapi\n"
+                f"username {self.spec.username} password 5 {_LAB_HASH} role network-admin\n"
+                "vrf context management\ninterface mgmt0\n  vrf member management\n")
 
     async def start(self) -> None:
         await self.serve_https("https", self._nxapi)
@@ -477,3 +478,8 @@ def _token_offset(line: str, token: int) -> int:
             return pos
         pos += len(word)
     return len(line.rstrip()) + 1
+
+
+#: the lab login's password as the switch stores it (a SHA-256 crypt hash of nothing anyone
+#: needs: the lab checks the password the spec gives, not this)
+_LAB_HASH = "$5$netcfglab$" + "0" * 43

@@ -26,6 +26,29 @@ class Nxos(ModuleVendor):
     routing: ClassVar[ModuleType] = routing
 
     def check(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
+        if not devices:
+            return []
+        return self._logins(fabric, devices) + self._cnp(fabric, devices)
+
+    def _logins(self, fabric: Fabric, devices: list[Device]) -> list[Finding]:
+        """CAP010 for the logins NX-OS gets no line for: `username ... password 5` takes a
+        SHA-256 crypt hash (the SHA-512 one every other NOS takes is longer than the 64
+        characters NX-OS allows), so a login without `sha256` stays off NX-OS switches,
+        which keep their own."""
+        li = fabric.loaded
+        lacking = [n for n, u in sorted(li.intent.management.users.items()) if u.sha256 is None]
+        if not lacking:
+            return []
+        more = len(devices) - 1
+        return [li.finding(
+            "CAP010", f"nxos config does not state the logins {', '.join(lacking)} "
+            f"({devices[0].name}" + (f" and {more} more nxos switches" if more else "")
+            + "): NX-OS's `username ... password 5` takes a SHA-256 crypt hash; give "
+            f"management.users.{lacking[0]}.sha256 (openssl passwd -5); the switches keep "
+            "their own logins", ("management", "users", lacking[0]), severity="info",
+            device=devices[0].name)]
+
+    def _cnp(self, fabric: Fabric, devices: list[Device]) -> list[Finding]:
         """CAP020: Cisco's RoCE designs mark CNP into qos-group 7 (a Cisco engineer's
         `roce_enable.py`: `--cnp-dscp 48` -> qos-group 7, `c-out-8q-q7 priority level 1`),
         the queue NX-OS's default policy already makes strict and uses for control traffic;
@@ -34,7 +57,7 @@ class Nxos(ModuleVendor):
         li = fabric.loaded
         qos = li.intent.qos
         cnp = qos.classes.get(qos.cnp_class)
-        if cnp is None or cnp.traffic_class == CNP_QUEUE or not devices:
+        if cnp is None or cnp.traffic_class == CNP_QUEUE:
             return []
         more = len(devices) - 1
         return [li.finding(

@@ -32,9 +32,6 @@ CAPABILITIES = Capabilities(
         "priority-flow-control auto-restore multiplier": "polls before the queue is restored",
     },
     unrendered={
-        "users": "no username line is rendered: NX-OS takes `password 5` with a SHA-256 crypt "
-                 "($5$) hash and netcfg's users carry one hash for every NOS (SHA-512 `$6$`); "
-                 "the switch keeps its own logins",
         "banners": "no banner is rendered: NX-OS's `banner motd` takes a delimiter character "
                    "and the form its running configuration shows a several-line banner in is "
                    "not verified; the switch keeps its own (management.preserve: "

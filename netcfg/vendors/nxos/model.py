@@ -135,4 +135,7 @@ class NxosConfig:
     #: TACACS+ or RADIUS servers and their group (Cisco Nexus 9000 NX-OS Security
     #: Configuration Guide: "Configuring TACACS+", "Configuring RADIUS", "Configuring AAA")
     aaa: AaaServers | None
+    #: `username <name> password 5 <SHA-256 hash placeholder> role <role>`: the logins whose
+    #: SHA-256 hash the intent names (management.users.<n>.sha256)
+    users: tuple[tuple[str, str, str], ...]
     bgp: Bgp

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
-from netcfg.render.plan import DevicePlan
+from netcfg.render.plan import SHA256, DevicePlan, user_hash
 from netcfg.vendors.lineconfig import parse
 from netcfg.vendors.nxos.capabilities import CAPABILITIES
 from netcfg.vendors.nxos.model import (
@@ -167,7 +167,16 @@ def build(plan: DevicePlan) -> NxosConfig:
         dns_servers=tuple(plan.dns_servers), syslog_servers=tuple(plan.syslog_servers),
         syslog_level=None if plan.syslog_severity is None
         else syslog_level(plan.syslog_severity), snmp=plan.snmp, gnmi=plan.gnmi,
-        aaa=plan.aaa, bgp=Bgp.of(plan.bgp))
+        aaa=plan.aaa,
+        users=tuple((name, USER_ROLES[plan.users[name]], user_hash(name, SHA256))
+                    for name in plan.sha256_users),
+        bgp=Bgp.of(plan.bgp))
+
+
+#: management.users roles as NX-OS's predefined roles (Cisco Nexus 9000 NX-OS Security
+#: Configuration Guide, "Configuring User Accounts and RBAC": network-admin, complete read and
+#: write access; network-operator, complete read access)
+USER_ROLES = {"admin": "network-admin", "operator": "network-operator"}
 
 
 def _pair(fields: set[str], a: str, b: str) -> str:
