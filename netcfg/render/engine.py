@@ -7,10 +7,10 @@ fails the render instead of printing an empty string. Output is byte-identical f
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
+from re import Match
 from typing import TYPE_CHECKING
 
 import jinja2
@@ -23,6 +23,7 @@ from netcfg.render.plan import (
     SESSION_KEY,
     SHA256,
     SNMP_COMMUNITY,
+    USER_HASH,
     DevicePlan,
     PlanBuilder,
     user_hash,
@@ -113,10 +114,6 @@ def render_files(fabric: Fabric, physics: Physics, devices: list[Device],
     return files
 
 
-#: a user_hash placeholder, whole (a login's name: intent.base.Name)
-_USER_PLACEHOLDER = re.compile(r"NETCFG-USER-[A-Z0-9]+-[A-Za-z0-9][A-Za-z0-9_.\-]*")
-
-
 class Hashes:
     """Fills the password-hash placeholders of rendered text: ROOT_HASH with the hash
     `management.root_authentication` names, user_hash(name) with `management.users.<name>`'s.
@@ -132,7 +129,7 @@ class Hashes:
         management = self.fabric.loaded.intent.management
         if ROOT_HASH in text:
             text = text.replace(ROOT_HASH, self._root().reveal())
-        if "NETCFG-USER-" not in text:
+        if USER_HASH.search(text) is None:
             return text
         from netcfg.deploy.secrets import password_hash
 
@@ -144,7 +141,7 @@ class Hashes:
                 wanted[user_hash(name, SHA256)] = (f"management.users.{name}.sha256",
                                                    user.sha256.file, user.sha256.hash_env, "5")
 
-        def hashed(match: re.Match[str]) -> str:
+        def hashed(match: Match[str]) -> str:
             placeholder = match.group(0)
             if placeholder not in wanted:
                 return placeholder
@@ -156,7 +153,7 @@ class Hashes:
             return self._read[placeholder].reveal()
 
         # a whole placeholder at a time: login `ops` must not fill the start of `ops2`'s
-        return _USER_PLACEHOLDER.sub(hashed, text)
+        return USER_HASH.sub(hashed, text)
 
     def _root(self) -> Secret:
         if ROOT_HASH not in self._read:

@@ -7,6 +7,7 @@ timers, L2 frame MTU; each vendor converts in one place (`netcfg/vendors/`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -316,6 +317,11 @@ def user_hash(name: str, kind: str = "HASH") -> str:
     """What a file holds where login `name`'s password hash (`kind` SHA256: its SHA-256 hash)
     goes until rendering fills it in (render.engine.Hashes)."""
     return f"NETCFG-USER-{kind}-{name}"
+
+
+#: a user_hash placeholder, whole (a login's name: intent.base.Name), so that login `ops` is
+#: never filled into the start of `ops2`'s
+USER_HASH = re.compile(r"NETCFG-USER-[A-Z0-9]+-[A-Za-z0-9][A-Za-z0-9_.\-]*")
 
 
 #: what the rendered files hold where a BGP session's key goes: `netcfg push` replaces it with
