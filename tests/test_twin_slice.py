@@ -64,3 +64,12 @@ def test_rails_of_a_fabric_without_rails_say_so(tmp_path):
     with pytest.raises(SliceError) as exc:
         twinned_switches(result.fabric, rails={1})
     assert str(exc.value) == "no rail 1 (its leaves have no rails)"
+
+
+def test_the_report_says_which_rails_it_twinned():
+    from netcfg.twin.run import Report
+
+    head = Report(switches=6, nics=64, rails=[1, 2, 3, 5]).text().splitlines()[0]
+    assert head == ("twin: 6 FRR switches, 64 server NICs (the leaves of rails 1-3, 5 and every "
+                    "switch above them; the other rails' leaves left out)")
+    assert Report(rails=[4]).as_dict()["rails"] == [4] and Report().as_dict()["rails"] is None

@@ -73,8 +73,9 @@ class Report:
         if self.pod is not None:
             lines[0] += f" (pod {self.pod}: its leaves and spines; sessions to the cores left out)"
         if self.rails:
-            lines[0] += (f" (the leaves of rail {_ranges(self.rails)} and every switch above "
-                         "them; the other rails' leaves left out)")
+            rails = ("rails " if len(self.rails) > 1 else "rail ") + _ranges(self.rails)
+            lines[0] += (f" (the leaves of {rails} and every switch above them; the other "
+                         "rails' leaves left out)")
         for name, diff in sorted(self.differences.items())[:20]:
             lines.append(f"  {name}: its NOS file differs from the plan: {'; '.join(diff[:5])}")
         if self.converged_s is None:
