@@ -24,7 +24,7 @@ SHA256 = "$5$abcdefgh$ijtOJ//yvc/9bq1g0llFn9dB688BwBDRD90DlKKSKE1"
 SHA512 = ("$6$abcdefgh$KQeXafAQAaOoKTevphVU215RvJdgzyfASRasIOuh12hO8u0r1bGW92ZnTmC9IjsiQ8VPiTXBiZF"
           "49dFL1U4wX/")
 #: the lab's factory root hash (netcfg/lab/junos/emulator.py: a placeholder, no real password)
-LAB_HASH = "$6$netcfglab$" + "0" * 88
+LAB_HASH = "$6$netcfglab$" + "0" * 86
 
 
 def _inventory(tmp, on_push: str | None = None):

@@ -432,7 +432,7 @@ def default_config(hostname: str, username: str) -> str:
             f"            }}\n        }}\n    }}\n}}\n")
 
 
-_LAB_HASH = "$6$netcfglab$" + "0" * 88
+_LAB_HASH = "$6$netcfglab$" + "0" * 86
 
 
 def _missing_mandatory(tree: JNode) -> str | None:
