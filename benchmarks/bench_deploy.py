@@ -78,12 +78,16 @@ def main() -> None:
                 common += ["--device", name]
             for label, cmd, want in [
                 ("diff (all drift)", ["diff", *common], 3),
+                # the lab's NX-OS spines come from the factory: their first push splits
+                # cages, which reloads the module (a greenfield deploy)
                 ("push (commit timer, post-checks, confirm)",
-                 ["push", *common, "--canary", "1", "--batch-size", "100"], 0),
+                 ["push", *common, "--canary", "1", "--batch-size", "100",
+                  "--allow-disruptive"], 0),
                 ("diff (no drift)", ["diff", *common], 0),
                 ("push again (nothing to do)", ["push", *common, "--batch-size", "200"], 0),
                 ("rollback (restore the saved configs)", ["rollback", *common], 0),
-                ("push, default canary 1 + batches of 10", ["push", *common], 0),
+                ("push, default canary 1 + batches of 10",
+                 ["push", *common, "--allow-disruptive"], 0),
             ]:
                 seconds, proc = timed(cmd)
                 ok = "ok" if proc.returncode == want else f"EXIT {proc.returncode}"

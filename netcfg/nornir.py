@@ -152,14 +152,14 @@ def netcfg_diff(task: Task, timeout: int = 60) -> Result:
 
 
 def netcfg_push(task: Task, dry_run: bool = False, revert_in: int = 300, timeout: int = 60,
-                allow_removal: tuple[str, ...] = ()) -> Result:
+                allow_removal: tuple[str, ...] = (), allow_disruptive: bool = False) -> Result:
     """Push this host as `netcfg push` pushes one device: lock, backup, replace with the
     device's logins kept, commit with its revert timer, post-checks, confirm; journaled in a
     run of its own under the inventory's state directory."""
     target, desired, state = _netcfg(task)
     run = Run(state, command="push --dry-run" if dry_run else "push")
     opts = Options(timeout=timeout, revert_in=revert_in, dry_run=dry_run,
-                   allow_removal=allow_removal)
+                   allow_removal=allow_removal, allow_disruptive=allow_disruptive)
     r = push_device(target, desired, run, opts, threading.Event())
     return Result(host=task.host, result={**r.as_dict(), "run": run.id}, diff=r.diff,
                   changed=r.status in ("confirmed", "changed"),

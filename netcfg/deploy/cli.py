@@ -215,9 +215,12 @@ def diff(path: str, fmt: str, summary: bool, **kw: Any) -> None:
 @click.option("--allow-removal", "allow_removal", multiple=True, metavar="SECTION",
               help="let the push remove this section (or family, a glob) though the intent "
                    "does not manage it, e.g. 'ntp server' or 'NTP_SERVER' (repeatable)")
+@click.option("--allow-disruptive", "allow_disruptive", is_flag=True,
+              help="let the push make changes that take links down by themselves (an NX-OS "
+                   "breakout line reloads its module): for a maintenance window")
 def push(path: str, fmt: str, revert_in: int, canary: int, batch_size: int,
          max_failures: int, dry_run: bool, no_deadlock: bool, allow_removal: tuple[str, ...],
-         **kw: Any) -> None:
+         allow_disruptive: bool, **kw: Any) -> None:
     """Diff, commit with a revert timer, post-check and confirm, canary first then batches."""
     from netcfg.deploy.engine import Options, push_fleet
     from netcfg.deploy.runs import Run
@@ -225,7 +228,8 @@ def push(path: str, fmt: str, revert_in: int, canary: int, batch_size: int,
     setup = _Setup(path, kw, skip_deadlock=no_deadlock)
     opts = Options(timeout=kw["timeout"], revert_in=revert_in, dry_run=dry_run,
                    workers=kw["workers"], canary=canary, batch_size=batch_size,
-                   max_failures=max_failures, allow_removal=allow_removal)
+                   max_failures=max_failures, allow_removal=allow_removal,
+                   allow_disruptive=allow_disruptive)
     run = Run(setup.state, command="push --dry-run" if dry_run else "push")
     click.echo(f"run {run.id}: journal {run.dir / 'journal.jsonl'}", err=True)
     stop = _interruptible()

@@ -62,6 +62,9 @@ class Options:
     #: globs of sections (or families) a push may remove though the intent does not manage
     #: them (`--allow-removal`)
     allow_removal: tuple[str, ...] = ()
+    #: a push may make changes that take links down by themselves (`--allow-disruptive`:
+    #: an NX-OS breakout reloads its module), for a maintenance window
+    allow_disruptive: bool = False
     #: devices a killed run left mid-confirm (`runs.cut_confirms`): their startup config is
     #: saved even when nothing else changes
     resave: frozenset[str] = frozenset()
@@ -119,10 +122,11 @@ def _candidate(target: Target, running: str, desired: Desired) -> Kept:
 
 
 def _sections(target: Target, candidate: Kept, opts: Options) -> Change:
-    change = compare(candidate.running, target.adapter.sections(candidate.text),
-                     opts.allow_removal, candidate.written)
+    wanted = target.adapter.sections(candidate.text)
+    change = compare(candidate.running, wanted, opts.allow_removal, candidate.written)
     change.kept_device = candidate.overridden
     change.preserved = candidate.kept
+    change.disruptive = target.adapter.disruptive(candidate.running, wanted)
     return change
 
 
@@ -243,6 +247,11 @@ def _push_locked(target: Target, desired: Desired, run: Run, opts: Options,
                        "not manage; keep them (preserve) or name them with --allow-removal")
                 run.record(name, "refused", stage="removal", removes=sections.unmanaged)
                 return Result(name, "failed", error=why, stage="removal", sections=sections)
+            if sections.disruptive and not opts.allow_disruptive:
+                why = (f"{'; '.join(sections.disruptive)}; push with --allow-disruptive in a "
+                       "maintenance window")
+                run.record(name, "refused", stage="disruptive", disrupts=sections.disruptive)
+                return Result(name, "failed", error=why, stage="disruptive", sections=sections)
             diff = _load(driver, target, candidate.text, run)
             meaning = _meaning(desired, running)
             if not diff:

@@ -52,6 +52,8 @@ class Change:
     #: the device's own sections the file lacks that the preserve policy keeps (logins, AAA,
     #: management.preserve)
     preserved: list[str] = field(default_factory=list)
+    #: what the replace does that takes links down by itself (DeployAdapter.disruptive)
+    disruptive: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         """`+2 ~5 -1` and the removed sections by name."""
@@ -61,12 +63,14 @@ class Change:
             text += f" (removes {shown})"
         if self.kept_device:
             text += f"; keeps the device's own {', '.join(self.kept_device)}"
+        if self.disruptive:
+            text += f"; disruptive: {'; '.join(self.disruptive)}"
         return text
 
     def as_dict(self) -> dict[str, list[str]]:
         return {"added": self.added, "changed": self.changed, "removed": self.removed,
                 "unmanaged_removals": self.unmanaged, "kept_device": self.kept_device,
-                "preserved": self.preserved}
+                "preserved": self.preserved, "disruptive": self.disruptive}
 
 
 def matches(key: str, family: str, patterns: Iterable[str]) -> bool:

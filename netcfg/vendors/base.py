@@ -211,6 +211,13 @@ class DeployAdapter:
         describes them; empty where the NOS has no splitter (then nothing is refused)."""
         return {}
 
+    def disruptive(self, running: dict[str, tuple[str, str]],
+                   candidate: dict[str, tuple[str, str]]) -> list[str]:
+        """What replacing `running` by `candidate` (both as `sections` splits them) does that
+        takes links down by itself, beyond the lines' own meaning, one phrase each: a push
+        refuses it unless the operator allows it (`--allow-disruptive`). None by default."""
+        return []
+
     def add_sections(self, running: str, candidate: str, keys: list[str]) -> str:
         """`candidate` with these sections of `running` (keys of `sections`) added as the
         device has them: how a replace keeps the device's own (netcfg/deploy/preserve.py)."""

@@ -33,16 +33,39 @@ def multivendor() -> Validation:
     return validate(MULTIVENDOR)
 
 
-def specs(names: list[str], password: str = PASSWORD) -> list[DeviceSpec]:
+#: how the multivendor inventory's NX-OS spines (N9364E-SG2, 24 of whose 64 cages run
+#: 2 x 400G) are split while in service; a switch fresh from the factory splits nothing, and
+#: the push that adds the line reloads the module (tests/deploy/test_disruptive.py)
+NXOS_BREAKOUT = "interface breakout module 1 port 1-24 map 400g-2x"
+#: a SHA-256 crypt hash standing for the lab login's stored password (nobody's password)
+_LOGIN_HASH = "$5$netcfgtest$" + "0" * 43
+
+
+def in_service(name: str, username: str = "netops") -> str:
+    """The startup config of an NX-OS spine already in service: the factory's lines
+    (netcfg/lab/nxos/emulator.py) and its cages split."""
+    return (f"hostname {name}\nfeature nxapi\n"
+            f"username {username} password 5 {_LOGIN_HASH} role network-admin\n"
+            f"{NXOS_BREAKOUT}\nvrf context management\ninterface mgmt0\n"
+            "  vrf member management\n")
+
+
+def specs(names: list[str], password: str = PASSWORD, factory: bool = False
+          ) -> list[DeviceSpec]:
+    """Lab devices for `names` of the multivendor inventory; NX-OS spines in service (their
+    cages split) unless `factory`."""
     result = multivendor()
     fabric = result.fabric
     assert fabric is not None
     out = []
     for name in names:
         dev = fabric.devices[name]
-        out.append(DeviceSpec(name, fabric.platform(dev).nos, username="netops",
+        nos = fabric.platform(dev).nos
+        startup = in_service(name) if nos == "nxos" and not factory else ""
+        out.append(DeviceSpec(name, nos, username="netops",
                               password=password, interfaces=[p.name for p in dev.ports],
-                              model=fabric.platform(dev).model, options=vendor_options(SHARED)))
+                              model=fabric.platform(dev).model, options=vendor_options(SHARED),
+                              startup_config=startup))
     return out
 
 

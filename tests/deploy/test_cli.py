@@ -34,7 +34,9 @@ def test_walk_through_diff_push_rollback(served):
     drift = netcfg("diff", *common, check=3)
     assert all(f"{name}: drift" in drift.stdout for name in DEVICES)
     assert "PFC priority 3 off" in drift.stdout
-    pushed = netcfg("push", *common, "--format", "json", check=0)
+    # the lab's NX-OS spine is fresh from the factory: splitting its cages reloads the module
+    assert "disruptive: adds `interface breakout module 1 port 1-24 map 400g-2x`" in drift.stdout
+    pushed = netcfg("push", *common, "--allow-disruptive", "--format", "json", check=0)
     report = json.loads(pushed.stdout)
     assert {d["device"]: d["status"] for d in report["devices"]} == dict.fromkeys(
         DEVICES, "confirmed")
@@ -87,7 +89,7 @@ def test_failed_push_stops_and_rolls_back_then_a_retry_goes_through(tmp_path):
         for name in DEVICES:
             common += ["--device", name]
         failed = netcfg("push", *common, "--canary", "1", "--batch-size", "2",
-                        "--format", "json", check=4)
+                        "--allow-disruptive", "--format", "json", check=4)
         report = json.loads(failed.stdout)
         assert report["aborted"] is True
         statuses = {d["device"]: d["status"] for d in report["devices"]}
@@ -103,7 +105,8 @@ def test_failed_push_stops_and_rolls_back_then_a_retry_goes_through(tmp_path):
         assert sorted(order[stop + 1:]) == [(n, "rolled-back") for n in DEVICES[:-1]]
         netcfg("diff", *common, check=3)  # everything is back where it was
 
-        retry = json.loads(netcfg("push", *common, "--format", "json", check=0).stdout)
+        retry = json.loads(netcfg("push", *common, "--allow-disruptive", "--format", "json",
+                                  check=0).stdout)
         assert {d["status"] for d in retry["devices"]} == {"confirmed"}
         netcfg("diff", *common, check=0)
         back = netcfg("rollback", *common, "--run", retry["run"], check=0)

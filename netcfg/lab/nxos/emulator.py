@@ -73,8 +73,8 @@ class NxosEmulator(Emulator):
         self.files_root = Path(ctx.workdir) / f"{spec.name}.files"
         self.bootflash = self.files_root / "bootflash:"
         self.bootflash.mkdir(parents=True, exist_ok=True)
-        self.startup = spec.startup_config or self.default_config()
-        self.running = self.load_tree(self.startup, strict=False)
+        self.running = self.load_tree(spec.startup_config or self.default_config(), strict=False)
+        self.save_startup()  # kept in the switch's own form, as `copy running startup` writes it
         self.changed = self.clock.time()
         self.checkpoints: dict[str, Checkpoint] = {}
         self.checkpoint_files: set[str] = set()

@@ -37,6 +37,22 @@ class NxosDeploy(DeployAdapter):
     default_port = 443
     protocol = "https"
 
+    def disruptive(self, running: dict[str, tuple[str, str]],
+                   candidate: dict[str, tuple[str, str]]) -> list[str]:
+        """A breakout line added, changed or removed: NX-OS reloads the module and removes
+        the split interfaces' configuration when `interface breakout` runs (Cisco NX-API
+        reference, "Configuring Breakout on High-Bandwidth Interfaces"), so every link of
+        those cages goes down, whatever else the replace does."""
+        def breakouts(sections: dict[str, tuple[str, str]]) -> set[str]:
+            return {line.strip() for _, text in sections.values() for line in text.splitlines()
+                    if line.strip().startswith("interface breakout ")}
+
+        before, after = breakouts(running), breakouts(candidate)
+        return ([f"adds `{line}` (NX-OS reloads the module: its links go down)"
+                 for line in sorted(after - before)]
+                + [f"removes `{line}` (NX-OS reloads the module: its links go down)"
+                   for line in sorted(before - after)])
+
     def driver_options(self, target: Target, timeout: int, workdir: Path) -> dict[str, Any]:
         args: dict[str, Any] = {
             "transport": "https",
