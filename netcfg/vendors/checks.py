@@ -126,7 +126,7 @@ def check(fabric: Fabric, physics: object | None = None) -> list[Finding]:
     out: list[Finding] = []
     for nos, devices in sorted(by_nos.items()):
         caps = vendor(nos).capabilities
-        first, where = devices[0].name, _where(nos, devices)
+        first, where = devices[0].name, which_switches(nos, devices)
         out += _routing(li, fabric, nos, caps, devices, where)
         if caps.routing_only:
             out.append(li.finding(
@@ -328,8 +328,9 @@ def unstated(fabric: Fabric, nos: str, devices: list[Device], field: str,
     if not having:
         return []
     return [fabric.loaded.finding("CAP010", f"{nos} config does not state {field} "
-                                  f"({_where(nos, having)}): {why}", having[0].origin[field],
-                                  severity="info", device=having[0].name)]
+                                  f"({which_switches(nos, having)}): {why}",
+                                  having[0].origin[field], severity="info",
+                                  device=having[0].name)]
 
 
 def unverified(fabric: Fabric, nos: str, devices: list[Device], line: str, why: str,
@@ -342,12 +343,12 @@ def unverified(fabric: Fabric, nos: str, devices: list[Device], line: str, why: 
         return []
     platforms = sorted({d.platform or "" for d in devices})
     return [fabric.loaded.finding(
-        "CAP019", f"{nos} config holds a line no vendor text confirms ({_where(nos, devices)}), "
-        f"unverified on {', '.join(platforms)}: `{line}` ({why})", path, severity="warning",
-        device=devices[0].name)]
+        "CAP019", f"{nos} config holds a line no vendor text confirms "
+        f"({which_switches(nos, devices)}), unverified on {', '.join(platforms)}: `{line}` "
+        f"({why})", path, severity="warning", device=devices[0].name)]
 
 
-def _where(nos: str, devices: list[Device]) -> str:
+def which_switches(nos: str, devices: list[Device]) -> str:
     """`leaf1` or `leaf1 and 7 more eos switches`: the switches a finding is about."""
     more = len(devices) - 1
     return devices[0].name + (f" and {more} more {nos} switches" if more else "")

@@ -39,11 +39,12 @@ class Nxos(ModuleVendor):
         lacking = [n for n, u in sorted(li.intent.management.users.items()) if u.sha256 is None]
         if not lacking:
             return []
-        more = len(devices) - 1
+        from netcfg.vendors.checks import which_switches
+
         return [li.finding(
             "CAP010", f"nxos config does not state the logins {', '.join(lacking)} "
-            f"({devices[0].name}" + (f" and {more} more nxos switches" if more else "")
-            + "): NX-OS's `username ... password 5` takes a SHA-256 crypt hash; give "
+            f"({which_switches(self.name, devices)}): NX-OS's `username ... password 5` takes "
+            "a SHA-256 crypt hash; give "
             f"management.users.{lacking[0]}.sha256 (openssl passwd -5); the switches keep "
             "their own logins", ("management", "users", lacking[0]), severity="info",
             device=devices[0].name)]
@@ -59,11 +60,12 @@ class Nxos(ModuleVendor):
         cnp = qos.classes.get(qos.cnp_class)
         if cnp is None or cnp.traffic_class == CNP_QUEUE:
             return []
-        more = len(devices) - 1
+        from netcfg.vendors.checks import which_switches
+
         return [li.finding(
             "CAP020", f"nxos puts CNP (class {qos.cnp_class}) in q{cnp.traffic_class} at priority "
-            f"level 1 beside q7, which NX-OS uses for control traffic ({devices[0].name}"
-            + (f" and {more} more nxos switches" if more else "") + "); Cisco's RoCE designs "
+            f"level 1 beside q7, which NX-OS uses for control traffic "
+            f"({which_switches(self.name, devices)}); Cisco's RoCE designs "
             f"put CNP in q7: set qos.classes.{qos.cnp_class}.traffic_class: {CNP_QUEUE} to "
             "follow them", ("qos", "classes", qos.cnp_class, "traffic_class"),
             severity="warning", device=devices[0].name)]
