@@ -425,6 +425,17 @@ def _held_prefixes_follow_frr(places: dict[str, str]) -> None:
         again = held_when(lambda routes: from_leaf <= routes)
         assert again == before and held.whole_reads == reads
 
+        # a bgpd without the `version` filter refuses it (the twin reads a refusal as ""):
+        # every look reads the whole table, with the same answer
+        class WithoutVersions:
+            def show(self, router, daemon, command):  # noqa: ANN001, ANN201
+                return "" if " version " in command else asker.show(router, daemon, command)
+
+        version = bgp_state(asker, spine)[2]
+        plain = HeldPrefixes(WithoutVersions())  # type: ignore[arg-type]
+        assert plain.of(spine, version) == again and plain.of(spine, version) == again
+        assert plain.whole_reads == 2
+
 
 def test_session_keys_are_enforced_between_the_routers(monkeypatch, tmp_path):
     """The example with routing.authentication, and the key dropped from leaf-su1-r1's file

@@ -4,9 +4,10 @@ no server pair lost reachability, bring it back.
 A sample of every tier's cables is failed one at a time (`ip link set ... down` on one end; the
 veth peer loses carrier too, as a fibre cut does). Reconvergence is measured from the moment
 the link goes down until the last change of any switch's BGP state once the two switches at its
-ends have dropped the session over it and every switch again holds a BGP route for every server
-prefix (run.converge); then the NICs nearest the cut (those of the first server under the leaf
-end, or of the pod's first server for an upper tier) ping every NIC. The cable is restored and
+ends have dropped the session over it and every leaf again holds a BGP route for every server
+prefix (run.converge says why only the leaves); then the NICs nearest the cut (those of the
+first server under the leaf end, or of the pod's first server for an upper tier) ping every
+NIC. The cable is restored and
 the fabric must settle again within the bound before the next (a fabric that does not stops the
 series and fails it).
 """
@@ -73,8 +74,8 @@ def fail_links(twin: Twin, fabric: Fabric, routers: list[Router], plans: list[De
                settled: Callable[[dict[str, int], float], float | None]) -> list[Failure]:
     """Fail each sampled cable in turn. `linux(device, port)` names the port's Linux interface;
     `settled(down, since)` waits (up to the bound) until every switch has its sessions but
-    `down[name]` of them established, holds every server prefix and has stopped changing,
-    returning the seconds from `since` to its last change."""
+    `down[name]` of them established and has stopped changing, and every leaf holds every
+    server prefix, returning the seconds from `since` to its last change."""
     ns_of = {r.name: r.netns for r in routers}
     out = []
     for tier, lower, upper in sample(fabric, plans, per_tier):

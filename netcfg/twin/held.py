@@ -22,8 +22,7 @@ wrong answer): the twin asks once a switch's BGP state has stood still for a sec
 Left out on purpose: a prefix that appears with only invalid paths (no best path, no new
 version) while another disappears would leave the count unchanged; in the twin every next
 hop is a directly connected neighbour, and reachability is proven by pings, not by this.
-An FRR without the `version` filter answers nothing to it, which reads as a count mismatch:
-then every look is a whole read, as before.
+An FRR without the `version` filter refuses it: then every look is a whole read, as before.
 """
 
 from __future__ import annotations
@@ -51,21 +50,25 @@ class HeldPrefixes:
                                                "show bgp ipv4 unicast statistics json"))
         start = self._read_to.get(router.name, 0) + 1
         listing = _json(self.twin.show(router, "bgpd", f"show ip bgp version {start} json"))
-        if listing.get("tableVersion") != table_version:
+        if "tableVersion" not in listing:  # refused: this bgpd has no `version` filter
+            return self._whole(router, table_version)
+        if listing["tableVersion"] != table_version:
             return None
         held = self._held.setdefault(router.name, set())
         held.update(listing.get("routes", {}))
         if len(held) != count:
-            self.whole_reads += 1
-            whole = _json(self.twin.show(router, "bgpd", "show ip bgp json"))
-            held.clear()
-            held.update(whole.get("routes", {}))
-            version = whole.get("tableVersion")
-            if version != table_version:  # a whole read is one table, at its own version
-                self._read_to[router.name] = version if isinstance(version, int) else 0
-                return None
+            return self._whole(router, table_version)
         self._read_to[router.name] = table_version
         return held
+
+    def _whole(self, router: Router, table_version: int) -> set[str] | None:
+        """The whole table read again (one answer: one table, at its own version)."""
+        self.whole_reads += 1
+        whole = _json(self.twin.show(router, "bgpd", "show ip bgp json"))
+        held = self._held[router.name] = set(whole.get("routes", {}))
+        version = whole.get("tableVersion")
+        self._read_to[router.name] = version if isinstance(version, int) else 0
+        return held if version == table_version else None
 
 
 def _json(text: str) -> dict:
