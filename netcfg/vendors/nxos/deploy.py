@@ -48,10 +48,9 @@ class NxosDeploy(DeployAdapter):
                     if line.strip().startswith("interface breakout ")}
 
         before, after = breakouts(running), breakouts(candidate)
-        return ([f"adds `{line}` (NX-OS reloads the module: its links go down)"
-                 for line in sorted(after - before)]
-                + [f"removes `{line}` (NX-OS reloads the module: its links go down)"
-                   for line in sorted(before - after)])
+        why = "(NX-OS reloads the module: its links go down)"
+        return ([f"adds `{line}` {why}" for line in sorted(after - before)]
+                + [f"removes `{line}` {why}" for line in sorted(before - after)])
 
     def driver_options(self, target: Target, timeout: int, workdir: Path) -> dict[str, Any]:
         args: dict[str, Any] = {
