@@ -58,3 +58,19 @@ def test_an_in_service_spine_keeps_its_split_without_asking(make_lab, tmp_path):
     pushed = push_device(f.targets[0], f.desired[name], Run(tmp_path / "state"), OPTS,
                          threading.Event())
     assert pushed.status == "confirmed", pushed
+
+
+def test_a_changed_map_is_one_line_removed_and_one_added():
+    """Cages 1-24 going from 2 x 400G to 4 x 200G: both lines named; other lines are not."""
+    from netcfg.vendors import vendor
+
+    adapter = vendor("nxos").deploy
+    base = "hostname s1\ninterface Ethernet1/25\n  mtu 9216\n"
+    running = adapter.sections(base + NXOS_BREAKOUT + "\n")
+    wanted = adapter.sections(base.replace("9216", "9100")
+                              + "interface breakout module 1 port 1-24 map 200g-4x\n")
+    why = "(NX-OS reloads the module: its links go down)"
+    assert adapter.disruptive(running, wanted) == [
+        f"adds `interface breakout module 1 port 1-24 map 200g-4x` {why}",
+        f"removes `{NXOS_BREAKOUT}` {why}"]
+    assert adapter.disruptive(running, running) == []
