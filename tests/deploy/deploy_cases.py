@@ -14,6 +14,7 @@ from netcfg.deploy.desired import desired_configs
 from netcfg.deploy.engine import Desired
 from netcfg.deploy.targets import Target, from_devices_file, select
 from netcfg.lab import DeviceSpec, Lab
+from netcfg.lab.nxos.emulator import factory_config
 from netcfg.lab.truth import vendor_options
 from netcfg.validate import Validation, validate
 
@@ -37,17 +38,12 @@ def multivendor() -> Validation:
 #: 2 x 400G) are split while in service; a switch fresh from the factory splits nothing, and
 #: the push that adds the line reloads the module (tests/deploy/test_disruptive.py)
 NXOS_BREAKOUT = "interface breakout module 1 port 1-24 map 400g-2x"
-#: a SHA-256 crypt hash standing for the lab login's stored password (nobody's password)
-_LOGIN_HASH = "$5$netcfgtest$" + "0" * 43
 
 
 def in_service(name: str, username: str = "netops") -> str:
-    """The startup config of an NX-OS spine already in service: the factory's lines
-    (netcfg/lab/nxos/emulator.py) and its cages split."""
-    return (f"hostname {name}\nfeature nxapi\n"
-            f"username {username} password 5 {_LOGIN_HASH} role network-admin\n"
-            f"{NXOS_BREAKOUT}\nvrf context management\ninterface mgmt0\n"
-            "  vrf member management\n")
+    """The startup config of an NX-OS spine already in service: the factory's, with its
+    cages split."""
+    return factory_config(name, username) + NXOS_BREAKOUT + "\n"
 
 
 def specs(names: list[str], password: str = PASSWORD, factory: bool = False

@@ -84,9 +84,7 @@ class NxosEmulator(Emulator):
         self.ssh_config = Path(ctx.workdir) / f"{spec.name}.ssh_config"
 
     def default_config(self) -> str:
-        return (f"hostname {self.spec.name}\nfeature nxapi\n"
-                f"username {self.spec.username} password 5 {_LAB_HASH} role network-admin\n"
-                "vrf context management\ninterface mgmt0\n  vrf member management\n")
+        return factory_config(self.spec.name, self.spec.username)
 
     async def start(self) -> None:
         await self.serve_https("https", self._nxapi)
@@ -483,3 +481,11 @@ def _token_offset(line: str, token: int) -> int:
 #: the lab login's password as the switch stores it (a SHA-256 crypt hash of nothing anyone
 #: needs: the lab checks the password the spec gives, not this)
 _LAB_HASH = "$5$netcfglab$" + "0" * 43
+
+
+def factory_config(name: str, username: str) -> str:
+    """What a switch fresh from the factory runs: its name, NX-API, the login, the management
+    VRF; no cage split (a `DeviceSpec.startup_config` of a switch in service adds to it)."""
+    return (f"hostname {name}\nfeature nxapi\n"
+            f"username {username} password 5 {_LAB_HASH} role network-admin\n"
+            "vrf context management\ninterface mgmt0\n  vrf member management\n")
