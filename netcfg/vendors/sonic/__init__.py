@@ -8,11 +8,13 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from netcfg.vendors.base import ModuleVendor, PoolLayout
+from netcfg.vendors.checks import which_switches
 from netcfg.vendors.sonic import buffers, render, routing
 from netcfg.vendors.sonic.capabilities import CAPABILITIES
 from netcfg.vendors.sonic.deploy import SonicDeploy
 
 if TYPE_CHECKING:
+    from netcfg.findings import Finding
     from netcfg.topology.fabric import Device, Fabric
 
 
@@ -39,6 +41,22 @@ class Sonic(ModuleVendor):
 
     def raw_text(self, document: dict[str, Any]) -> str:
         return render.to_json(document)
+
+    def check(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
+        """CAP010 for a management address without a gateway: sonic-mgmt_interface.yang
+        refuses an MGMT_INTERFACE entry without `gwaddr` of the address's family, so the file
+        states none and the switch keeps its own eth0 (DHCP on a factory box)."""
+        bare = [d for d in devices if d.management and d.management_gateway is None]
+        if not bare:
+            return []
+        first = bare[0]
+        path = (("devices", first.name, "management", "address")
+                if first.name in fabric.loaded.intent.devices else ("addressing", "management"))
+        return [fabric.loaded.finding(
+            "CAP010", f"{self.name} config does not state the management address "
+            f"({which_switches(self.name, bare)}): SONiC's MGMT_INTERFACE needs a gateway of the "
+            "address's family (management.gateway); the switch keeps its own eth0",
+            path, severity="info", device=first.name)]
 
     def pool_layout(self, fabric: Fabric, dev: Device, lossless_ports: int) -> PoolLayout:
         return buffers.pool_layout(fabric, dev, lossless_ports, render.DEVICE_TYPES[dev.role])

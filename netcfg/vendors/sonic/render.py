@@ -102,11 +102,15 @@ def _device(plan: DevicePlan) -> dict[str, Any]:
             "docker_routing_config_mode": "separated"}
     out: dict[str, Any] = {"DEVICE_METADATA": {"localhost": meta}}
     out["LOOPBACK_INTERFACE"] = {"Loopback0": {}, f"Loopback0|{plan.loopback}": {}}
-    if plan.management:
+    if plan.management and plan.management_gateway:
+        # sonic-mgmt_interface.yang: the entry's name is a leafref to MGMT_PORT, and its
+        # ip_prefix and gwaddr must be of one family, so an entry needs both (without a
+        # gateway nothing is rendered and the switch keeps its own eth0: CAP021).
         # gwaddr: interfaces.j2 (files/image_config/interfaces) adds the default route via it
-        # to eth0's own table ("default", or mgmt's 6000), apart from the fabric's routes
-        out["MGMT_INTERFACE"] = {f"eth0|{plan.management}": (
-            {"gwaddr": plan.management_gateway} if plan.management_gateway else {})}
+        # to eth0's own table ("default", or mgmt's 6000), apart from the fabric's routes.
+        # MGMT_PORT: admin_status up, as sonic-mgmt_port.yang's default and minigraph.py state
+        out["MGMT_PORT"] = {"eth0": {"admin_status": "up", "alias": "eth0"}}
+        out["MGMT_INTERFACE"] = {f"eth0|{plan.management}": {"gwaddr": plan.management_gateway}}
     port_table: dict[str, dict[str, str]] = {}
     intf: dict[str, dict[str, str]] = {}
     for i in plan.interfaces:
