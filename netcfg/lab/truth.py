@@ -1,7 +1,8 @@
 """Where the lab finds the vendors' own data it checks against, from one folder.
 
 The emulators enforce what the vendor publishes, never what netcfg's renderer believes: the
-SONiC emulator reads SONiC's YANG models and the platforms' SKU files, the Junos emulator
+SONiC emulator reads SONiC's YANG models, the platforms' SKU files and SONiC's own first-boot
+CONFIG_DB, the Junos emulator
 Juniper's configuration YANG (and Cumulus its release's NVUE spellings, from the catalog). One
 folder laid out like the project's vendor data (`junos-yang/`, `sonic-yang/yang/`,
 `sonic-skus/sonic-buildimage/device/`) gives every emulator its part; a part that is absent is
@@ -17,6 +18,8 @@ PARTS = {
     "junos_yang": Path("junos-yang"),
     "yang_dir": Path("sonic-yang") / "yang",
     "sku_dir": Path("sonic-skus") / "sonic-buildimage" / "device",
+    # each NOS's factory configuration (factory/<nos>/): what a switch runs before netcfg
+    "factory_dir": Path("factory"),
 }
 
 
