@@ -11,8 +11,8 @@ NX-OS vendor notes; checked:
   `service-policy type qos input`, `priority-flow-control mode on` (not auto/DCBX),
   `priority-flow-control watch-dog-interval on` plus the global enable;
 - watchdog: poll interval in ms, detection and restoration as multipliers of it (200/100 = 2);
-- 2-space indentation, interface `mtu` = IP MTU 9202 (<= 9216), `no switchport`, no
-  `shutdown` lines (NAPALM's checkpoint replace toggles them), `ip load-sharing ...
+- 2-space indentation, interface `mtu` = IP MTU 9202 (<= 9216), `no switchport` and `no
+  shutdown` on every routed port (an L3 port is shut by default on N9K), `ip load-sharing ...
   universal-id <seed>`, eBGP with `bestpath as-path multipath-relax` and maximum-paths.
 """
 
@@ -196,3 +196,32 @@ CNP_IN_Q7 = """qos:
     cnp: {dscp: [48], traffic_class: 7, scheduling: {mode: strict}}
     best-effort: {dscp: [0], traffic_class: 0, scheduling: {mode: ets, weight: 50}}
 """
+
+
+SHARED = INVENTORIES.parents[1] / "shared"
+
+
+def test_every_routed_port_is_brought_up():
+    """A routed (`no switchport`) Ethernet port on a Nexus 9000 is `shutdown` unless the file
+    says `no shutdown`: ../shared/factory/DEFAULTS.md (NX-OS table, from a 10.5(2) capture and
+    Cisco's cisco.nxos collection, `default_intf_enabled`: "Most L3 intfs default to
+    'shutdown'"). Every port of the plan is a routed port of the file with `no shutdown`; the
+    loopback (default `no shutdown`, same source) needs none."""
+    import re
+
+    from netcfg.render import render_plan
+
+    defaults = SHARED / "factory" / "DEFAULTS.md"
+    if defaults.is_file():  # the vendor row this test rests on
+        row = next(line for line in defaults.read_text().splitlines()
+                   if line.startswith("| L3 (`no switchport`) Ethernet admin state"))
+        assert "**shutdown**" in row
+    fabric, physics = _fabric(str(INVENTORIES / "multivendor" / "fabric.yaml"))
+    for name in GOLDEN_DEVICES:
+        dev = fabric.devices[name]
+        text = render_plan(PlanBuilder(fabric, physics).plan(dev))
+        blocks = dict(re.findall(r"^interface (\S+)\n((?:  .*\n)*)", text, re.M))
+        routed = {n for n, b in blocks.items() if "  no switchport\n" in b}
+        assert routed == {p.name for p in dev.ports}
+        assert all(blocks[n].splitlines().count("  no shutdown") == 1 for n in routed)
+        assert "shutdown" not in blocks["loopback0"]
