@@ -84,7 +84,8 @@ def test_nvue_ntp_per_release(rendered, tmp_path, release):
     body = yaml.safe_load(text)[0]["set"]
     if release == "5.15":
         assert body["system"]["ntp"] == {"vrf": "mgmt", "server": {s: {} for s in SERVERS}}
-        assert body["system"]["dns"] == {"server": {s: {} for s in RESOLVERS}}
+        # 5.15 change table, DNS: `nv set system dns server <ip> vrf <vrf-id>`
+        assert body["system"]["dns"] == {"server": {s: {"vrf": "mgmt"} for s in RESOLVERS}}
         assert "service" not in body
     else:
         assert body["service"]["ntp"] == {"mgmt": {"server": {s: {} for s in SERVERS}}}
@@ -148,8 +149,8 @@ def test_role_and_device_overrides_choose_the_servers(tmp_path):
 def test_ntp_requests_leave_from_the_management_interface(tmp_path):
     """management.ntp_source: EOS `ntp local-interface vrf MGMT Management1` (AVD ntp.j2),
     NX-OS `ntp source-interface mgmt0` (Cisco), Junos `system ntp source-address <the
-    management address>` (junos-conf-system ntp source-address list); NVUE and SONiC none
-    (CAP010)."""
+    management address>` (junos-conf-system ntp source-address list); NVUE `system ntp listen
+    eth0` (NVIDIA's 5.15 NTP page, "Specify the NTP Source Interface"); SONiC none (CAP010)."""
     from render_cases import render_multivendor
 
     from netcfg.lab.cfgtree import parse_indented
@@ -169,6 +170,6 @@ def test_ntp_requests_leave_from_the_management_interface(tmp_path):
     parse_indented(eos, GRAMMAR, "config", strict=True)
     parse(nxos, strict=True)
     check_junos_yang(core)
-    for nos in ("cumulus", "sonic"):
-        assert any("management.ntp_source" in ln and "[CAP010]" in ln and nos in ln
-                   for ln in out["findings"].splitlines()), nos
+    assert yaml.safe_load(out["leaf-su2-r5"])[0]["set"]["system"]["ntp"]["listen"] == "eth0"
+    assert any("management.ntp_source" in ln and "[CAP010]" in ln and "sonic" in ln
+               for ln in out["findings"].splitlines())

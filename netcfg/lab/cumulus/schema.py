@@ -294,8 +294,11 @@ _SYSTEM = Obj({
 
 _SERVICE = Obj({
     "lldp": _LLDP,
+    # 5.14 NTP page, "Specify the NTP Source Interface": `nv set service ntp <vrf> listen
+    # <interface>` (5.15 moved it to `system ntp listen`)
     "ntp": Coll(_name, "vrf-name", Obj({"server": Coll(_name, "server",
-                                                         Obj({"iburst": SWITCH}))})),
+                                                         Obj({"iburst": SWITCH})),
+                                        "listen": TEXT})),
     "dns": Coll(_name, "vrf-name", Obj({"server": Coll(_address, "ip-address", EMPTY)})),
 }, until={"lldp": (5, 15), "ntp": (5, 15), "dns": (5, 15)})
 

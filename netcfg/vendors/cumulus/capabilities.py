@@ -27,8 +27,6 @@ CAPABILITIES = Capabilities(
     # names ("Bidirectional Forwarding Detection - BFD", 5.14 and 5.15 pages; NVUE reference
     # `peer-group <id> bfd ...`, `peer-group <id> bfd profile` new in 5.15).
     unrendered={
-        "ntp_source": "no NTP source is rendered: NVUE's `ntp listen <interface>` sets where "
-                      "ntpd listens, and that it also picks the source is not verified",
         "cloudvision": "CloudVision's agent (TerminAttr) is EOS's; nothing is rendered here",
         # `qos pfc-watchdog` takes polling-interval and robustness only (detection = poll x
         # robustness) [NVIDIA Cumulus Linux 5.9/5.14 QoS docs, via the release notes]

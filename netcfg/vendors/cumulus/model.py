@@ -138,6 +138,10 @@ class CumulusConfig:
     management_gateway: str | None
     #: NTP servers, through the management VRF `mgmt`
     ntp_servers: tuple[str, ...]
+    #: `ntp listen <interface>`, NVIDIA's NTP source interface ("Specify the NTP Source
+    #: Interface", 5.14 and 5.15 NTP pages): eth0 where the intent sends NTP from the
+    #: management interface (management.ntp_source), None to leave the switch's own
+    ntp_listen: str | None
     dns_servers: tuple[str, ...]
     #: `system syslog server <server> vrf mgmt` (5.13 and later)
     syslog_servers: tuple[str, ...]

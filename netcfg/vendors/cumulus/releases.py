@@ -44,6 +44,10 @@ class Spelling:
     #: <dns-server-id>`), instead of `service ntp|dns <vrf-id> server <id>` (5.14 and earlier,
     #: as the same pages say)
     services_under_system: bool
+    #: an interface's VRF under its address family (`interface <if> ip vrf <vrf>`, 5.14) or
+    #: on the interface itself (5.15 table, IP Interface: `ip vrf <vrf-name>` -> `vrf
+    #: <vrf-name>`)
+    vrf_under_address_family: bool
 
     def word(self, value: bool) -> str:
         return self.on if value else self.off
@@ -51,9 +55,11 @@ class Spelling:
 
 RELEASES: dict[str, Spelling] = {
     "5.14": Spelling("5.14", address_family="ip", switch="enable", on="on", off="off",
-                     bfd_profiles=False, services_under_system=False),
+                     bfd_profiles=False, services_under_system=False,
+                     vrf_under_address_family=True),
     "5.15": Spelling("5.15", address_family="ipv4", switch="state", on="enabled",
-                     off="disabled", bfd_profiles=True, services_under_system=True),
+                     off="disabled", bfd_profiles=True, services_under_system=True,
+                     vrf_under_address_family=False),
 }
 
 

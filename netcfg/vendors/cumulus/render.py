@@ -49,6 +49,8 @@ HASH_FIELDS: dict[str, str] = {
 
 WATCHDOG_ROBUSTNESS_MAX = 1000  # `qos pfc-watchdog robustness` 1-1000
 MAPPING = "default-global"
+#: the management port, a member of the `mgmt` VRF in NVIDIA's factory startup.yaml
+MANAGEMENT_PORT, MANAGEMENT_VRF = "eth0", "mgmt"
 #: `qos traffic-pool` names (QoS page, Traffic Pools): the pool PFC traffic uses when RoCE
 #: mode is off, and the pool every switch priority is in by default (100 %)
 LOSSLESS_POOL, LOSSY_POOL = "default-lossless", "default-lossy"
@@ -155,6 +157,7 @@ def build(plan: DevicePlan) -> CumulusConfig:
         ecmp_hash=tuple((name, f in plan.ecmp.fields) for f, name in HASH_FIELDS.items()),
         hash_seed=plan.ecmp.seed, loopback=plan.loopback, management_address=plan.management,
         management_gateway=plan.management_gateway, ntp_servers=tuple(plan.ntp_servers),
+        ntp_listen=MANAGEMENT_PORT if plan.ntp_source and plan.ntp_servers else None,
         dns_servers=tuple(plan.dns_servers), syslog_servers=tuple(plan.syslog_servers),
         # the gNMI server needs a listening address: none without a management address
         gnmi=plan.gnmi if plan.management else None, banners=plan.banners,
