@@ -78,7 +78,7 @@ class _Group(click.Group):
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="netcfg")
+@click.version_option(package_name="netcfg-roce")
 def main() -> None:
     """netcfg: lossless RoCEv2 fabric intent -> proven-safe, vendor-specific configs."""
     _quiet_libraries()

@@ -5,6 +5,9 @@ the repository (the editable install the other tests use would hide a missing fi
 from __future__ import annotations
 
 import os
+import re
+import shlex
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -17,20 +20,46 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The wheel, unpacked as pip would install it (a wheel's files go to site-packages as
-    they are)."""
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel pip builds from the source tree (the build requirements come from the
+    package index)."""
     out = tmp_path_factory.mktemp("wheel")
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w",
                             str(out), str(ROOT)], capture_output=True, text=True, timeout=600)
     if built.returncode != 0 and "Could not find a version" in built.stderr + built.stdout:
         pytest.skip("pip cannot reach a package index for the build requirements")
     assert built.returncode == 0, built.stdout + built.stderr
-    wheel = next(out.glob("*.whl"))
-    target = out / "site"
+    return next(out.glob("*.whl"))
+
+
+@pytest.fixture(scope="module")
+def installed(wheel: Path) -> Path:
+    """The wheel, unpacked as pip would install it (a wheel's files go to site-packages as
+    they are)."""
+    target = wheel.parent / "site"
     with zipfile.ZipFile(wheel) as archive:
         archive.extractall(target)
     return target
+
+
+@pytest.fixture(scope="module")
+def venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh virtual environment outside the repository with the wheel installed by pip,
+    dependencies and all, as a user installs it."""
+    env = tmp_path_factory.mktemp("venv") / "env"
+    subprocess.run([sys.executable, "-m", "venv", str(env)], check=True, timeout=300)
+    done = subprocess.run([str(env / "bin" / "pip"), "install", "-q",
+                           "--disable-pip-version-check", str(wheel)], capture_output=True,
+                          text=True, timeout=600, env=_clean_env())
+    if done.returncode != 0 and "Could not find a version" in done.stderr + done.stdout:
+        pytest.skip("pip cannot reach a package index for the dependencies")
+    assert done.returncode == 0, done.stdout + done.stderr
+    return env
+
+
+def _clean_env() -> dict[str, str]:
+    """The environment without a path to the repository (the tests' own PYTHONPATH)."""
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
 
 
 def netcfg(site: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -78,12 +107,56 @@ def test_the_installed_wheel_renders_outside_the_repository(installed, tmp_path,
 def test_the_wheel_carries_the_version_the_changelog_releases(installed):
     """pip's build reads the version from `netcfg.__version__` (pyproject's dynamic version):
     the wheel's metadata and the newest release heading of CHANGELOG.md name the same one."""
-    import re
-
     import netcfg
 
-    meta = next(installed.glob("netcfg-*.dist-info")) / "METADATA"
+    meta = next(installed.glob("netcfg_roce-*.dist-info")) / "METADATA"
     built = re.search(r"^Version: (\S+)$", meta.read_text(), re.M)
     newest = re.search(r"^## (\d+\.\d+\.\d+)", (ROOT / "CHANGELOG.md").read_text(), re.M)
     assert built and newest
     assert built.group(1) == netcfg.__version__ == newest.group(1)
+
+
+def test_the_distribution_is_netcfg_roce(wheel, installed):
+    """`netcfg` in the package index is an unrelated project: the wheel is netcfg-roce, the
+    import package and the command keep the name netcfg."""
+    import netcfg
+
+    assert wheel.name == f"netcfg_roce-{netcfg.__version__}-py3-none-any.whl"
+    meta = (next(installed.glob("netcfg_roce-*.dist-info")) / "METADATA").read_text()
+    assert "\nName: netcfg-roce\n" in meta
+    assert (installed / "netcfg" / "__init__.py").is_file()
+    points = (next(installed.glob("netcfg_roce-*.dist-info")) / "entry_points.txt").read_text()
+    assert "netcfg = netcfg.entry:main" in points
+
+
+def readme_first_command() -> list[list[str]]:
+    """The `netcfg` invocations of the README's first command (its first shell line)."""
+    first = re.search(r"```sh\n(.*)\n", (ROOT / "README.md").read_text())
+    assert first, "README.md has no sh block"
+    calls = [shlex.split(part) for part in first.group(1).split("&&")]
+    return [call[1:] for call in calls if call[0].endswith("bin/netcfg")]
+
+
+def test_a_fresh_venv_runs_the_readmes_first_command(venv, tmp_path):
+    """pip installs the wheel in a new virtual environment; its `netcfg` command, run in a
+    directory holding only a copy of the example inventory, does what the README's first
+    command does (validate, prove, render)."""
+    import netcfg
+
+    calls = readme_first_command()
+    assert [c[0] for c in calls] == ["validate", "deadlock", "render"]
+    shutil.copytree(ROOT / "inventories" / "example", tmp_path / "inventories" / "example")
+    command = venv / "bin" / "netcfg"
+    version = subprocess.run([str(command), "--version"], capture_output=True, text=True,
+                             cwd=tmp_path, env=_clean_env(), timeout=120)
+    assert version.stdout.strip() == f"netcfg, version {netcfg.__version__}", version.stderr
+    for call in calls:
+        done = subprocess.run([str(command), *call], capture_output=True, text=True,
+                              cwd=tmp_path, env=_clean_env(), timeout=600)
+        assert done.returncode == 0, (call, done.stdout, done.stderr)
+    where = subprocess.run([str(venv / "bin" / "python"), "-c",
+                            "import netcfg; print(netcfg.__file__)"], capture_output=True,
+                           text=True, cwd=tmp_path, env=_clean_env(), timeout=120)
+    assert Path(where.stdout.strip()).is_relative_to(venv)
+    configs = tmp_path / "configs" / "example"
+    assert len([p for p in configs.rglob("*") if p.is_file()]) >= 10

@@ -98,7 +98,7 @@ def pool(workers: int | None = None, scheduler: str | None = None) -> Iterator[D
         from distributed import Client, LocalCluster
     except ImportError as exc:
         raise ClusterError("a cluster sweep needs Dask distributed: pip install "
-                           "'netcfg[cluster]'") from exc
+                           "'netcfg-roce[cluster]'") from exc
 
     if scheduler is not None:
         try:

@@ -29,7 +29,7 @@ GITHUB_LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
 
 def _version() -> str:
     try:
-        return version("netcfg")
+        return version("netcfg-roce")
     except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
         return "0"
 
