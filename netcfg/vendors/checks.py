@@ -68,6 +68,11 @@ RULES: dict[str, Rule] = {r.id: r for r in (
          "on NX-OS CNP then shares strict priority level 1 with q7, which carries the switch's "
          "control traffic, instead of having q7 as in Cisco's designs",
          "Cisco RoCE designs; NX-OS default queuing policy"),
+    Rule("CAP027", "warning", "a management address without a gateway on Junos: the file "
+         "moves no management instance or route", "netcfg push keeps the switch's own "
+         "`system management-instance` and `routing-instances mgmt_junos` route; the file loaded "
+         "alone (ZTP, load override) removes them and the switch answers only its management "
+         "subnet", "Juniper, Management Interface in a Dedicated Instance"),
     Rule("CAP012", "warning", "the device's NOS file holds routing only",
          "PFC, ECN, DSCP mapping, buffers and hashing must be configured on the box by other "
          "means, or the lossless class is not lossless there", "render capability table"),

@@ -174,5 +174,6 @@ def test_explain_names_the_servers_and_where_they_come_from(tmp_path):
     # the preserve policy a push applies to the switch (docs/deploy.md)
     assert rows["push keeps"].value == (
         "system root-authentication, system login user *, system login class *, "
-        "system authentication-order, system tacplus-server, system radius-server; "
+        "system authentication-order, system tacplus-server, system radius-server, "
+        "system management-instance, routing-instances mgmt_junos; "
         "the device's own system root-authentication")

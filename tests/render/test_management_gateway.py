@@ -64,11 +64,16 @@ def test_each_nos_routes_its_management_vrf(rendered):
         assert "ip route 0.0.0.0/0" not in rendered[name].split("vrf context management")[0]
 
 
-def test_junos_names_what_it_cannot_render(gateway):
-    found = [f for f in validate(gateway).findings if f.rule == "CAP014"]
-    assert len(found) == 1 and found[0].severity == "warning"
-    assert "core1 and 7 more junos switches" in found[0].message
-    assert "mgmt_junos" in found[0].message
+def test_junos_routes_it_in_mgmt_junos(gateway, rendered):
+    """Junos OS Evolved: `system management-instance` and the route in `mgmt_junos` (Juniper,
+    "Management Interface in a Dedicated Instance"); nothing in inet.0, and no CAP014."""
+    core = rendered["core1"]
+    assert "\n    management-instance;\n" in core
+    assert ("routing-instances {\n    mgmt_junos {\n        routing-options {\n"
+            "            static {\n                route 0.0.0.0/0 next-hop 198.51.100.254;\n"
+            "            }\n        }\n    }\n}\n") in core
+    assert core.count("0.0.0.0/0") == 1
+    assert not [f for f in validate(gateway).findings if f.rule in ("CAP014", "CAP027")]
 
 
 def test_lab_grammars_and_nvue_schema_take_it(rendered):

@@ -14,7 +14,7 @@ from netcfg.render.plan import DevicePlan
 from netcfg.topology.fabric import Device, Fabric
 from netcfg.vendors import raw
 from netcfg.vendors.base import ModuleVendor
-from netcfg.vendors.checks import unstated, unverified
+from netcfg.vendors.checks import unstated, unverified, which_switches
 from netcfg.vendors.junos import render, routing, syntax
 from netcfg.vendors.junos.capabilities import CAPABILITIES
 from netcfg.vendors.junos.deploy import JunosDeploy
@@ -75,12 +75,34 @@ class Junos(ModuleVendor):
                           "strict-high queues on QFX5200, the highest queue served first, and "
                           "one on QFX5100", ("qos", "classes"))
 
+    def _management_instance(self, fabric: Fabric, devices: list[Device]) -> list[Finding]:
+        """CAP027: a management address without a gateway renders no `system
+        management-instance` and no `mgmt_junos` route. A push keeps the switch's own
+        (deploy.device_local), but the file alone would take them away, and the management
+        agents (NTP, DNS, syslog, AAA) are rendered in inet.0, where the switch has no route
+        to them if its management port sits in mgmt_junos."""
+        bare = [d for d in devices if d.management and d.management_gateway is None]
+        if not bare:
+            return []
+        first = bare[0]
+        path = (("devices", first.name, "management", "address")
+                if first.name in fabric.loaded.intent.devices else ("addressing", "management"))
+        return [fabric.loaded.finding(
+            "CAP027", f"{self.name} files move no management instance or route "
+            f"({which_switches(self.name, bare)}): without management.gateway netcfg push keeps "
+            "the switch's own `system management-instance` and `routing-instances mgmt_junos`, "
+            "but the file loaded alone removes them, and NTP, DNS, syslog and AAA are rendered "
+            "in the default instance. Set management.gateway", path, severity="warning",
+            device=first.name)]
+
     def check(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
         """ECN006: Junos writes ECN thresholds as percents of the queue buffer (nine fraction
         digits); a pair outside (0, 100] % of it, or not in order, cannot be written. CAP010
         for a gNMI server asked without a certificate (Junos takes gRPC over TLS only). CAP019
-        for `priority strict-high` on more than one queue (_strict_queues)."""
+        for `priority strict-high` on more than one queue (_strict_queues). CAP027 for a
+        management address without a gateway (_management_instance)."""
         out: list[Finding] = self._strict_queues(fabric, devices)
+        out += self._management_instance(fabric, devices)
         telemetry = fabric.loaded.intent.management.telemetry
         if telemetry is not None and telemetry.gnmi is not None \
                 and telemetry.gnmi.certificate is None:

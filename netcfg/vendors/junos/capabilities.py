@@ -19,14 +19,11 @@ CAPABILITIES = Capabilities(
     # No hash-seed statement under `forwarding-options enhanced-hash-key` was verified.
     hash_seed="unsupported",
     # On Junos OS Evolved the management default route belongs in the `mgmt_junos` routing
-    # instance (`system management-instance`); a route in inet.0 would draw fabric traffic.
-    # The routing-instances hierarchy is not among the Juniper YANG modules netcfg validates
-    # Junos files with (../shared/junos-yang), so it is not rendered unverified (CAP014).
+    # instance (`system management-instance`); a route in inet.0 would draw fabric traffic
+    # [V "Management Interface in a Dedicated Instance"]. Rendered there (routing-instances
+    # is in the Juniper YANG netcfg checks every file with); without a gateway the switch
+    # keeps its own instance and route (deploy.device_local) and validate warns (CAP027).
     root_authentication=True,
-    management_route=False,
-    management_route_note="it belongs in the mgmt_junos routing instance, whose hierarchy "
-                          "netcfg cannot yet check against Juniper's YANG (and a full replace "
-                          "removes one set on the switch by hand)",
     unrendered={
         "cloudvision": "CloudVision's agent (TerminAttr) is EOS's; nothing is rendered here",
         # `protocols bgp group multipath` has no path count [Juniper BGP multipath page]

@@ -31,10 +31,13 @@ class JunosDeploy(DeployAdapter):
 
     napalm_driver = "junos"
     #: root's password (Junos refuses a commit without it) and who may log in and how: the
-    #: users and classes of `system login` (its message and announcement are banners)
+    #: users and classes of `system login` (its message and announcement are banners); and the
+    #: management instance with its default route where the file has none (no
+    #: management.gateway: a replace would take the switch's own away, CAP027)
     device_local = ("system root-authentication", "system login user *", "system login class *",
                     "system authentication-order", "system tacplus-server",
-                    "system radius-server")
+                    "system radius-server", "system management-instance",
+                    "routing-instances mgmt_junos")
     plain_driver = "netcfg_junos"
     default_port = 830
     protocol = "ssh"

@@ -117,7 +117,7 @@ class JunosConfig:
     #: `system root-authentication encrypted-password`: the placeholder rendering fills with
     #: the hash (plan.ROOT_HASH), or None where the intent gives none
     root_hash: str | None
-    #: `system ntp server <address>` (management in inet.0: no management-instance)
+    #: `system ntp server <address>` (`routing-instance mgmt_junos` with a management gateway)
     ntp_servers: tuple[str, ...]
     #: `system ntp source-address <management address>` (junos-conf-system ntp source-address)
     ntp_source: str | None
@@ -148,6 +148,13 @@ class JunosConfig:
     loopback: str
     management_interface: str
     management_address: str | None
+    #: next hop of the management default route: with one, `system management-instance`
+    #: puts the management port in the `mgmt_junos` instance and the route goes there
+    #: (`routing-instances mgmt_junos routing-options static route 0.0.0.0/0 next-hop ...`);
+    #: the management agents (NTP, DNS, syslog, AAA) then name that instance
+    management_gateway: str | None
+    #: `mgmt_junos` where the gateway puts management in its own instance, else None
+    management_instance: str | None
     router_id: str
     asn: int
     ecmp_policy: str

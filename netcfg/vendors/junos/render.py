@@ -47,6 +47,9 @@ from netcfg.vendors.units import syslog_level, whole_polls
 #: the management port of Junos OS Evolved (QFX5220/5230/5240, PTX) [M: not in the notes;
 #: classic Junos QFX uses em0, MX/EX fxp0]
 MGMT_INTERFACE = "re0:mgmt-0"
+#: the dedicated management instance's reserved name (Juniper, "Management Interface in a
+#: Dedicated Instance", Junos OS Evolved getting-started guide)
+MGMT_INSTANCE = "mgmt_junos"
 #: media MTU ceiling [M]
 MTU_MAX = 9216
 #: media MTU when an interface sets none [M]
@@ -213,6 +216,8 @@ def build(plan: DevicePlan) -> JunosConfig:
            "flowlet": DynamicLoadBalancing("flowlet", round(plan.ecmp.flowlet_inactivity_us)),
            }[plan.ecmp.mode]
     bfd = {g.name: g.bfd for g in plan.bgp.groups}
+    # the route needs the management port's address: without one nothing is moved
+    gateway = plan.management_gateway if plan.management else None
     groups: dict[str, list[Neighbor]] = {}
     for n in plan.bgp.neighbors:
         groups.setdefault(n.group, []).append(
@@ -236,7 +241,10 @@ def build(plan: DevicePlan) -> JunosConfig:
         channelized=tuple(Channelized(port, count, speed)
                           for port, (count, speed) in _sub_ports(plan).items()),
         interfaces=interfaces, loopback=plan.loopback, management_interface=MGMT_INTERFACE,
-        management_address=plan.management, router_id=plan.bgp.router_id, asn=plan.bgp.asn,
+        management_address=plan.management,
+        management_gateway=gateway,
+        management_instance=MGMT_INSTANCE if gateway else None,
+        router_id=plan.bgp.router_id, asn=plan.bgp.asn,
         ecmp_policy=ECMP_POLICY, export_policy=EXPORT_POLICY,
         bgp_groups=tuple(BgpGroup(name, tuple(ns), bfd.get(name))
                          for name, ns in sorted(groups.items())),
