@@ -104,6 +104,12 @@ class Capabilities:
     #: (SONiC's CABLE_LENGTH): netcfg computes the headroom of the rounded-up length too, so
     #: both sides agree
     whole_metre_cables: bool = False
+    #: the prefixes one BGP session may carry to this switch before the NOS tears it down: the
+    #: limit the rendered file states, else the NOS's own default (None: no limit the vendor
+    #: states). RTE006 compares each session's prefixes with it (netcfg/lint/prefixes.py)
+    prefix_limit: int | None = None
+    #: where prefix_limit comes from (RTE006's message names it)
+    prefix_limit_source: str = ""
     #: DevicePlan fields (paths as in tests/test_coverage.py: `qos.pools.total`,
     #: `interfaces[].lanes`) the rendered config does not state, each with why: the switch then
     #: keeps its own value, and CAP010 says so

@@ -52,7 +52,9 @@ _BGP_NEIGHBOR = [
     "neighbor <word> update-source = <iface>",
     "neighbor <word> ebgp-multihop = [<1-255>]",
     "neighbor <word> send-community [standard|extended|large]+",
-    "neighbor <word> maximum-routes = <num> [warning-only]",
+    # AVD eos_cli_config_gen router-bgp (pyavd 6.4): `maximum-routes <n> [warning-limit <l>
+    # [percent]] [warning-only]`
+    "neighbor <word> maximum-routes = <num> [warning-limit <num> [percent]] [warning-only]",
     "neighbor <word> password = [0|7] <text>",
     "neighbor <word> bfd",
     "neighbor <word> bfd interval = <num> min-rx <num> multiplier <num>",
@@ -66,6 +68,10 @@ _BGP_NEIGHBOR = [
 
 _BGP_COMMON = _BGP_NEIGHBOR + [
     "router-id = <ip>",
+    # AVD eos_cli_config_gen router-bgp `updates.wait_install` (pyavd 6.4); `no update
+    # wait-install` as `show running-config all` prints it
+    "update wait-install",
+    "no update wait-install",
     "maximum-paths = <1-600> [ecmp <1-600>]",
     "bgp bestpath as-path multipath-relax",
     "bgp log-neighbor-changes",

@@ -2,6 +2,12 @@
 
 from netcfg.vendors.base import Capabilities
 
+#: `neighbor <group> maximum-routes` on each peer group: Arista's reference underlay value
+#: (AVD eos_designs `bgp_peer_groups.ipv4_underlay_peers.maximum_routes` default 256000 since
+#: AVD PR 6353; pyavd 6.4 renders `neighbor IPv4-UNDERLAY-PEERS maximum-routes 256000`). EOS's
+#: own default is 12,000 (below); RTE006 checks that no session of the fabric carries more
+MAXIMUM_ROUTES = 256_000
+
 CAPABILITIES = Capabilities(
     # `ip load-sharing trident fields ip source-ip source-port destination-ip destination-port
     # ingress-interface` [V public configs, per the EOS notes: the field set a network
@@ -23,6 +29,14 @@ CAPABILITIES = Capabilities(
     # No ECMP hash seed command found for XGS or Sand in AVD (load-balance.j2, platform.j2,
     # ip load-sharing) or Arista's TOIs: validate warns (CAP005) instead of guessing a line.
     hash_seed="unsupported",
+    # Every peer group gets `maximum-routes 256000` (MAXIMUM_ROUTES above, Arista AVD's
+    # underlay default); without the line EOS allows 12,000 per session and a session past
+    # it goes Idle(MaxPath): `show running-config all` prints `neighbor <group>
+    # maximum-routes 12000` for an unconfigured group (EOS 4.22.3M capture,
+    # ../shared/factory/eos), sonic-mgmt PR 4821 (cEOS: "Idle(MaxPath)" past 12K routes),
+    # AVD issue 1885 ("12000 for underlay" as the default then).
+    prefix_limit=MAXIMUM_ROUTES,
+    prefix_limit_source=f"the rendered `neighbor <group> maximum-routes {MAXIMUM_ROUTES}`",
     # No hash-algorithm or resilient-ECMP line is rendered (none verified for XGS).
     unrendered={
         "breakouts[].parent": "no EOS line splits a cage: the split ports (Ethernet1/1, 1/5, ...) "

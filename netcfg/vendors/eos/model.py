@@ -103,3 +103,9 @@ class EosConfig:
     watchdog: Watchdog
     hash_fields: tuple[str, ...]
     bgp: Bgp
+    #: `neighbor <group> maximum-routes <n>` on every peer group (AVD router-bgp.j2): the
+    #: prefixes a session may carry before EOS tears it down (EOS's own default is 12,000)
+    maximum_routes: int
+    #: `update wait-install`: advertise a prefix only once it is in hardware (AVD
+    #: router-bgp.j2, eos_designs' default for the underlay)
+    wait_install: bool
