@@ -83,6 +83,8 @@ class _Setup:
                 click.echo(f"{f.severity}: {f.text()}", err=True)
             _fail("intent is invalid; no device was touched")
         fabric = result.fabric
+        #: the validated intent (verify builds each switch's plan from it)
+        self.validation = result
         if skip_deadlock is not None:
             from netcfg.deadlock import gate
 

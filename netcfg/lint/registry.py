@@ -103,12 +103,13 @@ def _groups() -> list[tuple[str, tuple[Rule, ...]]]:
     from netcfg.lint.waive import RULES as WAIVERS
     from netcfg.physics.rules import RULES as PHYSICS
     from netcfg.vendors.checks import RULES as CAPABILITIES
+    from netcfg.verify.rules import RULES as VERIFY
 
     return [("schema", SCHEMA_RULES), ("physics", tuple(PHYSICS.values())),
             ("render capabilities", tuple(CAPABILITIES.values())),
             ("deadlock", DEADLOCK_RULES), ("consistency", tuple(CONSISTENCY.values())),
             ("routing", tuple(ROUTING.values())), ("raw config", tuple(RAW.values())),
-            ("waivers", tuple(WAIVERS.values()))]
+            ("waivers", tuple(WAIVERS.values())), ("verify", tuple(VERIFY.values()))]
 
 
 def all_rules() -> dict[str, Rule]:

@@ -1,0 +1,170 @@
+"""Plan against state: one Check per planned thing (a port, a link, a session), held or not.
+
+Every planned item yields a Check either way, so a report can list what passed as well as
+what failed; a failed Check becomes a Finding with its rule, device and port. Values are
+compared in the unit the NAPALM getter reports (speed in Mb/s; MTU in the NOS's own unit,
+converted from the plan's L2 frame MTU by the same function the NOS's renderer uses).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from netcfg.render.plan import DevicePlan, Interface
+from netcfg.verify.collect import DeviceState
+
+SWITCH_ROLES = ("leaf", "spine", "core")
+
+
+@dataclass(frozen=True)
+class Check:
+    """One planned item checked on one switch."""
+
+    rule: str
+    device: str
+    interface: str | None
+    ok: bool
+    message: str
+
+    @property
+    def subject(self) -> str:
+        return self.device + (f":{self.interface}" if self.interface else "")
+
+
+def _reported_mtu(nos: str) -> Callable[[int], int] | None:
+    """The MTU a NOS's NAPALM driver reports for a port rendered with L2 frame MTU `l2`: the
+    value the NOS's own `mtu` statement holds (docs/render-<nos>.md)."""
+    if nos == "eos":
+        from netcfg.vendors.eos.render import ip_mtu
+        return ip_mtu
+    if nos == "nxos":
+        from netcfg.vendors.nxos.render import ip_mtu as nx_mtu
+        return nx_mtu
+    if nos == "junos":
+        from netcfg.vendors.junos.render import media_mtu
+        return media_mtu
+    return None  # the netcfg drivers report what their NOS shows; not mapped yet
+
+
+def interfaces(plan: DevicePlan, state: DeviceState) -> list[Check]:
+    """Every planned port up, at the planned speed and MTU (VFY004-VFY006)."""
+    if state.interfaces is None:
+        return []
+    out: list[Check] = []
+    mtu_of = _reported_mtu(plan.nos)
+    for i in plan.interfaces:
+        got = state.interfaces.get(i.name)
+        dev, port = plan.hostname, i.name
+        if got is None:
+            out.append(Check("VFY004", dev, port, False,
+                             f"planned port (to {i.peer}) is not on the switch"))
+            continue
+        if not got.get("is_up"):
+            why = "administratively down" if got.get("is_enabled") is False else "down"
+            out.append(Check("VFY004", dev, port, False, f"link to {i.peer} is {why}"))
+            continue
+        out.append(Check("VFY004", dev, port, True, f"up, to {i.peer}"))
+        speed = int(round(float(got.get("speed") or 0)))
+        out.append(Check("VFY005", dev, port, speed == i.speed,
+                         f"speed {speed} Mb/s" + ("" if speed == i.speed
+                                                  else f", planned {i.speed} Mb/s")))
+        if mtu_of is not None:
+            want, mtu = mtu_of(i.mtu), int(got.get("mtu") or 0)
+            out.append(Check("VFY006", dev, port, mtu == want,
+                             f"MTU {mtu}" + ("" if mtu == want else
+                                             f", planned {want} (L2 frame {i.mtu})")))
+    return out
+
+
+def _host(name: str) -> str:
+    """LLDP system names may carry a domain; the plan names the host."""
+    return name.split(".", 1)[0]
+
+
+def cabling(plan: DevicePlan, state: DeviceState) -> list[Check]:
+    """The LLDP neighbour of every planned link between switches is the planned device and
+    port (VFY002/VFY003); two ports that see each other's planned peers are named as one
+    swapped pair. Links to servers are left out: a server's LLDP agent is the host's
+    business, and the lab serves none."""
+    if state.lldp is None:
+        return []
+    links = [i for i in plan.interfaces if i.peer_role in SWITCH_ROLES]
+    seen: dict[str, str | None] = {}
+    for i in links:
+        entries = state.lldp.get(i.name) or []
+        seen[i.name] = (f"{_host(str(entries[0].get('remote_system_name', '')))}:"
+                        f"{entries[0].get('remote_port', '')}") if entries else None
+    planned = {i.name: i.peer for i in links}
+    out: list[Check] = []
+    for i in links:
+        got = seen[i.name]
+        if got is None:
+            out.append(Check("VFY003", plan.hostname, i.name, False,
+                             f"no LLDP neighbour; planned {i.peer}"))
+        elif got == i.peer:
+            out.append(Check("VFY002", plan.hostname, i.name, True, f"LLDP neighbour {got}"))
+        else:
+            out.append(Check("VFY002", plan.hostname, i.name, False,
+                             _misplaced(plan.hostname, i, got, seen, planned)))
+    return out
+
+
+def _misplaced(device: str, i: Interface, got: str, seen: dict[str, str | None],
+               planned: dict[str, str]) -> str:
+    where = f"{device}:{i.name}"
+    other = next((p for p, peer in planned.items() if peer == got and p != i.name), None)
+    text = f"LLDP neighbour {got}, planned {i.peer}"
+    if other is not None and seen.get(other) == i.peer:
+        return (f"{text}: cables swapped between {where} (to {got}) and {device}:{other} "
+                f"(to {i.peer})")
+    if other is not None:
+        return f"{text} ({got} belongs on {device}:{other})"
+    return text
+
+
+def bgp(plan: DevicePlan, state: DeviceState) -> list[Check]:
+    """Every planned session present with the planned AS (VFY008) and established (VFY007)."""
+    if state.bgp is None:
+        return []
+    out: list[Check] = []
+    for n in plan.bgp.neighbors:
+        peer: dict[str, Any] | None = state.bgp.get(n.address)
+        what = f"BGP {n.address} AS {n.remote_as} ({n.description})"
+        if peer is None:
+            out.append(Check("VFY008", plan.hostname, n.interface, False,
+                             f"{what}: no such session on the switch"))
+            continue
+        asn = int(peer.get("remote_as") or 0)
+        if asn != n.remote_as:
+            out.append(Check("VFY008", plan.hostname, n.interface, False,
+                             f"{what}: the switch peers with AS {asn}"))
+            continue
+        out.append(Check("VFY008", plan.hostname, n.interface, True, f"{what} configured"))
+        if peer.get("is_up"):
+            got = sum(int(af.get("received_prefixes") or 0) for af in
+                      (peer.get("address_family") or {}).values()
+                      if int(af.get("received_prefixes") or 0) > 0)
+            out.append(Check("VFY007", plan.hostname, n.interface, True,
+                             f"{what} established, {got} prefix(es) received"))
+        else:
+            why = "shut down" if peer.get("is_enabled") is False else "not established"
+            out.append(Check("VFY007", plan.hostname, n.interface, False, f"{what} {why}"))
+    return out
+
+
+def config(device: str, status: str, meaning: list[str], diff: str) -> list[Check]:
+    """VFY001 from what `netcfg diff` computed: one line per drifted device."""
+    if status == "unchanged":
+        return [Check("VFY001", device, None, True, "running configuration is the rendered one")]
+    lines = sum(1 for line in diff.splitlines() if line[:1] in "+-"
+                and not line.startswith(("+++", "---")))
+    first = f"; {meaning[0]}" if meaning else ""
+    return [Check("VFY001", device, None, False,
+                  f"running configuration differs from the rendered one ({lines} line(s) of "
+                  f"the device's diff{first}; see `netcfg diff`)")]
+
+
+def state_checks(plan: DevicePlan, state: DeviceState) -> list[Check]:
+    return interfaces(plan, state) + cabling(plan, state) + bgp(plan, state)

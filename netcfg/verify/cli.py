@@ -1,0 +1,63 @@
+"""Click command `verify` (registered in netcfg.cli; NAPALM loads when it runs).
+
+The selection, connection and trust options are diff's and push's (netcfg/deploy/cli.py);
+the output formats and exit codes are lint's, plus 4 for a switch that could not be verified.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from netcfg.deploy.cli import _selection, _Setup
+from netcfg.lint.cli import LINT_FORMATS
+from netcfg.progress import Progress
+
+
+def _colour(text: str, fg: str) -> str:
+    return click.style(text, fg=fg) if sys.stdout.isatty() else text
+
+
+def _plain(text: str, fg: str) -> str:
+    return text
+
+
+@click.command("verify")
+@_selection
+@click.option("--output", type=click.Path(dir_okay=False), help="write the report here")
+def verify(path: str, fmt: str, output: str | None, **kw: Any) -> None:
+    """Check every selected switch's operational state against the plan its config renders
+    from: config, cabling (LLDP), ports, BGP sessions. Exit 0 all hold, 1 findings, 4 a switch
+    could not be verified."""
+    from netcfg.deploy.engine import Options
+    from netcfg.lint.cli import _emit, _fabric_file
+    from netcfg.render.plan import PlanBuilder
+    from netcfg.verify import report
+    from netcfg.verify.run import verify_fleet
+
+    setup = _Setup(path, kw)
+    fabric, physics = setup.validation.fabric, setup.validation.physics
+    assert fabric is not None and physics is not None  # _Setup exits otherwise
+    builder = PlanBuilder(fabric, physics)
+    plans = {t.name: builder.plan(fabric.devices[t.name]) for t in setup.targets}
+    opts = Options(timeout=kw["timeout"], workers=kw["workers"])
+    bar = Progress(len(setup.targets), "verifying")
+    try:
+        result = verify_fleet(setup.targets, plans, setup.desired, opts, setup.state,
+                              fabric.name, _fabric_file(path), bar)
+    finally:
+        bar.close()
+    out = report.render(result, fmt, _colour if output is None else _plain)
+    _emit(out, output)
+    if output is not None or fmt != "text":
+        click.echo(report.summary(result), err=True)
+    sys.exit(result.exit_code)
+
+
+for _param in verify.params:  # diff's options, lint's formats
+    if _param.name == "fmt" and isinstance(_param, click.Option):
+        _param.type = LINT_FORMATS
+        _param.help = "report format (json and junit list every check, passed or failed)"
+del _param

@@ -1,0 +1,55 @@
+"""A switch's operational state, read through NAPALM getters over the deploy layer's
+connection (the same connection file, trust and drivers as diff and push).
+
+Only the getters' documented models are read (napalm/base/base.py): get_bgp_neighbors,
+get_lldp_neighbors_detail, get_interfaces. Each NOS's driver maps its own commands to them
+(docs/verify.md lists the commands), so the checks never parse vendor output themselves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from netcfg.deploy.connect import Connection, DeviceError, describe
+from netcfg.deploy.targets import Target
+
+
+@dataclass
+class DeviceState:
+    """What one switch reports; each part None when its getter failed (`errors` says why)."""
+
+    #: peer address -> NAPALM BGPStateNeighborDict, over every VRF
+    bgp: dict[str, dict[str, Any]] | None = None
+    #: local port -> NAPALM LLDPNeighborDetailDict list
+    lldp: dict[str, list[dict[str, Any]]] | None = None
+    #: port -> NAPALM InterfaceDict
+    interfaces: dict[str, dict[str, Any]] | None = None
+    errors: dict[str, str] = field(default_factory=dict)
+
+
+def bgp_peers(getter: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """get_bgp_neighbors' VRFs flattened to peer address -> peer (a fabric's sessions all
+    live in the default VRF, `global` in NAPALM's model; a peer in another VRF is kept too)."""
+    peers: dict[str, dict[str, Any]] = {}
+    for vrf in getter.values():
+        for address, peer in (vrf.get("peers") or {}).items():
+            peers.setdefault(str(address), peer)
+    return peers
+
+
+def collect(target: Target, timeout: int) -> DeviceState:
+    """Open one connection and run the getters; a getter that raises is recorded, the others
+    still run (a NOS may lack one). A failed connection raises DeviceError."""
+    state = DeviceState()
+    with Connection(target, timeout) as driver:
+        for part, call in (("interfaces", driver.get_interfaces),
+                           ("lldp", driver.get_lldp_neighbors_detail),
+                           ("bgp", lambda: bgp_peers(driver.get_bgp_neighbors()))):
+            try:
+                setattr(state, part, call())
+            except DeviceError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - every driver has its own exceptions
+                state.errors[part] = describe(exc)
+    return state

@@ -1,0 +1,136 @@
+"""`netcfg verify` reports in lint's formats (netcfg/lint/formats.py): text, json, sarif,
+junit, github. JSON and JUnit list every check, passed or failed; SARIF and GitHub carry the
+failed ones (code scanning shows problems, not passes). Findings point at the intent file
+(code scanning needs a file) and name the switch and port as SARIF logical locations.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Callable
+from xml.etree import ElementTree as ET
+
+from netcfg.lint import formats
+from netcfg.lint.run import LintResult
+from netcfg.lint.waive import Checked
+from netcfg.verify.checks import Check
+from netcfg.verify.rules import RULES
+from netcfg.verify.run import VerifyResult
+
+
+def summary(result: VerifyResult) -> str:
+    total, failed = len(result.checks()), len(result.failed())
+    bad = [d.device for d in result.devices if d.errors]
+    verdict = "device error" if bad else "fail" if failed else "pass"
+    return (f"{len(result.devices)} switch(es), {total} check(s), {failed} failed"
+            + (f", {len(bad)} not verified ({', '.join(bad[:5])})" if bad else "")
+            + f": {verdict}")
+
+
+def text(result: VerifyResult, colour: Callable[[str, str], str]) -> str:
+    """Per switch: each rule's count of passed checks, then every failed check."""
+    lines: list[str] = []
+    for d in result.devices:
+        failed = [c for c in d.checks if not c.ok]
+        head = f"{d.device} ({d.nos}): {len(d.checks)} check(s), {len(failed)} failed"
+        lines.append(colour(head, "red" if failed else "green"))
+        passed: dict[str, int] = defaultdict(int)
+        for c in d.checks:
+            if c.ok:
+                passed[c.rule] += 1
+        for rule in sorted(passed):
+            lines.append(f"  ok    {rule} {_holds(rule)}: {passed[rule]}")
+        for c in failed:
+            where = f"{c.interface}: " if c.interface else ""
+            lines.append(colour(f"  FAIL  {c.rule} {where}{c.message}", "red"))
+    lines.append(summary(result))
+    return "\n".join(lines)
+
+
+#: what a passed check of each rule says, for the text report's counts
+_HOLDS = {"VFY001": "running config is the rendered one",
+          "VFY002": "LLDP neighbour as planned", "VFY003": "LLDP neighbour present",
+          "VFY004": "planned port up", "VFY005": "planned speed", "VFY006": "planned MTU",
+          "VFY007": "BGP session established", "VFY008": "BGP session configured"}
+
+
+def _holds(rule: str) -> str:
+    return _HOLDS.get(rule, RULES[rule].summary)
+
+
+def as_json(result: VerifyResult) -> str:
+    return json.dumps({
+        "fabric": result.fabric,
+        "ok": result.exit_code == 0,
+        "exit_code": result.exit_code,
+        "summary": summary(result),
+        "seconds": round(result.seconds, 3),
+        "devices": [{"device": d.device, "nos": d.nos, "errors": d.errors,
+                     "seconds": round(d.seconds, 3),
+                     "checks": [_check(c) for c in d.checks]} for d in result.devices],
+        "findings": [f.as_dict() | {"file": formats.relative(f.file)}
+                     for f in result.findings()],
+    }, indent=2)
+
+
+def _check(c: Check) -> dict[str, object]:
+    return {"rule": c.rule, "interface": c.interface, "ok": c.ok, "message": c.message}
+
+
+def _as_lint(result: VerifyResult) -> LintResult:
+    return LintResult(result.fabric, [Checked(f) for f in result.findings()])
+
+
+def sarif(result: VerifyResult) -> str:
+    """Lint's SARIF of the failed checks, with the VFY rules' descriptors (they are in the
+    one registry, so every rule has its metadata)."""
+    return formats.sarif(_as_lint(result), result.file)
+
+
+def github(result: VerifyResult) -> str:
+    return formats.github(_as_lint(result), result.file)
+
+
+def junit(result: VerifyResult) -> str:
+    """JUnit XML (Jenkins' junit-10.xsd, as lint's): a testsuite per switch, a testcase per
+    check, `<failure>` for a failed one; a switch that could not be verified fails its
+    VFY020 case."""
+    root = ET.Element("testsuites", name="netcfg verify")
+    tests = failures = 0
+    file = formats.relative(result.file)
+    for d in result.devices:
+        suite = ET.SubElement(root, "testsuite", name=d.device, hostname=d.device)
+        n = bad = 0
+        for c in d.checks:
+            attrs = {"classname": f"netcfg.verify.{d.device}.{c.rule}",
+                     "name": f"{c.rule} {c.subject}", "time": "0"}
+            if file:
+                attrs["file"] = file
+            case = ET.SubElement(suite, "testcase", attrs)
+            n += 1
+            if c.ok:
+                ET.SubElement(case, "system-out").text = c.message
+            else:
+                ET.SubElement(case, "failure", type="error",
+                              message=c.message).text = f"{c.subject}: {c.message}"
+                bad += 1
+        suite.attrib.update(tests=str(n), failures=str(bad), errors="0", skipped="0",
+                            time=f"{d.seconds:.3f}")
+        tests, failures = tests + n, failures + bad
+    root.attrib.update(tests=str(tests), failures=str(failures), errors="0",
+                       time=f"{result.seconds:.3f}")
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")
+
+
+def render(result: VerifyResult, fmt: str, colour: Callable[[str, str], str]) -> str:
+    if fmt == "json":
+        return as_json(result)
+    if fmt == "sarif":
+        return sarif(result)
+    if fmt == "junit":
+        return junit(result)
+    if fmt == "github":
+        return github(result)
+    return text(result, colour)

@@ -1,0 +1,41 @@
+"""The VFY rules: what `netcfg verify` checks on a running switch (registered beside lint's
+rules, so docs/rules.md, SARIF and JUnit describe them the same way).
+
+Sources are the NAPALM getter each check reads (napalm/base/base.py documents their models)
+and the command behind it per NOS (docs/verify.md).
+"""
+
+from __future__ import annotations
+
+from netcfg.findings import Rule
+
+RULES: dict[str, Rule] = {r.id: r for r in (
+    Rule("VFY001", "error", "running configuration differs from the rendered one",
+         "what the switch runs is not what was reviewed: drift by hand, a failed or partial "
+         "push, or a config the switch rewrote", "netcfg diff (the device's own compare)"),
+    Rule("VFY002", "error", "LLDP neighbour of a planned link is not the planned device and port",
+         "a cable in the wrong port breaks the rail plan: ECMP, PFC headroom (cable length) "
+         "and BGP sessions all assume the planned wiring",
+         "NAPALM get_lldp_neighbors_detail; IEEE 802.1AB"),
+    Rule("VFY003", "error", "no LLDP neighbour on a planned link between switches",
+         "the link is down, uncabled, or its far end does not run LLDP",
+         "NAPALM get_lldp_neighbors_detail; IEEE 802.1AB"),
+    Rule("VFY004", "error", "planned port not operationally up",
+         "a planned link that is down removes ECMP width and can black-hole a rail",
+         "NAPALM get_interfaces (is_up)"),
+    Rule("VFY005", "error", "planned port runs at another speed",
+         "headroom and ECN thresholds are derived from the planned speed",
+         "NAPALM get_interfaces (speed, Mb/s)"),
+    Rule("VFY006", "error", "planned port has another MTU",
+         "an MTU below the planned one drops RoCE frames of the planned size",
+         "NAPALM get_interfaces (mtu, the NOS's own unit: docs/verify.md)"),
+    Rule("VFY007", "error", "planned BGP session not established",
+         "every planned session carries ECMP paths; one down narrows the fabric",
+         "NAPALM get_bgp_neighbors (is_up); RFC 4271 section 8"),
+    Rule("VFY008", "error", "planned BGP session missing on the switch or with another AS",
+         "the switch runs no session toward the planned peer address and AS",
+         "NAPALM get_bgp_neighbors; RFC 7938"),
+    Rule("VFY020", "error", "switch could not be verified",
+         "a switch that cannot be reached or read proves nothing (exit 4)",
+         "netcfg verify"),
+)}

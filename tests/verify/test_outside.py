@@ -1,0 +1,119 @@
+"""The verify checks on NAPALM getter results of real EOS devices, and the lab's EOS output
+against the same captures (tests/verify/fixtures/README.md: NAPALM's own test data).
+
+Expected values are written by hand from the captures: which peer is Established, which
+port sees which neighbour, which MTU and speed a port reports.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from netcfg.verify import checks
+from netcfg.verify.collect import DeviceState, bgp_peers
+
+EOS = Path(__file__).parent / "fixtures" / "napalm-eos"
+
+
+def _load(*parts: str) -> Any:
+    return json.loads(EOS.joinpath(*parts).read_text())
+
+
+def _port(name: str, peer: str, role: str = "spine", speed: int = 400_000,
+          mtu: int = 9216) -> SimpleNamespace:
+    return SimpleNamespace(name=name, peer=peer, peer_role=role, speed=speed, mtu=mtu)
+
+
+def _plan(interfaces: list[SimpleNamespace] = (), neighbors: list[SimpleNamespace] = ()
+          ) -> Any:
+    return SimpleNamespace(hostname="leaf1", nos="eos", interfaces=list(interfaces),
+                           bgp=SimpleNamespace(neighbors=list(neighbors)))
+
+
+def _failed(found: list[checks.Check]) -> dict[tuple[str, str | None], str]:
+    return {(c.rule, c.interface): c.message for c in found if not c.ok}
+
+
+def test_bgp_on_a_real_eos_getter_result():
+    # the capture: 10.0.0.1 (AS 65002) Established, 10.0.0.3 (AS 65003) Active
+    state = DeviceState(bgp=bgp_peers(_load("test_get_bgp_neighbors", "normal",
+                                            "expected_result.json")))
+    n = [SimpleNamespace(address="10.0.0.1", remote_as=65002, description="s1:e1",
+                         interface="Ethernet1"),
+         SimpleNamespace(address="10.0.0.3", remote_as=65003, description="s2:e1",
+                         interface="Ethernet2"),
+         SimpleNamespace(address="10.0.0.5", remote_as=65005, description="s3:e1",
+                         interface="Ethernet3"),
+         SimpleNamespace(address="2001:fb8:200::2", remote_as=65009, description="s4:e1",
+                         interface="Ethernet4")]
+    found = checks.bgp(_plan(neighbors=n), state)
+    failed = _failed(found)
+    assert set(failed) == {("VFY007", "Ethernet2"), ("VFY008", "Ethernet3"),
+                           ("VFY008", "Ethernet4")}
+    assert "not established" in failed[("VFY007", "Ethernet2")]
+    assert "no such session" in failed[("VFY008", "Ethernet3")]
+    assert "peers with AS 65003" in failed[("VFY008", "Ethernet4")]
+    ok = [c for c in found if c.ok and c.rule == "VFY007"]
+    assert [c.interface for c in ok] == ["Ethernet1"]
+    assert "3 prefix(es) received" in ok[0].message
+
+
+def test_cabling_on_a_real_eos_getter_result():
+    # the capture: Ethernet7 sees 78m3 port 000f.532e.ced0, Ethernet8 78m3 000f.532e.ced1,
+    # Ethernet1 78m1 000f.532e.f180; Ethernet12 has no neighbour
+    state = DeviceState(lldp=_load("test_get_lldp_neighbors_detail", "normal",
+                                   "expected_result.json"))
+    plan = _plan([_port("Ethernet1", "78m1:000f.532e.f180"),
+                  _port("Ethernet7", "78m3:000f.532e.ced1"),
+                  _port("Ethernet8", "78m3:000f.532e.ced0"),
+                  _port("Ethernet9", "78m9:000f.532e.f290"),
+                  _port("Ethernet12", "78m12:x"),
+                  _port("Ethernet30", "server1:eth0", role="server")])
+    found = checks.cabling(plan, state)
+    failed = _failed(found)
+    assert set(failed) == {("VFY002", "Ethernet7"), ("VFY002", "Ethernet8"),
+                           ("VFY002", "Ethernet9"), ("VFY003", "Ethernet12")}
+    assert "cables swapped between leaf1:Ethernet7 (to 78m3:000f.532e.ced0) and " \
+           "leaf1:Ethernet8 (to 78m3:000f.532e.ced1)" in failed[("VFY002", "Ethernet7")]
+    assert failed[("VFY002", "Ethernet9")] == \
+        "LLDP neighbour 78m4:000f.532e.f290, planned 78m9:000f.532e.f290"
+    assert [c.interface for c in found if c.ok] == ["Ethernet1"]
+    assert "Ethernet30" not in {c.interface for c in found}  # server links are not checked
+
+
+def test_interfaces_on_a_real_eos_getter_result():
+    # the capture: Ethernet1 up, MTU 9214, speed 0.0; Ethernet5 up, MTU 9214, speed 2.5
+    state = DeviceState(interfaces=_load("test_get_interfaces", "normal",
+                                         "expected_result.json"))
+    # EOS's `mtu` is the IP MTU: the L2 frame less the 14-byte Ethernet header
+    plan = _plan([_port("Ethernet1", "s:1", speed=0, mtu=9214 + 14),
+                  _port("Ethernet5", "s:5", speed=400_000, mtu=9216),
+                  _port("Ethernet9", "s:9")])
+    failed = _failed(checks.interfaces(plan, state))
+    assert failed == {
+        ("VFY005", "Ethernet5"): "speed 2 Mb/s, planned 400000 Mb/s",
+        ("VFY006", "Ethernet5"): "MTU 9214, planned 9202 (L2 frame 9216)",
+        ("VFY004", "Ethernet9"): "planned port (to s:9) is not on the switch"}
+
+
+def _shape(ours: Any, theirs: Any, where: str = "") -> None:
+    """Every key the lab prints is one the real device prints, with a value of the same
+    type (recursively; a list is compared item by item with the device's first item)."""
+    if isinstance(theirs, dict):
+        assert isinstance(ours, dict), where
+        extra = set(ours) - set(theirs)
+        assert not extra, f"{where}: keys a real EOS does not print here: {extra}"
+        for k in ours:
+            _shape(ours[k], theirs[k], f"{where}.{k}")
+    elif isinstance(theirs, list):
+        assert isinstance(ours, list), where
+        if theirs:
+            for item in ours:
+                _shape(item, theirs[0], f"{where}[]")
+    elif isinstance(theirs, (int, float)) and not isinstance(theirs, bool):
+        assert isinstance(ours, (int, float)) and not isinstance(ours, bool), where
+    else:
+        assert type(ours) is type(theirs), (where, ours, theirs)
