@@ -243,6 +243,10 @@ from netcfg.twin.cli import twin  # noqa: E402 - click only, FRR is started when
 
 main.add_command(twin)
 
+from netcfg.verify.cli import verify  # noqa: E402 - click only, NAPALM loads when it runs
+
+main.add_command(verify)
+
 
 if __name__ == "__main__":  # pragma: no cover
     main()
