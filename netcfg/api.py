@@ -20,17 +20,44 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
 import yaml
 
 from netcfg.findings import Finding
 from netcfg.validate import Validation, validate, validate_loaded
 
+if TYPE_CHECKING:  # the heavy modules load when a function needs them, not on import
+    from netcfg.deadlock.check import Report
+    from netcfg.lint.run import LintResult
+    from netcfg.render.plan import DevicePlan
+    from netcfg.topology.fabric import Device
+
 __all__ = [
     "Fabric", "InvalidIntent", "load", "from_yaml", "from_data", "device_names", "device_plan",
-    "device_config", "configs", "explain", "deadlock", "lint",
+    "device_config", "configs", "explain", "deadlock", "lint", "ExplainRow", "ExplainSection",
+    "ExplainValue",
 ]
+
+#: a value `explain` shows: what the intent, a default or a derivation gave (as YAML data)
+ExplainValue: TypeAlias = (
+    "str | int | float | bool | None | list[ExplainValue] | dict[str, ExplainValue]")
+
+
+class ExplainRow(TypedDict):
+    """One effective value: its name, the value, and where it came from (file:line:col, a
+    default, or a formula)."""
+
+    key: str
+    value: ExplainValue
+    source: str
+
+
+class ExplainSection(TypedDict):
+    """A titled group of rows (`netcfg explain` prints one table per section)."""
+
+    title: str
+    rows: list[ExplainRow]
 
 
 class InvalidIntent(Exception):
@@ -111,7 +138,7 @@ def device_names(fabric: Fabric) -> list[str]:
     return sorted(d.name for d in built.fabric.switches())
 
 
-def _device(fabric: Fabric, name: str) -> Any:
+def _device(fabric: Fabric, name: str) -> Device:
     built = fabric._built()
     assert built.fabric is not None
     device = built.fabric.devices.get(name)
@@ -120,7 +147,7 @@ def _device(fabric: Fabric, name: str) -> Any:
     return device
 
 
-def device_plan(fabric: Fabric, name: str) -> Any:
+def device_plan(fabric: Fabric, name: str) -> DevicePlan:
     """The DevicePlan of one switch: every value its config states, derived once (netcfg's
     structured config; `netcfg explain` shows where each came from)."""
     from netcfg.render.plan import PlanBuilder
@@ -151,7 +178,7 @@ def configs(fabric: Fabric, with_hosts: bool = True) -> dict[str, str]:
     return render_files(built.fabric, built.physics, switches, with_hosts=with_hosts)
 
 
-def explain(fabric: Fabric, name: str, port: str | None = None) -> list[dict[str, Any]]:
+def explain(fabric: Fabric, name: str, port: str | None = None) -> list[ExplainSection]:
     """Every effective value of a switch (or one of its ports) and where it came from."""
     from netcfg.explain import explain as run
 
@@ -163,10 +190,12 @@ def explain(fabric: Fabric, name: str, port: str | None = None) -> list[dict[str
         chosen = next((p for p in device.ports if p.name == port), None)
         if chosen is None:
             raise KeyError(f"{name} has no port {port!r}")
-    return [s.as_dict() for s in run(built.fabric, device, chosen, built.physics)]
+    return [ExplainSection(title=s.title, rows=[ExplainRow(key=r.key, value=r.value,
+                                                           source=r.source) for r in s.rows])
+            for s in run(built.fabric, device, chosen, built.physics)]
 
 
-def deadlock(fabric: Fabric, failures: int = 0, model: str | None = None) -> Any:
+def deadlock(fabric: Fabric, failures: int = 0, model: str | None = None) -> Report:
     """The PFC deadlock proof (a Report: `verdict`, cycles with witnesses, `findings`), under
     up to `failures` simultaneous link failures."""
     from netcfg.deadlock.check import check
@@ -176,7 +205,8 @@ def deadlock(fabric: Fabric, failures: int = 0, model: str | None = None) -> Any
     return check(built.fabric, failures=failures, model=model)
 
 
-def lint(source: Fabric | str | Path, failures: int = 0, deadlock: bool = True) -> Any:
+def lint(source: Fabric | str | Path, failures: int = 0,
+         deadlock: bool = True) -> LintResult:
     """Every rule of `netcfg lint` (a LintResult: `results` with waivers applied, `failing
     (fail_on)`). Takes an inventory path, or a Fabric (also one loaded from texts or data)."""
     from netcfg.lint.run import lint as run

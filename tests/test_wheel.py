@@ -160,3 +160,77 @@ def test_a_fresh_venv_runs_the_readmes_first_command(venv, tmp_path):
     assert Path(where.stdout.strip()).is_relative_to(venv)
     configs = tmp_path / "configs" / "example"
     assert len([p for p in configs.rglob("*") if p.is_file()]) >= 10
+
+
+USER_SCRIPT = '''\
+"""A user's script against the installed netcfg, checked by mypy --strict."""
+from pathlib import Path
+
+from netcfg import api
+
+
+def main(inventory: Path) -> int:
+    fabric = api.load(inventory)
+    if not fabric.ok:
+        for finding in fabric.findings:
+            print(finding.text())
+        return 1
+    first = api.device_names(fabric)[0]
+    reveal_type(fabric)
+    reveal_type(fabric.findings)
+    reveal_type(api.device_names(fabric))
+    reveal_type(api.device_plan(fabric, first))
+    reveal_type(api.device_plan(fabric, first).qos.pfc_priorities)
+    reveal_type(api.device_config(fabric, first))
+    reveal_type(api.configs(fabric))
+    reveal_type(api.explain(fabric, first)[0]["rows"][0]["source"])
+    reveal_type(api.deadlock(fabric))
+    reveal_type(api.deadlock(fabric).verdict)
+    reveal_type(api.lint(fabric))
+    reveal_type(api.from_yaml("fabric: {}"))
+    reveal_type(api.from_data({"fabric": {}}))
+    verdict: int = api.deadlock(fabric).verdict
+    return 0 if verdict else 1
+'''
+
+#: what mypy must reveal, line by line (the functions' documented return types, docs/api.md)
+REVEALED = [
+    "netcfg.api.Fabric",
+    "list[netcfg.findings.Finding]",
+    "list[str]",
+    "netcfg.render.plan.DevicePlan",
+    "tuple[int, ...]",
+    "str",
+    "dict[str, str]",
+    "str",
+    "netcfg.deadlock.check.Report",
+    "str",
+    "netcfg.lint.run.LintResult",
+    "netcfg.api.Fabric",
+    "netcfg.api.Fabric",
+]
+
+
+def test_mypy_strict_checks_a_user_script_against_the_installed_wheel(venv, tmp_path):
+    """The wheel ships py.typed (PEP 561), so mypy reads the installed package's types: a
+    user's script passes --strict, each API function's result is the concrete type (an
+    `Any` would be revealed as such and would let the wrong annotation below pass)."""
+    mypy = pytest.importorskip("mypy", reason="mypy comes with the lint extra")
+    assert mypy
+    script = tmp_path / "user.py"
+    script.write_text(USER_SCRIPT)
+    (tmp_path / "mypy.ini").write_text("[mypy]\n")
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--config-file", "mypy.ini",
+         "--python-executable", str(venv / "bin" / "python"), "--cache-dir", ".cache",
+         "user.py"], capture_output=True, text=True, cwd=tmp_path, env=_clean_env(),
+        timeout=600)
+    lines = checked.stdout.splitlines()
+    revealed = [re.search(r'Revealed type is "(.*)"', line) for line in lines]
+    assert [m.group(1) for m in revealed if m] == REVEALED, checked.stdout
+    errors = [line for line in lines if ": error:" in line]
+    # the one mistake of the script, and only it: a str is not an int
+    assert len(errors) == 1, checked.stdout
+    assert 'Incompatible types in assignment (expression has type "str", variable has type ' \
+        '"int")' in errors[0]
+    assert list(venv.glob("lib/python*/site-packages/netcfg/py.typed"))
