@@ -50,7 +50,15 @@ def test_every_inventory_on_every_junos_platform_is_valid(tmp_path):
                 path = work / f"{inventory}-{plan.hostname}.conf"
                 path.write_text(render_plan(plan))
                 files.append(str(path))
-    run = subprocess.run([sys.executable, str(JUNOS_YANG / "validate_junos.py"), *files],
+    # Juniper's published Evolved YANG lacks the shared-buffer partitions Juniper configures
+    # on QFX5220/5230/5240 (../shared/junos-yang README, "Known gap"): exactly those go
+    # unchecked, everything else (shared-buffer `percent` too) is checked
+    run = subprocess.run([sys.executable, str(JUNOS_YANG / "validate_junos.py"), *files,
+                          "--skip", "class-of-service shared-buffer"],
                          capture_output=True, text=True, timeout=900)
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
     assert run.stdout.count(": VALID") == len(files)
+    skipped = [line.split(": ")[1] for line in run.stdout.splitlines() if "skipped" in line]
+    assert sorted(set(skipped)) == ["class-of-service shared-buffer egress",
+                                    "class-of-service shared-buffer ingress"]
+    assert len(skipped) == 2 * len(files)  # every file carries both (each has lossless ports)

@@ -328,6 +328,9 @@ class JunosEmulator(Emulator):
         if missing is not None:
             raise RpcFailure(f"Missing mandatory statement: '{missing}'", path="[edit system]",
                              wrapper=wrapper)
+        partitions = _partition_error(self.candidate)
+        if partitions is not None:
+            raise RpcFailure(partitions[1], path=partitions[0], wrapper=wrapper)
         confirming = self.confirm_timer is not None
         fault = self.apply_fault("confirm" if confirming else "commit")
         if fault is not None and fault.kind == FaultKind.COMMIT_ERROR:
@@ -433,6 +436,28 @@ def default_config(hostname: str, username: str) -> str:
 
 
 _LAB_HASH = "$6$netcfglab$" + "0" * 86
+
+
+def _partition_error(tree: JNode) -> tuple[str, str] | None:
+    """Juniper's `buffer-partition (Ingress)` and `(Egress)` pages: "The percentages you
+    configure for the three ... shared buffer partitions must total exactly 100 percent. If the
+    total ... is not 100 percent, the system returns a commit error and does not commit the
+    configuration." A direction without partitions keeps the switch's default split. (The
+    message's wording is the lab's; Juniper's page quotes none.)"""
+    for direction in ("ingress", "egress"):
+        node = tree.find(["class-of-service", "shared-buffer", direction])
+        parts = [c for c in (node.children or []) if c.name.startswith("buffer-partition ")] \
+            if node is not None else []
+        if not parts:
+            continue
+        total = 0
+        for part in parts:
+            percent = part.get("percent")
+            total += int(percent.value or 0) if percent is not None else 0
+        if total != 100:
+            return (f"[edit class-of-service shared-buffer {direction}]",
+                    f"{direction} shared buffer partitions total {total} percent, not 100")
+    return None
 
 
 def _missing_mandatory(tree: JNode) -> str | None:

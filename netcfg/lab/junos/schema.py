@@ -102,7 +102,20 @@ CLASS_OF_SERVICE = {
                                  "explicit-congestion-notification": FLAG,
                                  "drop-profile-map": ANY, "excess-rate": LEAF})},
     "scheduler-maps": {ENTRY: Named({"forwarding-class": Named({"scheduler": LEAF})})},
-    "shared-buffer": ANY,
+    # Juniper's statement pages: `shared-buffer` (percent), `ingress`/`egress (Buffer
+    # Configuration)` (percent, buffer-partition), `buffer-partition (Ingress)` lossless |
+    # lossless-headroom | lossy and `buffer-partition (Egress)` lossless | lossy | multicast,
+    # each { percent; dynamic-threshold; }. The published Evolved YANG lacks the partitions
+    # (yang.SKIP), so this table is what checks them.
+    "shared-buffer": {
+        "percent": LEAF,
+        "ingress": {"percent": LEAF, "buffer-partition": Named(
+            {"percent": LEAF, "dynamic-threshold": LEAF},
+            ids=("lossless", "lossless-headroom", "lossy"))},
+        "egress": {"percent": LEAF, "buffer-partition": Named(
+            {"percent": LEAF, "dynamic-threshold": LEAF},
+            ids=("lossless", "lossy", "multicast"))},
+    },
     "interfaces": {"*": Named(dict(_INTERFACE, unit=_UNIT))},
     "rewrite-rules": ANY,
     "forwarding-class-sets": ANY,

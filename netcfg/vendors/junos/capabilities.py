@@ -29,15 +29,19 @@ CAPABILITIES = Capabilities(
         # `protocols bgp group multipath` has no path count [Juniper BGP multipath page]
         "bgp.maximum_paths": "BGP multipath has no path count; the platform's ECMP limit "
                              "applies",
-        "qos.headroom_profiles[].xon": "headroom comes from the shared-buffer partitions, which "
-                                       "are not rendered",
-        "qos.headroom_profiles[].xoff": "headroom comes from the shared-buffer partitions, "
-                                        "which are not rendered",
-        "qos.headroom_profiles[].size": "headroom comes from the shared-buffer partitions, "
-                                        "which are not rendered",
+        # headroom is the ingress `lossless-headroom` partition, one switch-wide percent
+        # [Apstra 6.1 DCQCN configlet; render.INGRESS_PARTITIONS]
+        "qos.headroom_profiles[].xon": "headroom is the shared buffer's lossless-headroom "
+                                       "partition (a switch-wide percent), not per port",
+        "qos.headroom_profiles[].xoff": "headroom is the shared buffer's lossless-headroom "
+                                        "partition (a switch-wide percent), not per port",
+        "qos.headroom_profiles[].size": "headroom is the shared buffer's lossless-headroom "
+                                        "partition (a switch-wide percent), not per port",
         "qos.dynamic_th": "no shared-buffer dynamic threshold is rendered; the switch keeps "
                           "its own",
-        "qos.pools.total": "no shared-buffer partition is rendered; the switch keeps its own",
-        "qos.pools.shared": "no shared-buffer partition is rendered; the switch keeps its own",
+        "qos.pools.total": "the shared-buffer partitions are Juniper's own AI percents (lossless "
+                           "66 % in and out), not netcfg's pool sizes",
+        "qos.pools.shared": "the shared-buffer partitions are Juniper's own AI percents "
+                            "(lossless 66 % in and out), not netcfg's pool sizes",
     },
 )

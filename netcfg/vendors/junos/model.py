@@ -106,6 +106,15 @@ class SchedulerMap:
 
 
 @dataclass(frozen=True, slots=True)
+class SharedBuffer:
+    """`class-of-service shared-buffer ingress|egress buffer-partition <name> { percent N; }`:
+    the switch-wide split of the shared buffer, (partition, percent) in order."""
+
+    ingress: tuple[tuple[str, int], ...]
+    egress: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class DynamicLoadBalancing:
     mode: str  # flowlet | per-packet
     inactivity_us: int | None
@@ -170,6 +179,8 @@ class JunosConfig:
     flow_control_queues: tuple[FlowControlQueue, ...]
     congestion_profiles: tuple[CongestionProfile, ...]
     drop_profiles: tuple[DropProfile, ...]
+    #: the lossless partitions of the shared buffer, None where no class is lossless
+    shared_buffer: SharedBuffer | None
     schedulers: tuple[Scheduler, ...]
     scheduler_maps: tuple[SchedulerMap, ...]
     dynamic_load_balancing: DynamicLoadBalancing | None

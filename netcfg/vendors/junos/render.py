@@ -40,6 +40,7 @@ from netcfg.vendors.junos.model import (
     PfcWatchdog,
     Scheduler,
     SchedulerMap,
+    SharedBuffer,
 )
 from netcfg.vendors.junos.syntax import statements
 from netcfg.vendors.units import syslog_level, whole_polls
@@ -68,6 +69,16 @@ HASH_GROUPS = {"layer-3": ("src_ip", "dst_ip", "ip_proto"),
 DEFAULT_HASH = ("dst_ip", "ip_proto", "l4_dst_port", "l4_src_port", "src_ip")
 #: PFC priorities a port pauses for when its CNP has no `output` [V `code-point` page]
 DEFAULT_PAUSE_REACTION = frozenset({3, 4})
+#: shared-buffer partitions for lossless traffic, percents of the ingress and egress shared
+#: buffer, as Juniper configures them on QFX5220/5230/5240 for RoCEv2 (Apstra 6.1, "Create and
+#: Import a DCQCN Configlet": ingress lossless 66, lossless-headroom 24, lossy 10; egress
+#: lossless 66). Egress lossy takes the rest: Juniper's egress `buffer-partition` page says the
+#: egress partitions "must total exactly 100 percent" or the commit fails, and its AI JVD
+#: configlet (terraform-apstra-examples ai-cluster-jvd/configlet_dcqcn.tf) gives egress lossy
+#: what lossless leaves (80/20), ingress and egress lossless equal ("must match" on
+#: QFX5220/5230). docs/render-junos.md, "Shared-buffer partitions".
+INGRESS_PARTITIONS = (("lossless", 66), ("lossless-headroom", 24), ("lossy", 10))
+EGRESS_PARTITIONS = (("lossless", 66), ("lossy", 34))
 #: pfc-watchdog defaults: poll 100 ms, detection 2 polls, recovery 200 ms [V]
 WD_DEFAULTS = (100, 2, 200)
 
@@ -253,6 +264,8 @@ def build(plan: DevicePlan) -> JunosConfig:
         forwarding_classes=tuple(fcs), pfc_code_points=pfc_dscps,
         flow_control_queues=tuple(FlowControlQueue(pcp(p), p) for p in q.pfc_priorities),
         congestion_profiles=cnps, drop_profiles=tuple(drop_profiles),
+        shared_buffer=SharedBuffer(INGRESS_PARTITIONS, EGRESS_PARTITIONS)
+        if q.pfc_priorities else None,
         schedulers=tuple(v for _, v in sorted(schedulers.items())),
         scheduler_maps=tuple(scheduler_maps), dynamic_load_balancing=dlb,
         hash_keys=tuple(k for k, fields in HASH_GROUPS.items()
