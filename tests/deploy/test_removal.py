@@ -25,9 +25,10 @@ CASES = [
     ("nxos", "spine-pod1-1", "ntp server 192.0.2.50 use-vrf management\n", "ntp server",
      "ntp server 192.0.2.50"),
     ("junos", "core1", "system { ntp { server 192.0.2.50; } }\n", "system ntp", "192.0.2.50"),
-    # NVUE 5.15 (the lab's default release): `system ntp` (5.14: `service ntp <vrf>`)
-    ("cumulus", "leaf-su2-r5", "- set:\n    system:\n      ntp:\n        server:\n"
-     "          192.0.2.50: {}\n", "system ntp", "192.0.2.50"),
+    # NVUE: a site's syslog host (`system syslog server <s> vrf mgmt`); NTP is in NVIDIA's
+    # factory startup.yaml, which a push keeps (CumulusDeploy.device_local)
+    ("cumulus", "leaf-su2-r5", "- set:\n    system:\n      syslog:\n        server:\n"
+     "          192.0.2.50: {vrf: mgmt}\n", "system syslog", "192.0.2.50"),
     ("sonic", "leaf-su2-r1",
      json.dumps({"LOSSLESS_TRAFFIC_PATTERN": {"AZURE": {"mtu": "1024",
                                                         "small_packet_percentage": "100"}}}),

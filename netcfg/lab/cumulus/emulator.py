@@ -20,6 +20,7 @@ from typing import Any
 
 from netcfg.lab.clock import Timer
 from netcfg.lab.cumulus import config as cfg
+from netcfg.lab.cumulus import factory
 from netcfg.lab.cumulus.schema import Leaf, SchemaError, release, validate, walk
 from netcfg.lab.device import DeviceSpec, Dropped, Emulator, LabContext
 from netcfg.lab.faults import FaultKind
@@ -72,10 +73,13 @@ class CumulusEmulator(Emulator):
         self.interfaces = spec.interfaces or DEFAULT_INTERFACES
         self.home = Path(ctx.workdir) / f"{spec.name}-home"
         self.home.mkdir(parents=True, exist_ok=True)
-        startup = self._initial_tree()
+        self.factory = factory.load(spec.options)
+        startup = factory.first_boot(self.factory, self.release, spec.name, spec.username)
         if spec.startup_config:
             startup = {}
             cfg.apply_ops(startup, cfg.parse_document(spec.startup_config))
+        #: why the management port is out of reach (None: it answers): factory.management
+        self.cut_off: str | None = None
         if spec.strict:
             validate(startup, self.release)
         self.revisions: dict[int, Revision] = {}
@@ -88,24 +92,8 @@ class CumulusEmulator(Emulator):
         self.startup = copy.deepcopy(startup)
         self.pending: dict[str, int] = {}
         self.confirm: tuple[int, int, Timer] | None = None  # (rev, previous rev, timer)
-
-    def _initial_tree(self) -> cfg.Tree:
-        """What a switch out of the box has: hostname, the login user, management on eth0."""
-        return {
-            "system": {"hostname": self.spec.name,
-                       "aaa": {"user": {self.spec.username: {
-                           "role": "system-admin",
-                           "hashed-password": "$6$lab$" + "x" * 22}}}},
-            "interface": {"eth0": self._dhcp_eth0()},
-            "vrf": {"mgmt": {}},
-        }
-
-    def _dhcp_eth0(self) -> cfg.Tree:
-        """eth0 by DHCP in the mgmt VRF, in this release's words (5.15 moved `ip address` and
-        `ip vrf` to `ipv4 address` and `vrf`: schema.py)."""
-        if self.release >= (5, 15):
-            return {"type": "eth", "ipv4": {"address": {"dhcp": {}}}, "vrf": "mgmt"}
-        return {"type": "eth", "ip": {"vrf": "mgmt", "address": {"dhcp": {}}}}
+        self.record("boot", "factory configuration: " + (
+            "the given startup configuration" if spec.startup_config else self.factory.source))
 
     async def start(self) -> None:
         await self.serve_ssh("ssh", shell=lambda: NvueShell(self), files=self.home)
@@ -147,6 +135,7 @@ class CumulusEmulator(Emulator):
         boot.state, boot.date, boot.message = "applied_and_saved", self.clock.time(), \
             "Startup configuration"
         self.applied_rev = boot.rev
+        self._check_management()
 
     def on_fault_armed(self, fault: Any) -> None:
         if fault.kind == FaultKind.LOCK_HELD:
@@ -308,9 +297,34 @@ class CumulusEmulator(Emulator):
         else:
             rev.state = "applied_and_saved"
             self.startup = copy.deepcopy(rev.tree)
-        if fault is not None and fault.kind == FaultKind.DROP_AFTER_APPLY:
+        if self._check_management() or (fault is not None
+                                         and fault.kind == FaultKind.DROP_AFTER_APPLY):
             raise Dropped()
         return f"applied [rev_id: {rev.rev}]"
+
+    def _check_management(self) -> bool:
+        """Cut the management port off, or give it back, as the applied revision says
+        (factory.management): True where this apply cut it off. Connections in progress drop
+        and new ones are refused, as on a switch whose eth0 left `mgmt`; the log says why."""
+        reason = factory.management(self.applied, self.release)
+        was, self.cut_off = self.cut_off, reason
+        if reason is not None and was is None:
+            self.record("mgmt", f"management lost: {reason}")
+            self._shut_listeners()
+            return True
+        if reason is None and was is not None:
+            self.record("mgmt", "management reachable again: eth0 in vrf mgmt")
+            if not self.booting and not self._refusing:
+                self._spawn(self._open_listeners())
+        return False
+
+    async def _open_listeners(self) -> None:
+        if self.cut_off is None:
+            await super()._open_listeners()
+
+    def user_configured(self, username: str) -> bool:
+        """The login exists in the applied revision (`system aaa user`)."""
+        return username in ((self.applied.get("system") or {}).get("aaa") or {}).get("user", {})
 
     def _check_login_user(self, tree: cfg.Tree) -> None:
         users = tree.get("system", {}).get("aaa", {}).get("user", {})
@@ -353,6 +367,7 @@ class CumulusEmulator(Emulator):
         self.applied_rev = back.rev
         self.startup = copy.deepcopy(back.tree)
         self.record("timer", f"confirm expired: revision {rev} rolled back to {previous}")
+        self._check_management()
 
     def confirm_status(self) -> str:
         if self.confirm is None:

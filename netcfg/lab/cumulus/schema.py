@@ -203,6 +203,11 @@ def _community(key: str) -> bool:
     return bool(key) and not any(c.isspace() for c in key)
 
 
+def _listening_api(key: str) -> bool:
+    """The NVUE API's listening address: an IP address, `any` or `localhost`."""
+    return _address(key) or key in ("any", "localhost")
+
+
 def _access(key: str) -> bool:
     """Who may use an SNMP community: `any`, or an address or prefix."""
     return key in ("any", "localhost") or _address(key) or _prefix(key)
@@ -258,7 +263,31 @@ _SYSTEM = Obj({
     "aaa": Obj({"user": Coll(lambda k: bool(_USER.match(k)), "user-name", Obj({
         "full-name": TEXT, "password": TEXT, "hashed-password": TEXT,
         "role": TEXT, "enable": enum("on", "off", "inherit"),
-        "state": enum("enabled", "disabled", "inherit")}))}),
+        "state": enum("enabled", "disabled", "inherit")})),
+        # NVIDIA's factory startup.yaml (every 5.14 doc example startup.yaml: classes
+        # nvapply, nvshow, sudo with `action allow` and `command-path / permission`; roles
+        # naming classes), NVUE reference, User Accounts (`system aaa class|role`)
+        "class": Coll(_name, "class-id", Obj({
+            "action": enum("allow", "deny"),
+            "command-path": Coll(lambda k: k.startswith("/"), "command-path", Obj({
+                "permission": enum("ro", "rw", "act", "all", "none")}))})),
+        "role": Coll(_name, "role-id", Obj({"class": Coll(_name, "class-id", EMPTY)}))}),
+    # 5.15 NVUE API page, `nv show system api`: state, port 8765, listening-address any,
+    # certificate self-signed, token-expiration (minutes)
+    "api": Obj({"state": ONOFF, "port": integer(1, 65535),
+                "listening-address": Coll(_listening_api, "listening-address", EMPTY),
+                "certificate": TEXT, "token-expiration": integer(1, 10080)}),
+    # Firewall Rules page (5.9 and later): `nv set system control-plane acl acl-default-dos
+    # inbound`, `... acl-default-whitelist inbound`
+    "control-plane": Obj({"acl": Coll(_name, "acl-id", Obj({"inbound": EMPTY,
+                                                            "outbound": EMPTY}))}),
+    # NVIDIA's factory startup.yaml (the doc examples' shared sections): `system reboot mode
+    # cold`, `system wjh channel forwarding trigger l2|l3|tunnel`, `system wjh enable on`
+    "reboot": Obj({"mode": enum("cold", "fast", "warm")}),
+    "wjh": Obj({"enable": ONOFF, "state": ONOFF,
+                "channel": Coll(_name, "channel-id", Obj({
+                    "trigger": Obj({"l1": EMPTY, "l2": EMPTY, "l3": EMPTY,
+                                    "tunnel": EMPTY})}))}),
     "ssh-server": Obj({"state": ONOFF, "vrf": Coll(_name, "vrf-name", EMPTY),
                        "port": Coll(_numbers(1, 65535), "port", EMPTY)}),
     "lldp": _LLDP,

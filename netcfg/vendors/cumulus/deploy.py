@@ -25,8 +25,16 @@ class CumulusDeploy(DeployAdapter):
                                 re.MULTILINE),
                      re.compile(r"(?P<lead>\breadonly-community )(?P<secret>\S+)"))
     napalm_driver = "netcfg_cumulus"
-    #: who may log in (users, AAA) and the switch's management port and VRF
-    device_local = ("system aaa", "interface eth0", "vrf mgmt")
+    #: who may log in (users, AAA), the management port and VRF, and the rest of NVIDIA's
+    #: factory startup.yaml netcfg does not render (../shared/factory/cumulus): the default
+    #: control-plane ACLs, the NVUE API, auto-save, SSH server, reboot mode, What Just
+    #: Happened and the default NTP servers (5.14 `service ntp`, 5.15 `system ntp`). A replace
+    #: makes the revision exactly the file, so each would go with it (NVIDIA: a replace
+    #: without the `cumulus` account deletes it); where the file has its own (eth0, NTP) the
+    #: file's replaces the switch's
+    device_local = ("system aaa", "interface eth0", "vrf mgmt", "system control-plane",
+                    "system api", "system config", "system ssh-server", "system reboot",
+                    "system wjh", "system ntp", "service ntp")
     default_port = 22
     protocol = "ssh"
 
