@@ -9,6 +9,7 @@ from pathlib import Path
 from netcfg.findings import Finding, IntentError
 from netcfg.intent.checks import check_fabric, check_intent
 from netcfg.intent.load import LoadedIntent, load_intent
+from netcfg.lint.prefixes import check as check_prefix_limits
 from netcfg.lint.waive import Checked, match
 from netcfg.physics import Physics, derive
 from netcfg.physics.checks import check as check_physics
@@ -53,6 +54,7 @@ def validate_loaded(load: Callable[[], LoadedIntent]) -> Validation:
     physics = derive(fabric)
     findings += check_physics(physics)
     findings += check_capabilities(fabric, physics)
+    findings += check_prefix_limits(fabric)
     return _judged(Validation(fabric, findings, physics))
 
 
