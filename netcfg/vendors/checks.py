@@ -73,6 +73,11 @@ RULES: dict[str, Rule] = {r.id: r for r in (
          "`system management-instance` and `routing-instances mgmt_junos` route; the file loaded "
          "alone (ZTP, load override) removes them and the switch answers only its management "
          "subnet", "Juniper, Management Interface in a Dedicated Instance"),
+    Rule("CAP028", "warning", "ECN thresholds on Junos written as percents of a queue size "
+         "no Juniper text states", "Junos marks at a fill level, a percent of the queue's "
+         "fullness; netcfg converts its byte thresholds against the queue's dynamic limit, which "
+         "no Juniper page names as the base, so marking may start far from the planned bytes",
+         "Juniper fill-level page; Apstra 6.1 DCQCN configlet; AI JVD configlet"),
     Rule("CAP012", "warning", "the device's NOS file holds routing only",
          "PFC, ECN, DSCP mapping, buffers and hashing must be configured on the box by other "
          "means, or the lossless class is not lossless there", "render capability table"),

@@ -95,12 +95,42 @@ class Junos(ModuleVendor):
             "in the default instance. Set management.gateway", path, severity="warning",
             device=first.name)]
 
+    def _ecn_basis(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
+        """CAP028, once: Juniper's fill-level page defines a fill level as the "fullness of
+        the queue ... expressed as a percentage", but no Juniper text says what a queue's
+        100 % is on the QFX5230/5240, whose queues draw on a dynamic shared buffer. netcfg
+        keeps the intent's byte thresholds (one number for every NOS of the fabric) and
+        converts them against the queue's dynamic limit; Juniper's own AI configs state
+        percents instead (Apstra 6.1 DCQCN configlet fill-level [ 55 90 ], the AI JVD
+        configlet [ 20 60 ]). So the bytes are unverified on Junos, and validate says so with
+        the numbers written."""
+        for dev in devices:
+            limit = physics.budgets[dev.name].queue_limit
+            for port in dev.ports:
+                for cls in fabric.loaded.intent.qos.classes:
+                    e = physics.ecn(port, cls)
+                    levels = junos_fill_levels(e.min, e.max, limit) if e.enabled else None
+                    if levels is None:
+                        continue
+                    path = e.source("min") or ("qos", "classes", cls, "ecn")
+                    return [fabric.loaded.finding(
+                        "CAP028", f"{self.name} writes ECN thresholds as fill levels, percents "
+                        f"of the queue's fullness ({which_switches(self.name, devices)}): class "
+                        f"{cls}'s {format_size(e.min)}/{format_size(e.max)} become fill-level "
+                        f"[ {levels[0]:.3f} {levels[1]:.3f} ] of the queue's dynamic limit "
+                        f"({format_size(limit)} on {dev.name}), a base no Juniper text states; "
+                        "Juniper's own AI configs mark at [ 55 90 ] (Apstra 6.1) or [ 20 60 ] "
+                        "(AI JVD). The byte thresholds are unverified on Junos",
+                        path, severity="warning", device=dev.name, interface=port.name)]
+        return []
+
     def check(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
         """ECN006: Junos writes ECN thresholds as percents of the queue buffer (nine fraction
         digits); a pair outside (0, 100] % of it, or not in order, cannot be written. CAP010
         for a gNMI server asked without a certificate (Junos takes gRPC over TLS only). CAP019
         for `priority strict-high` on more than one queue (_strict_queues). CAP027 for a
-        management address without a gateway (_management_instance)."""
+        management address without a gateway (_management_instance). CAP028 for the ECN
+        thresholds' unverified base (_ecn_basis)."""
         out: list[Finding] = self._strict_queues(fabric, devices)
         out += self._management_instance(fabric, devices)
         telemetry = fabric.loaded.intent.management.telemetry
@@ -112,6 +142,7 @@ class Junos(ModuleVendor):
                             "certificate on the switches")
         if physics is None:
             return out
+        out += self._ecn_basis(fabric, devices, physics)
         li, classes = fabric.loaded, fabric.loaded.intent.qos.classes
         first: dict[tuple, tuple[str, str, str]] = {}
         count: dict[tuple, int] = {}
