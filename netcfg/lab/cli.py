@@ -57,6 +57,10 @@ def lab(path: str, out: str | None, patterns: tuple[str, ...], limit: int | None
         sys.exit(1)
     catalog = load_catalog()
     options = vendor_options(Path(vendor_data) if vendor_data else None)
+    from netcfg.lab.oper import Wiring
+
+    # operational state (links, LLDP, BGP) from the fabric's cabling: netcfg/lab/oper.py
+    wiring = Wiring.from_fabric(result.fabric)
     username, password = "netcfg", secrets.token_urlsafe(12)
     specs: list[DeviceSpec] = []
     skipped: dict[str, int] = {}
@@ -72,7 +76,7 @@ def lab(path: str, out: str | None, patterns: tuple[str, ...], limit: int | None
         specs.append(DeviceSpec(name, platform.nos, username=username, password=password,
                                 interfaces=[p.name for p in device.ports], model=platform.model,
                                 version=device.release, strict=not lenient,
-                                options=dict(options)))
+                                options={**options, "oper": wiring}))
         if limit is not None and len(specs) >= limit:
             break
     for nos, count in sorted(skipped.items()):
@@ -92,6 +96,7 @@ def lab(path: str, out: str | None, patterns: tuple[str, ...], limit: int | None
     click.echo(f"starting {len(specs)} device(s)...", err=True)
     try:
         running = Lab(specs, realtime=True).start()
+        wiring.bind(running)
     except ValueError as exc:  # e.g. more devices than the lab has loopback addresses for
         click.echo(f"netcfg: {exc}", err=True)
         sys.exit(1)

@@ -117,3 +117,25 @@ def _shape(ours: Any, theirs: Any, where: str = "") -> None:
         assert isinstance(ours, (int, float)) and not isinstance(ours, bool), where
     else:
         assert type(ours) is type(theirs), (where, ours, theirs)
+
+
+NXOS = Path(__file__).parent / "fixtures" / "napalm-nxos"
+
+
+def test_bgp_and_cabling_on_real_nxos_getter_results():
+    # the captures: 10.1.1.169 (AS 64862) up in VRF RED-PROD; Ethernet1/1 sees
+    # n9k2.ntc.com (a domain name: the plan names the host) port Ethernet1/1
+    peers = bgp_peers(json.loads((NXOS / "test_get_bgp_neighbors" / "normal" /
+                                  "expected_result.json").read_text()))
+    lldp = json.loads((NXOS / "test_get_lldp_neighbors_detail" / "normal" /
+                       "expected_result.json").read_text())
+    plan = _plan([_port("Ethernet1/1", "n9k2:Ethernet1/1"),
+                  _port("Ethernet1/2", "n9k2:Ethernet1/3")],
+                 [SimpleNamespace(address="10.1.1.169", remote_as=64862, description="x",
+                                  interface="Ethernet1/1")])
+    found = checks.bgp(plan, DeviceState(bgp=peers)) + checks.cabling(
+        plan, DeviceState(lldp=lldp))
+    assert _failed(found) == {("VFY002", "Ethernet1/2"):
+                              "LLDP neighbour n9k2:Ethernet1/2, planned n9k2:Ethernet1/3"}
+    assert {(c.rule, c.interface) for c in found if c.ok} == {
+        ("VFY008", "Ethernet1/1"), ("VFY007", "Ethernet1/1"), ("VFY002", "Ethernet1/1")}

@@ -11,13 +11,18 @@ if TYPE_CHECKING:
 
 
 def run(dev: EosEmulator, cli: Cli, words: list[str], fmt: str) -> Any:
+    from netcfg.lab.eos import oper as eos_oper
     from netcfg.lab.eos.emulator import CliFailure, version_tuple
+    from netcfg.lab.oper import wiring_of
 
     low = [w.lower() for w in words]
     args = low[1:]
     text: str | None = None
     data: dict[str, Any] | None = None
-    if args == ["version"]:
+    oper = wiring_of(dev.spec.options)  # operational state (netcfg/lab/eos/oper.py)
+    if oper is not None and (got := eos_oper.show(dev, oper, args)) is not None:
+        data = got
+    elif args == ["version"]:
         data = _version(dev)
         text = (f"Arista {data['modelName']}\nSoftware image version: {dev.version}\n"
                 f"Serial number: {data['serialNumber']}\nUptime: {int(dev.uptime)} seconds\n")
@@ -26,6 +31,8 @@ def run(dev: EosEmulator, cli: Cli, words: list[str], fmt: str) -> Any:
         text = f"Hostname: {dev.hostname}\nFQDN:     {dev.hostname}\n"
     elif args in (["interfaces"], ["interface"]):
         data = {"interfaces": _interfaces(dev)}
+        if oper is not None:
+            eos_oper.interfaces(dev, oper, data["interfaces"])
     elif args[:1] == ["running-config"] and set(args[1:]) <= {"all", "sanitized"}:
         text = dev.running_config()
         data = _tree_json(dev.running)

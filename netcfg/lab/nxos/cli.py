@@ -13,8 +13,10 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from netcfg.lab.cfgtree import ConfigError
+from netcfg.lab.nxos import oper as nxos_oper
 from netcfg.lab.nxos import show
 from netcfg.lab.nxos.config import NxosEditor, rollback_patch
+from netcfg.lab.oper import wiring_of
 
 if TYPE_CHECKING:
     from netcfg.lab.nxos.emulator import NxosEmulator
@@ -221,7 +223,10 @@ class Cli:
         args = low[1:]
         data: dict[str, Any] | None = None
         text: str | None = None
-        if args == ["version"]:
+        oper = wiring_of(dev.spec.options)  # operational state (netcfg/lab/nxos/oper.py)
+        if oper is not None and (got := nxos_oper.show(dev, oper, args)) is not None:
+            data, text = got
+        elif args == ["version"]:
             data, text = show.version(dev), show.version_text(dev)
         elif args == ["hostname"]:
             data, text = show.hostname(dev), f"{dev.hostname}\n"
@@ -236,6 +241,8 @@ class Cli:
             text = show.hosts(dev)
         elif args in (["interface"], ["interfaces"]):
             data = show.interfaces(dev)
+            if oper is not None:
+                nxos_oper.interfaces(dev, oper, data)
             text = "".join(f'{r["interface"]} is {r["state"]}\nadmin state is {r["admin_state"]}\n'
                            f'  MTU {r["eth_mtu"]} bytes, BW {r["eth_bw"]} Kbit\n'
                            for r in data["TABLE_interface"]["ROW_interface"])

@@ -1,0 +1,182 @@
+"""EOS operational state for the lab: the running config's facts, and the eAPI JSON of the
+show commands NAPALM's getters run, shaped as EOS answers them.
+
+The shapes (keys and value types) are those of real EOS output as NAPALM's own test data
+captures it (napalm-automation/napalm test/eos/mocked_data: test_get_bgp_neighbors/normal,
+test_get_lldp_neighbors_detail/normal, test_get_interfaces/normal); tests/verify compares
+them key by key. Values come from the lab's Wiring (netcfg/lab/oper.py).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import TYPE_CHECKING, Any
+
+from netcfg.lab.oper import ConfigFacts, NeighborFacts, PortFacts, Wiring
+
+if TYPE_CHECKING:
+    from netcfg.lab.eos.emulator import EosEmulator
+
+
+def _speed(text: str) -> int | None:
+    """EOS `speed 400g-4`, `speed forced 100gfull`, `speed 25g` -> Mb/s."""
+    m = re.search(r"(\d+)(g|m)", text.lower())
+    if m is None:
+        return None
+    return int(m.group(1)) * (1000 if m.group(2) == "g" else 1)
+
+
+def facts(dev: EosEmulator) -> ConfigFacts:
+    out = ConfigFacts(hostname=dev.hostname)
+    for node in dev.running.children:
+        toks = node.line.split()
+        low = [t.lower() for t in toks]
+        if low[:1] == ["interface"] and len(toks) == 2:
+            port = PortFacts()
+            for c in node.children:
+                t = c.line.split()
+                word = t[0].lower()
+                if word == "shutdown":
+                    port.shutdown = True
+                elif word == "mtu" and len(t) == 2 and t[1].isdigit():
+                    port.mtu = int(t[1])
+                elif word == "speed" and len(t) >= 2:
+                    port.speed = _speed(" ".join(t[1:]))
+                elif t[:2] == ["ip", "address"] and len(t) == 3:
+                    port.address = t[2]
+            out.ports[toks[1]] = port
+        elif low[:2] == ["router", "bgp"] and len(toks) == 3:
+            out.asn = int(toks[2])
+            _bgp(node, out)
+    return out
+
+
+def _bgp(node: Any, out: ConfigFacts) -> None:
+    for c in node.children:
+        t = c.line.split()
+        if t[:1] == ["router-id"] and len(t) == 2:
+            out.router_id = t[1]
+        elif t[:1] == ["network"]:
+            out.networks += 1
+        elif t[:1] == ["neighbor"] and len(t) >= 3 and t[1][0].isdigit():
+            n = out.neighbors.setdefault(t[1], NeighborFacts(None))
+            if t[2] == "remote-as" and len(t) == 4:
+                n.remote_as = int(t[3])
+            elif t[2] == "description":
+                n.description = c.line.split(None, 3)[3] if len(t) > 3 else ""
+            elif t[2:] == ["shutdown"]:
+                n.shutdown = True
+        elif t[:2] == ["address-family", "ipv4"]:
+            _bgp(c, out)
+
+
+def show(dev: EosEmulator, wiring: Wiring, args: list[str]) -> dict[str, Any] | None:
+    """The JSON of one show command (words after `show`, lower case), None if not ours."""
+    if args == ["ip", "bgp", "summary", "vrf", "all"]:
+        return _summary(dev, wiring)
+    if args == ["ipv6", "bgp", "summary", "vrf", "all"]:
+        mine = wiring.facts(dev.name)
+        return {"vrfs": {"default": {"vrf": "default", "routerId": _rid(mine),
+                                     "asn": str(mine.asn if mine else 0), "peers": {}}}}
+    if args == ["ip", "bgp", "neighbors", "vrf", "all"]:
+        return {"vrfs": {"default": {"peerList": _peers(dev, wiring)}}}
+    if args == ["ipv6", "bgp", "peers", "vrf", "all"]:
+        return {"vrfs": {"default": {"peerList": []}}}
+    if args[:2] == ["lldp", "neighbors"] and args[-1:] == ["detail"]:
+        return _lldp(dev, wiring, args[2:-1])
+    return None
+
+
+def _rid(mine: ConfigFacts | None) -> str:
+    return (mine.router_id if mine else None) or "0.0.0.0"
+
+
+def _summary(dev: EosEmulator, wiring: Wiring) -> dict[str, Any]:
+    mine = wiring.facts(dev.name)
+    peers = {}
+    for s in wiring.sessions(dev.name):
+        up = s.state == "Established"
+        peers[s.address] = {
+            "version": 4, "msgReceived": 5 if up else 0, "msgSent": 4 if up else 0,
+            "inMsgQueue": 0, "outMsgQueue": 0, "asn": str(s.remote_as),
+            "prefixAccepted": s.received, "prefixReceived": s.received,
+            "upDownTime": time.time() - 60, "underMaintenance": False, "peerState": s.state}
+    return {"vrfs": {"default": {"vrf": "default", "routerId": _rid(mine),
+                                 "asn": str(mine.asn if mine else 0), "peers": peers}}}
+
+
+def _peers(dev: EosEmulator, wiring: Wiring) -> list[dict[str, Any]]:
+    mine = wiring.facts(dev.name)
+    out = []
+    for s in wiring.sessions(dev.name):
+        up = s.state == "Established"
+        peer: dict[str, Any] = {
+            "peerAddress": s.address, "asn": str(s.remote_as), "linkType": "external",
+            "routerId": s.remote_id, "vrf": "default", "version": 4,
+            "state": s.state, "establishedTransitions": 1 if up else 0,
+            "prefixesSent": s.sent, "prefixesReceived": s.received,
+            "v6PrefixesSent": 0, "v6PrefixesReceived": 0,
+            "localAsn": str(s.local_as), "localRouterId": _rid(mine), "ttl": 1,
+            "remotePort": 179}
+        if up:
+            peer["establishedTime"] = 60
+        if s.state == "Idle":
+            peer["idleReason"] = s.idle_reason
+        if s.description:
+            peer["description"] = s.description
+        out.append(peer)
+    return out
+
+
+def _lldp(dev: EosEmulator, wiring: Wiring, only: list[str]) -> dict[str, Any]:
+    mine = wiring.facts(dev.name)
+    seen = wiring.lldp(dev.name)
+    out: dict[str, Any] = {}
+    for port in (mine.ports if mine else {}):
+        if not port.lower().startswith("ethernet") or (only and port.lower() != only[0]):
+            continue
+        n = seen.get(port)
+        info = [] if n is None else [{
+            "systemCapabilities": {"bridge": True, "router": True},
+            "lastChangeTime": time.time() - 60,
+            "neighborInterfaceInfo": {
+                "interfaceIdType": "interfaceName", "interfaceId": f'"{n.port}"',
+                "interfaceDescription": "", "unknownTlvs": [], "unknownOrgDefinedTlvs": [],
+                "maxFrameSize": 0},
+            "neighborDiscoveryTime": time.time() - 60,
+            "lastContactTime": time.time(),
+            "chassisId": _dotted(n.mac), "systemName": n.device,
+            "systemDescription": _description(n.nos), "ttl": 120,
+            "managementAddresses": [], "chassisIdType": "macAddress"}]
+        out[port] = {"lldpNeighborInfo": info}
+    return {"lldpNeighbors": out}
+
+
+def _dotted(mac: str) -> str:
+    """EOS prints MAC addresses as xxxx.xxxx.xxxx."""
+    h = mac.replace(":", "")
+    return f"{h[0:4]}.{h[4:8]}.{h[8:12]}"
+
+
+def _description(nos: str) -> str:
+    return {"eos": "Arista Networks EOS", "nxos": "Cisco Nexus Operating System (NX-OS)",
+            "junos": "Juniper Networks, Inc. Junos OS", "sonic": "SONiC Software Version",
+            "cumulus": "Cumulus Linux"}.get(nos, nos)
+
+
+def interfaces(dev: EosEmulator, wiring: Wiring, data: dict[str, Any]) -> None:
+    """`show interfaces` with the link state and speed the wiring gives (in place)."""
+    mine = wiring.facts(dev.name)
+    if mine is None:
+        return
+    for name, row in data.items():
+        port = mine.ports.get(name)
+        if port is None or not name.lower().startswith("ethernet"):
+            continue
+        if not port.shutdown:
+            up = wiring.link_up(dev.name, name, mine)
+            row["interfaceStatus"] = "connected" if up else "notconnect"
+            row["lineProtocolStatus"] = "up" if up else "down"
+        if port.speed is not None:
+            row["bandwidth"] = port.speed * 1_000_000

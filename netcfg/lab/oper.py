@@ -1,0 +1,255 @@
+"""Operational state for the lab: which port is cabled to which, and what follows from both
+ends' running configurations (links up, LLDP neighbours, BGP sessions), with state faults.
+
+A switch's state depends on its neighbours, so it cannot live in one emulator: one `Wiring`
+per lab holds the cabling (from the fabric's links, the plan `netcfg lab` serves) and reads
+each device's running config through its NOS's facts reader (netcfg/lab/<nos>/oper.py, which
+reads the emulator's own tree, never netcfg's renderer). Each emulator's show commands ask it
+and print the answer in the NOS's own format.
+
+What follows from what (the model, kept small and stated):
+- a link is up when both ends exist, neither is shut down and no `port_down` fault is on it;
+  a far end the lab does not serve (a server, or a switch of a NOS without a facts reader)
+  counts as up;
+- LLDP on an up link shows the far device's hostname and port name (the far end must be a
+  served device: nothing speaks LLDP for servers here);
+- a BGP session is Established when the link under the local address is up, the far end
+  holds the neighbour address on that port with the remote AS configured here, and it has
+  a neighbour back to our address with our AS; otherwise Active (Idle when shut down). It
+  receives the prefixes the peer originates itself (its `network` statements); the lab models
+  no transit routes.
+Faults: `port_down(device, port)` (the link is down at both ends), `bgp_down(device,
+address)` (that session never establishes), `swap(device, port_a, port_b)` (the two cables
+are in each other's ports). Call them on the lab loop (`lab.call(wiring.swap, ...)`).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Any
+
+End = tuple[str, str]
+
+
+@dataclass
+class PortFacts:
+    shutdown: bool = False
+    address: str | None = None  # "a.b.c.d/len"
+    mtu: int | None = None
+    speed: int | None = None  # Mb/s
+
+    @property
+    def ip(self) -> str | None:
+        return self.address.split("/")[0] if self.address else None
+
+
+@dataclass
+class NeighborFacts:
+    remote_as: int | None
+    description: str = ""
+    shutdown: bool = False
+
+
+@dataclass
+class ConfigFacts:
+    """What the lab needs of a running config: ports, the BGP speaker and its neighbours."""
+
+    hostname: str = ""
+    asn: int | None = None
+    router_id: str | None = None
+    ports: dict[str, PortFacts] = field(default_factory=dict)
+    neighbors: dict[str, NeighborFacts] = field(default_factory=dict)
+    networks: int = 0
+
+
+@dataclass
+class Session:
+    address: str
+    local_as: int
+    remote_as: int
+    state: str  # Established | Active | Idle
+    remote_id: str
+    description: str
+    port: str | None
+    received: int
+    sent: int
+    idle_reason: str = ""
+
+
+@dataclass
+class LldpNeighbor:
+    device: str  # the far end's hostname
+    port: str
+    nos: str
+    mac: str
+
+
+#: NOS -> "module:function" reading an emulator's running config into ConfigFacts
+READERS = {"eos": "netcfg.lab.eos.oper:facts", "nxos": "netcfg.lab.nxos.oper:facts"}
+
+
+def _reader(nos: str) -> Callable[[Any], ConfigFacts] | None:
+    spec = READERS.get(nos)
+    if spec is None:
+        return None
+    module, name = spec.split(":")
+    fn: Callable[[Any], ConfigFacts] = getattr(import_module(module), name)
+    return fn
+
+
+def chassis_mac(name: str) -> str:
+    """A stable locally administered MAC per device (LLDP chassis id)."""
+    import hashlib
+
+    d = hashlib.sha256(name.encode()).digest()
+    return "02:" + ":".join(f"{b:02x}" for b in d[:5])
+
+
+class Wiring:
+    """The lab's cabling and the state that follows from it (see the module docstring)."""
+
+    def __init__(self, links: Mapping[End, End]) -> None:
+        self.links: dict[End, End] = {}
+        for a, b in links.items():
+            self.links[a], self.links[b] = b, a
+        self.emulators: dict[str, Any] = {}
+        self.down: set[End] = set()
+        self.bgp_faults: set[tuple[str, str]] = set()
+
+    @classmethod
+    def from_fabric(cls, fabric: Any) -> Wiring:
+        """Every link of the fabric's switches, as the topology cables it."""
+        links: dict[End, End] = {}
+        for dev in fabric.switches():
+            for port in dev.ports:
+                if port.peer is not None:
+                    links[(dev.name, port.name)] = (port.peer.device.name, port.peer.name)
+        return cls(links)
+
+    def bind(self, lab: Any) -> Wiring:
+        """Know the lab's emulators (call once the lab has started)."""
+        for name, device in lab.devices.items():
+            self.emulators[name] = device.do(lambda e: e)
+        return self
+
+    # --- faults (on the lab loop) -------------------------------------------------------------
+    def port_down(self, device: str, port: str) -> None:
+        self.down.add((device, port))
+
+    def bgp_down(self, device: str, address: str) -> None:
+        self.bgp_faults.add((device, address))
+
+    def swap(self, device: str, port_a: str, port_b: str) -> None:
+        far_a, far_b = self.links.get((device, port_a)), self.links.get((device, port_b))
+        for port, far in ((port_a, far_b), (port_b, far_a)):
+            if far is None:
+                self.links.pop((device, port), None)
+            else:
+                self.links[(device, port)] = far
+                self.links[far] = (device, port)
+
+    def clear(self, links: Mapping[End, End] | None = None) -> None:
+        """Drop every fault (and restore `links`, the original cabling, when given)."""
+        self.down.clear()
+        self.bgp_faults.clear()
+        if links is not None:
+            self.links = {}
+            for a, b in links.items():
+                self.links[a], self.links[b] = b, a
+
+    # --- state --------------------------------------------------------------------------------
+    def facts(self, device: str) -> ConfigFacts | None:
+        emu = self.emulators.get(device)
+        reader = _reader(emu.nos) if emu is not None else None
+        return reader(emu) if reader is not None else None
+
+    def far_end(self, device: str, port: str) -> End | None:
+        return self.links.get((device, port))
+
+    def link_up(self, device: str, port: str, mine: ConfigFacts | None = None) -> bool:
+        mine = mine or self.facts(device)
+        own = mine.ports.get(port) if mine else None
+        if own is None or own.shutdown or (device, port) in self.down:
+            return False
+        far = self.far_end(device, port)
+        if far is None:
+            return False
+        if far in self.down:
+            return False
+        theirs = self.facts(far[0]) if far[0] in self.emulators else None
+        if theirs is None:
+            return True
+        other = theirs.ports.get(far[1])
+        return other is not None and not other.shutdown
+
+    def lldp(self, device: str) -> dict[str, LldpNeighbor]:
+        mine = self.facts(device)
+        out: dict[str, LldpNeighbor] = {}
+        if mine is None:
+            return out
+        for port in mine.ports:
+            far = self.far_end(device, port)
+            if far is None or far[0] not in self.emulators or not self.link_up(device, port,
+                                                                                mine):
+                continue
+            theirs = self.facts(far[0])
+            emu = self.emulators[far[0]]
+            out[port] = LldpNeighbor(theirs.hostname if theirs and theirs.hostname else far[0],
+                                     far[1], emu.nos, chassis_mac(far[0]))
+        return out
+
+    def sessions(self, device: str) -> list[Session]:
+        mine = self.facts(device)
+        if mine is None or mine.asn is None:
+            return []
+        out = []
+        for address, n in mine.neighbors.items():
+            port = _port_of(mine, address)
+            state, remote_id, received, reason = "Active", "0.0.0.0", 0, ""
+            if n.shutdown:
+                state, reason = "Idle", "Administratively shut down"
+            elif port is not None and self.link_up(device, port, mine):
+                up = self._established(device, mine, port, address, n)
+                if up is not None:
+                    state, remote_id, received = "Established", up[0], up[1]
+            out.append(Session(address, mine.asn, n.remote_as or 0, state, remote_id,
+                               n.description, port, received,
+                               mine.networks if state == "Established" else 0, reason))
+        return out
+
+    def _established(self, device: str, mine: ConfigFacts, port: str, address: str,
+                     n: NeighborFacts) -> tuple[str, int] | None:
+        """(peer router id, prefixes it sends) when both ends agree, else None."""
+        far = self.far_end(device, port)
+        if far is None or (device, address) in self.bgp_faults:
+            return None
+        theirs = self.facts(far[0])
+        if theirs is None or theirs.asn != n.remote_as:
+            return None
+        other = theirs.ports.get(far[1])
+        ours = mine.ports[port].ip
+        if other is None or other.ip != address or ours is None:
+            return None
+        back = theirs.neighbors.get(ours)
+        if back is None or back.shutdown or back.remote_as != mine.asn \
+                or (far[0], ours) in self.bgp_faults:
+            return None
+        return theirs.router_id or "0.0.0.0", theirs.networks
+
+
+def _port_of(facts: ConfigFacts, address: str) -> str | None:
+    """The local port whose subnet holds `address` (the session's link)."""
+    ip = ipaddress.ip_address(address)
+    for name, port in facts.ports.items():
+        if port.address and ip in ipaddress.ip_interface(port.address).network:
+            return name
+    return None
+
+
+def wiring_of(spec_options: Mapping[str, Any]) -> Wiring | None:
+    """The lab's Wiring from an emulator's DeviceSpec options (None: no operational state)."""
+    got = spec_options.get("oper")
+    return got if isinstance(got, Wiring) else None

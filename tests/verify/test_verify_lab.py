@@ -1,0 +1,246 @@
+"""`netcfg verify` on the lab after a push: every check holds (exit 0); with a swapped cable,
+a BGP session down and a port down it names device, port and rule in every format (exit 1);
+drift is VFY001; a switch that refuses connections is VFY020 (exit 4).
+
+Expected counts are the multivendor inventory's, by hand: leaf-su1-r1 has 16 server ports
+(16 nodes per SU, one NIC per rail) and 16 uplinks (leaf_uplinks: 16) to the 4 spines of pod
+1, each uplink a BGP session: 32 ports up at 400G with MTU 9202 (EOS's IP MTU: the 9216-byte
+frame less the 14-byte Ethernet header), 16 LLDP neighbours, 16 sessions.
+"""
+
+from __future__ import annotations
+
+import json
+from xml.etree import ElementTree as ET
+
+import jsonschema
+import napalm
+import pytest
+from click.testing import CliRunner
+from lint.test_formats import SCHEMA, _xsd_valid
+
+from netcfg.cli import main
+
+from .conftest import LEAF, VerifyLab
+from .test_outside import EOS, _shape
+
+
+def _verify(v: VerifyLab, fmt: str, *extra: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, [
+        "verify", str(v.inventory), "--device", LEAF, "--connect", str(v.connect),
+        "--state", str(v.state), "--format", fmt, "--timeout", "20", *extra])
+    return result.exit_code, result.stdout
+
+
+def test_after_a_push_every_check_holds(verify_lab: VerifyLab):
+    code, out = _verify(verify_lab, "json")
+    assert code == 0, out
+    doc = json.loads(out)
+    [dev] = doc["devices"]
+    assert dev["device"] == LEAF and dev["errors"] == []
+    assert all(c["ok"] for c in dev["checks"])
+    count = {}
+    for c in dev["checks"]:
+        count[c["rule"]] = count.get(c["rule"], 0) + 1
+    assert count == {"VFY001": 1, "VFY004": 32, "VFY005": 32, "VFY006": 32, "VFY002": 16,
+                     "VFY007": 16, "VFY008": 16}
+    mtu = {c["message"] for c in dev["checks"] if c["rule"] == "VFY006"}
+    assert mtu == {"MTU 9202"}
+    code, text = _verify(verify_lab, "text")
+    assert code == 0 and "145 check(s), 0 failed" in text
+    assert "ok    VFY007 BGP session established: 16" in text
+
+
+def test_state_faults_are_named_in_every_format(verify_lab: VerifyLab):
+    lab, w = verify_lab.lab, verify_lab.wiring
+    # the cables of Ethernet9/1 (to spine-pod1-1) and Ethernet11/1 (to spine-pod1-2) swapped;
+    # the session to 10.64.0.16 (spine-pod1-3 over Ethernet13/1) down; server port
+    # Ethernet1/1 down
+    lab.call(w.swap, LEAF, "Ethernet9/1", "Ethernet11/1")
+    lab.call(w.bgp_down, LEAF, "10.64.0.16")
+    lab.call(w.port_down, LEAF, "Ethernet1/1")
+    try:
+        outputs = {fmt: _verify(verify_lab, fmt)
+                   for fmt in ("json", "text", "sarif", "junit", "github")}
+    finally:
+        lab.call(w.clear, verify_lab.links)
+    assert {code for code, _ in outputs.values()} == {1}
+    doc = json.loads(outputs["json"][1])
+    failed = {(f["rule"], f["interface"]): f["message"] for f in doc["findings"]}
+    assert set(failed) == {
+        ("VFY002", "Ethernet9/1"), ("VFY002", "Ethernet11/1"),
+        # the swapped ports' sessions find the wrong far end
+        ("VFY007", "Ethernet9/1"), ("VFY007", "Ethernet11/1"),
+        ("VFY007", "Ethernet13/1"), ("VFY004", "Ethernet1/1")}
+    assert failed[("VFY002", "Ethernet9/1")] == (
+        "LLDP neighbour spine-pod1-2:Ethernet1/1/1, planned spine-pod1-1:Ethernet1/1/1: "
+        "cables swapped between leaf-su1-r1:Ethernet9/1 (to spine-pod1-2:Ethernet1/1/1) and "
+        "leaf-su1-r1:Ethernet11/1 (to spine-pod1-1:Ethernet1/1/1)")
+    assert "10.64.0.16" in failed[("VFY007", "Ethernet13/1")]
+    assert failed[("VFY004", "Ethernet1/1")].startswith("link to gpu-su1-n1:")
+    assert failed[("VFY004", "Ethernet1/1")].endswith(" is down")
+    named = [(r, f"{LEAF}:{p}") for r, p in failed]
+    text = outputs["text"][1]
+    for rule, subject in named:
+        port = subject.split(":", 1)[1]
+        assert f"FAIL  {rule} {port}: " in text
+    sarif = json.loads(outputs["sarif"][1])
+    jsonschema.Draft4Validator(SCHEMA).validate(sarif)
+    got = {(r["ruleId"], r["locations"][0]["logicalLocations"][0]["fullyQualifiedName"])
+           for r in sarif["runs"][0]["results"]}
+    assert got == set(named)
+    root = ET.fromstring(outputs["junit"][1])
+    _xsd_valid(root)
+    fails = {case.get("name") for case in root.iter("testcase")
+             if case.find("failure") is not None}
+    assert fails == {f"{r} {s}" for r, s in named}
+    # a port that is down has no speed or MTU to check: 145 checks less those two
+    assert root.get("failures") == "6" and root.get("tests") == "143"
+    github = outputs["github"][1].splitlines()
+    assert len(github) == 6 and all(line.startswith("::error ") for line in github)
+    assert any("title=VFY002" in line and "leaf-su1-r1%3AEthernet9/1" not in line
+               and "leaf-su1-r1:Ethernet9/1: " in line for line in github)
+
+
+def test_drift_and_an_unreachable_switch(verify_lab: VerifyLab):
+    leaf = verify_lab.lab[LEAF]
+    driver = napalm.get_network_driver("eos")(**leaf.napalm())
+    driver.open()
+    try:
+        before = driver.get_config(retrieve="running")["running"]
+        driver.load_merge_candidate(config="interface Ethernet2/1\n   description by hand\n")
+        driver.commit_config()
+        code, out = _verify(verify_lab, "json")
+        driver.load_replace_candidate(config=before)
+        driver.commit_config()
+    finally:
+        driver.close()
+    assert code == 1
+    [finding] = json.loads(out)["findings"]
+    assert finding["rule"] == "VFY001" and finding["device"] == LEAF
+    assert "differs from the rendered one" in finding["message"]
+    leaf.inject("refused")
+    try:
+        code, out = _verify(verify_lab, "json")
+    finally:
+        leaf.clear_faults()
+    assert code == 4
+    rules = {f["rule"] for f in json.loads(out)["findings"]}
+    assert rules == {"VFY020"}
+
+
+@pytest.mark.parametrize("fmt", ["sarif"])
+def test_sarif_describes_the_verify_rules(verify_lab: VerifyLab, fmt: str):
+    code, out = _verify(verify_lab, fmt)
+    assert code == 0
+    rules = {r["id"] for r in json.loads(out)["runs"][0]["tool"]["driver"]["rules"]}
+    assert {f"VFY00{i}" for i in range(1, 9)} | {"VFY020"} <= rules
+
+
+def test_lab_eos_output_has_the_shape_of_real_eos(eos_outputs):
+    """The lab's eAPI answers against real EOS captures (NAPALM's test data)."""
+    bgp = EOS / "test_get_bgp_neighbors" / "normal"
+    real = {name: json.loads((bgp / f"{name}.json").read_text()) for name in (
+        "show_ip_bgp_summary_vrf_all", "show_ip_bgp_neighbors_vrf_all")}
+    ours = eos_outputs
+    summary = ours["show ip bgp summary vrf all"]["vrfs"]["default"]
+    real_summary = real["show_ip_bgp_summary_vrf_all"]["vrfs"]["default"]
+    _shape({k: v for k, v in summary.items() if k != "peers"},
+           {k: v for k, v in real_summary.items() if k != "peers"}, "summary")
+    assert summary["peers"]
+    for peer in summary["peers"].values():
+        _shape(peer, real_summary["peers"]["10.0.0.1"], "summary.peers")
+    peers = ours["show ip bgp neighbors vrf all"]["vrfs"]["default"]["peerList"]
+    real_up, real_active = real["show_ip_bgp_neighbors_vrf_all"]["vrfs"]["default"]["peerList"]
+    for peer in peers:
+        model = real_up if peer["state"] == "Established" else real_active
+        # EOS prints `description` for a peer that has one (the captured peers have none;
+        # NAPALM reads it with .get)
+        _shape({k: v for k, v in peer.items() if k != "description"}, model, "peerList")
+    lldp = ours["show lldp neighbors detail"]["lldpNeighbors"]
+    real_lldp = json.loads((EOS / "test_get_lldp_neighbors_detail" / "normal" /
+                            "show_lldp_neighbors__detail.json").read_text())["lldpNeighbors"]
+    assert any(v["lldpNeighborInfo"] for v in lldp.values())
+    for entry in lldp.values():
+        _shape(entry, real_lldp["Ethernet8"], "lldpNeighbors")
+    real_if = json.loads((EOS / "test_get_interfaces" / "normal" /
+                          "show_interfaces.json").read_text())["interfaces"]["Ethernet1"]
+    for name, row in ours["show interfaces"]["interfaces"].items():
+        if name.startswith("Ethernet"):
+            _shape(row, real_if, "interfaces")
+
+
+def test_an_nxos_spine_from_its_own_state(verify_lab: VerifyLab):
+    """spine-pod1-1's side, through NAPALM's nxos driver: its four links to leaf-su1-r1
+    (Ethernet1/1/1, 1/1/2, 1/2/1, 1/2/2, as the leaf's sessions name them) hold; the lab
+    serves none of its other leaves and cores, so those have no LLDP neighbour and no
+    session, and nothing else fails."""
+    result = CliRunner().invoke(main, [
+        "verify", str(verify_lab.inventory), "--device", "spine-pod1-1", "--connect",
+        str(verify_lab.connect), "--state", str(verify_lab.state), "--format", "json"])
+    assert result.exit_code == 1
+    [dev] = json.loads(result.stdout)["devices"]
+    assert dev["errors"] == []
+    to_leaf = {"Ethernet1/1/1": "Ethernet9/1", "Ethernet1/1/2": "Ethernet9/5",
+               "Ethernet1/2/1": "Ethernet10/1", "Ethernet1/2/2": "Ethernet10/5"}
+    ok = {(c["rule"], c["interface"]): c["message"] for c in dev["checks"] if c["ok"]}
+    for port, leaf_port in to_leaf.items():
+        assert ok[("VFY002", port)] == f"LLDP neighbour leaf-su1-r1:{leaf_port}"
+        assert ok[("VFY007", port)].endswith("established, 17 prefix(es) received")
+    # 16 leaves x 2 + 2 cores x 8 = 48 planned ports, all up at 400G, NX-OS MTU 9202
+    assert sum(1 for r, _ in ok if r == "VFY004") == 48
+    assert {m for (r, _), m in ok.items() if r == "VFY005"} == {"speed 400000 Mb/s"}
+    assert {m for (r, _), m in ok.items() if r == "VFY006"} == {"MTU 9202"}
+    failed = {(c["rule"], c["interface"]) for c in dev["checks"] if not c["ok"]}
+    assert {r for r, _ in failed} == {"VFY003", "VFY007"}
+    assert not {p for _, p in failed} & set(to_leaf)
+    assert len(failed) == 2 * (48 - 4)
+
+
+def test_lab_nxos_output_has_the_shape_of_real_nxos(verify_lab: VerifyLab):
+    """The lab spine's NX-API answers against real NX-OS captures (NAPALM's test data)."""
+    from .test_outside import NXOS
+
+    driver = napalm.get_network_driver("nxos")(**verify_lab.lab["spine-pod1-1"].napalm())
+    driver.open()
+    try:
+        bgp = driver._send_command("show bgp all summary vrf all")
+        lldp = driver._send_command("show lldp neighbors detail", raw_text=True)
+    finally:
+        driver.close()
+    real = json.loads((NXOS / "test_get_bgp_neighbors" / "normal" /
+                       "show_bgp_all_summary_vrf_all.json").read_text())
+    real_vrf = real["TABLE_vrf"]["ROW_vrf"][1]
+    real_af = real_vrf["TABLE_af"]["ROW_af"][0]
+    real_row = real_af["TABLE_saf"]["ROW_saf"]["TABLE_neighbor"]["ROW_neighbor"][0]
+    [vrf] = bgp["TABLE_vrf"]["ROW_vrf"]
+    _shape({k: v for k, v in vrf.items() if k != "TABLE_af"},
+           {k: v for k, v in real_vrf.items() if k != "TABLE_af"}, "vrf")
+    [af] = vrf["TABLE_af"]["ROW_af"]
+    saf = af["TABLE_saf"]["ROW_saf"]
+    _shape({k: v for k, v in saf.items() if k != "TABLE_neighbor"},
+           {k: v for k, v in real_af["TABLE_saf"]["ROW_saf"].items()
+            if k != "TABLE_neighbor"}, "saf")
+    for row in saf["TABLE_neighbor"]["ROW_neighbor"]:
+        _shape(row, real_row, "neighbor")
+    # LLDP detail: every block has the captured device's lines, in its order
+    real_text = (NXOS / "test_get_lldp_neighbors_detail" / "normal" /
+                 "show_lldp_neighbors_detail.json").read_text()
+    real_keys = _block_keys(real_text)[1]  # the NX-OS neighbour's block
+    ours = _block_keys(str(lldp))
+    assert len(ours) == 4
+    for keys in ours:
+        assert [k for k in real_keys if k in keys] == keys, keys
+
+
+def _block_keys(text: str) -> list[list[str]]:
+    """The `Key:` of each line of each `Chassis id:` block (continuation lines skipped)."""
+    blocks: list[list[str]] = []
+    for line in text.splitlines():
+        if line.startswith("Chassis id:"):
+            blocks.append([])
+        if line.startswith("Total entries displayed:"):  # after the last block
+            break
+        if blocks and ":" in line and not line.startswith(("Copyright", "TAC", "Compiled")):
+            blocks[-1].append(line.split(":", 1)[0])
+    return blocks
