@@ -357,13 +357,14 @@ def _two_lossless(cfg):
 
 
 def _pause_at_the_top(cfg):
+    """Hand-set thresholds (netcfg renders only cable-length): PAUSE at the reserve's top."""
     p = next(iter(cfg["qos"]["pfc"].values()))
-    p["xoff-threshold"] = p["port-buffer"]
+    p["xoff-threshold"] = p["port-buffer"] = 116736
 
 
 def _resume_below_empty(cfg):
     p = next(iter(cfg["qos"]["pfc"].values()))
-    p["xon-threshold"] = p["xoff-threshold"]
+    p.update({"port-buffer": 116736, "xoff-threshold": 19456, "xon-threshold": 19456})
 
 
 @pytest.mark.parametrize("edit,message", [

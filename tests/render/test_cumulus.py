@@ -127,7 +127,9 @@ def test_conversions():
     # a shared headroom pool's PG reserves only xon: no NVUE form, nothing to explain (CAP015)
     assert cumulus.explain_headroom(19456, 97280, 9216) == []
     with pytest.raises(ValueError, match="shared headroom pool"):
-        cumulus.pfc_fields(19456, 97280, 9216)
+        cumulus.expected_pfc(19456, 97280, 9216)
+    # `cable-length` 1-100000 whole metres (QoS page 5.9, 5.14)
+    assert [cumulus.cable_length(m) for m in (0.5, 3.0, 3.2, 2e5)] == [1, 3, 4, 100000]
     assert cumulus.robustness(200, 100) == 2 and cumulus.robustness(250, 100) == 3
     assert cumulus.robustness(50, 100) == 1
 
@@ -174,18 +176,28 @@ def sonic_table_fabric(tmp_path_factory):
     return path
 
 
-def test_pfc_fields_carry_nvidia_meanings(sonic_table_fabric):
-    """port-buffer is the PG's reserve; PAUSE at xoff-threshold leaves exactly the bytes
-    SONiC's table says still arrive (its xoff); resume one 9100-byte frame lower."""
+def test_pfc_states_the_cable_length_and_leaves_the_thresholds_to_cumulus(sonic_table_fabric):
+    """NVIDIA's QoS page (5.14 @0d142afe, PFC): "NVIDIA recommends that you do not change
+    these settings but, instead, let Cumulus Linux configure the settings dynamically": each
+    profile gives its priority and its ports' cable length (5 m to the hosts, 40 m to the
+    spines here), no threshold and no port buffer."""
     plan = next(p for p in plans(sonic_table_fabric) if p.role == "leaf")
     qos = yaml.safe_load(render_plan(plan))[0]["set"]["qos"]
-    by_buffer = {p["port-buffer"]: p for p in qos["pfc"].values()}
-    assert sorted(by_buffer) == [117760, 139264]
+    assert sorted(p["cable-length"] for p in qos["pfc"].values()) == [5, 40]
+    for p in qos["pfc"].values():
+        assert p == {"switch-priority": {"3": {}}, "tx": "enable", "rx": "enable",
+                     "cable-length": p["cable-length"]}
+
+
+def test_explain_gives_what_the_switch_must_reach(sonic_table_fabric):
+    """The headroom netcfg proved stays the target: in NVIDIA's field names (5.9/5.14 meanings:
+    PAUSE at xoff-threshold inside port-buffer, resume xon-threshold below it), the rows of
+    SONiC's own Spectrum-4 table for the same port (5 m: size 117760, xoff 98304; 40 m:
+    139264, 119808)."""
     for size, in_flight in ((117760, 98304), (139264, 119808)):
-        p = by_buffer[size]
-        assert p["xoff-threshold"] == 19456 == size - in_flight
-        assert p["xon-threshold"] == 9100  # below half of 19456
-        assert p["switch-priority"] == {"3": {}}
+        rows = {k: v for k, v, _ in cumulus.explain_headroom(size, in_flight, 9100)}
+        assert rows == {"port-buffer": size, "xoff-threshold": 19456,
+                        "xon-threshold": 9100}  # one 9100-byte frame, below half of 19456
 
 
 def test_lossless_pool_before_pfc(sonic_table_fabric, example):

@@ -20,6 +20,10 @@ CAPABILITIES = Capabilities(
     # NVUE's PFC profile reserves `port-buffer` per port and priority; no NVUE command or
     # qos_infra.conf key for a shared headroom pool is documented (5.9, 5.14 QoS pages).
     shared_headroom_pool=False,
+    # `qos pfc <p> cable-length` in metres, 1-100000 (QoS page 5.9, 5.14; `nv show qos pfc`:
+    # "Cable Length (in meters)"): Cumulus derives the headroom from whole metres, so netcfg's
+    # numbers are those of the rounded-up length
+    whole_metre_cables=True,
     # `system forwarding hash-seed` (NVUE System-Forwarding reference)
     hash_seed="configured",
     # BFD as each release writes it (netcfg/vendors/cumulus/releases.py), on the peer group of
@@ -33,9 +37,12 @@ CAPABILITIES = Capabilities(
         "qos.watchdog_default.restoration_ms": "NVUE's PFC watchdog sets polling-interval and "
                                                "robustness only, no restoration time",
         "qos.dynamic_th": "no NVUE shared-buffer alpha is rendered; the switch keeps its own",
-        "qos.headroom_profiles[].xon": "NVIDIA's PFC fields need the reserve (port-buffer = "
-                                       "size) and what arrives after PAUSE (xoff); xon is "
-                                       "inside size − xoff, the fill at which PAUSE goes out",
+        "qos.headroom_profiles[].xon": "NVUE's PFC profiles state the cable length; Cumulus "
+                                       "derives xon, xoff and the reserve from it (NVIDIA: "
+                                       "let Cumulus configure them dynamically); netcfg "
+                                       "explain shows the values the switch must reach",
+        "qos.headroom_profiles[].xoff": "Cumulus derives xoff from the profile's cable-length "
+                                        "(netcfg explain shows the value it must reach)",
         "qos.pools.total": "NVUE states the pools as percents of the buffer "
                            "(qos.pools.lossless_percent), not their sizes in bytes",
         "qos.pools.shared": "NVUE states the pools as percents of the buffer "

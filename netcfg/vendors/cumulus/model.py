@@ -76,17 +76,14 @@ class Scheduler:
 
 @dataclass(frozen=True, slots=True)
 class PfcProfile:
-    """`qos pfc <name>` with NVIDIA's meanings (qos_features.conf `pfc.<name>.*`), bytes."""
+    """`qos pfc <name>`: the priorities, PAUSE both ways, and the cable length Cumulus derives
+    the thresholds and the reserve from (NVIDIA QoS page 5.14, PFC: "let Cumulus Linux
+    configure the settings dynamically")."""
 
     name: str
     switch_priorities: tuple[int, ...]
-    #: `xoff-threshold` (xoff_size): the PG's fill at which the switch sends PAUSE
-    xoff_threshold: int
-    #: `xon-threshold` (xon_delta): how far below that the fill must drop before it resumes
-    xon_threshold: int
-    #: `port-buffer` (port_buffer_bytes): the PG's reserved buffer; what lies above the
-    #: xoff-threshold holds the data still arriving after PAUSE
-    port_buffer: int
+    #: `cable-length` in whole metres (1-100000; NVUE's default is 10)
+    cable_length: int
 
 
 @dataclass(frozen=True, slots=True)

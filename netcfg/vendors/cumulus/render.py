@@ -3,19 +3,24 @@
 The rendered file is the full `- set:` document `nv config replace` loads, in the spelling of
 the plan's release and only that one (netcfg/vendors/cumulus/releases.py: 5.14 `ip address`,
 `enable on`; 5.15 `ipv4 address`, `state enabled`). All NVUE names, units and values are
-decided here; the template only lays them out. Headroom is set explicitly per PFC profile
-(xoff-threshold, xon-threshold, port-buffer in bytes) from netcfg's physics instead of NVUE's
-cable-length auto mode, so the numbers are the ones netcfg proved; one PFC profile per distinct
-headroom. The three fields carry NVIDIA's meanings (`pfc_fields`), and a switch with PFC gets
-its lossless traffic pool first, as NVIDIA's "Flow Control Buffers" asks.
+decided here; the template only lays them out. PFC follows NVIDIA's documented way for 5.14 and
+5.15: each profile states its priorities and the `cable-length` of its ports, and Cumulus
+derives the thresholds and the reserve ("NVIDIA recommends that you do not change these
+settings but, instead, let Cumulus Linux configure the settings dynamically", QoS page 5.14);
+the meaning of a hand-set `xon-threshold` differs between NVIDIA's pages, so none is written.
+netcfg's own headroom stays what the switch must end up with: `expected_pfc` gives it in
+NVIDIA's field names for `netcfg explain` and the post-deploy check. One PFC profile per
+distinct headroom; a switch with PFC gets its lossless traffic pool first, as NVIDIA's "Flow
+Control Buffers" asks.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
-from netcfg.render.plan import HEADROOM_PREFIX, DevicePlan, HeadroomProfile, user_hash
+from netcfg.render.plan import HEADROOM_PREFIX, DevicePlan, user_hash
 from netcfg.vendors.cumulus.model import (
     BfdProfile,
     Bgp,
@@ -48,6 +53,7 @@ HASH_FIELDS: dict[str, str] = {
 
 
 WATCHDOG_ROBUSTNESS_MAX = 1000  # `qos pfc-watchdog robustness` 1-1000
+CABLE_MIN, CABLE_MAX = 1, 100000  # `qos pfc <p> cable-length` 1-100000 m (QoS page 5.9, 5.14)
 MAPPING = "default-global"
 #: the management port, a member of the `mgmt` VRF in NVIDIA's factory startup.yaml
 MANAGEMENT_PORT, MANAGEMENT_VRF = "eth0", "mgmt"
@@ -69,15 +75,20 @@ def pfc_profile(name: str) -> str:
     return name.replace(HEADROOM_PREFIX, "pfc", 1)
 
 
-def pfc_fields(size: int, xoff: int, frame: int) -> tuple[int, int, int]:
-    """(xoff-threshold, xon-threshold, port-buffer) for one PG of netcfg's headroom.
+def cable_length(metres: float) -> int:
+    """NVUE's `cable-length`: whole metres, 1-100000 (the plan's length is already rounded up
+    to whole metres for Cumulus: `whole_metre_cables`)."""
+    return max(CABLE_MIN, min(CABLE_MAX, math.ceil(metres)))
 
-    NVIDIA (QoS page, 5.9 and 5.14): `xoff-threshold` is the buffer the PG consumes before
-    the switch sends PAUSE, `xon-threshold` how many bytes below it the fill must drop before
-    PAUSE stops, `port-buffer` the PG's reserved buffer. So the reserve is netcfg's size, PAUSE
-    goes out where exactly netcfg's xoff (what still arrives after PAUSE) is left above it,
-    and the fill must drop one frame (the largest on the profile's ports), at most half the
-    way, before traffic resumes.
+
+def expected_pfc(size: int, xoff: int, frame: int) -> tuple[int, int, int]:
+    """(xoff-threshold, xon-threshold, port-buffer) the switch must end up with for one PG of
+    netcfg's headroom, read in the 5.9/5.14 QoS pages' meanings: `port-buffer` the PG's
+    reserve, `xoff-threshold` the fill at which PAUSE goes out (so size − xoff is left for what
+    still arrives), `xon-threshold` a delta below it (one frame, at most half the way). Not
+    rendered: Cumulus derives the three from `cable-length`; these are what a post-deploy look
+    at `nv show qos pfc <profile>` should find (an older NVIDIA page reads `xon-threshold` as an
+    absolute fill, so compare it with care).
     """
     before_pause = size - xoff
     if before_pause <= 0:  # xoff held in a shared headroom pool: not expressible (CAP015)
@@ -87,16 +98,18 @@ def pfc_fields(size: int, xoff: int, frame: int) -> tuple[int, int, int]:
 
 
 def explain_headroom(size: int, xoff: int, frame: int) -> list[tuple[str, int, str]]:
-    """How `pfc_fields` states one PG's headroom, for `netcfg explain`; nothing where a shared
-    headroom pool holds the xoff (CAP015 refuses that intent for Cumulus)."""
+    """What the switch must end up with, in NVIDIA's field names, for `netcfg explain`;
+    nothing where a shared headroom pool holds the xoff (CAP015 refuses that intent)."""
     if size <= xoff:
         return []
-    xoff_th, xon_th, port_buffer = pfc_fields(size, xoff, frame)
+    xoff_th, xon_th, port_buffer = expected_pfc(size, xoff, frame)
+    derived = "Cumulus derives it from cable-length; expected"
     return [
-        ("port-buffer", port_buffer, f"size {size}: the PG's reserve"),
-        ("xoff-threshold", xoff_th, f"size {size} − xoff {xoff}: PAUSE leaves xoff free"),
+        ("port-buffer", port_buffer, f"size {size}: the PG's reserve ({derived})"),
+        ("xoff-threshold", xoff_th, f"size {size} − xoff {xoff}: PAUSE leaves xoff free "
+                                    f"({derived})"),
         ("xon-threshold", xon_th, f"min(frame {frame}, xoff-threshold / 2): resume one frame "
-                                  "below"),
+                                  f"below ({derived}; 5.9/5.14 meaning, a delta)"),
     ]
 
 
@@ -117,14 +130,19 @@ def build(plan: DevicePlan) -> CumulusConfig:
     q = plan.qos
     ecn: dict[str, EcnProfile] = {}
     interfaces = []
-    #: PFC profile -> (priorities, headroom, largest frame on its ports)
-    headrooms: dict[str, tuple[tuple[int, ...], HeadroomProfile, int]] = {}
+    #: PFC profile -> (priorities, cable length)
+    headrooms: dict[str, tuple[tuple[int, ...], int]] = {}
     for i in plan.interfaces:
         pfc_name = ecn_name = None
         if i.headroom is not None and i.pfc_priorities:
             pfc_name = pfc_profile(i.headroom.name)
-            frame = max(headrooms[pfc_name][2], i.mtu) if pfc_name in headrooms else i.mtu
-            headrooms[pfc_name] = (tuple(i.pfc_priorities), i.headroom, frame)
+            if i.headroom.xoff >= i.headroom.size:
+                raise ValueError(f"{plan.hostname}: headroom {i.headroom.name} keeps its xoff "
+                                 "in a shared headroom pool; NVUE PFC profiles have none")
+            wanted = (tuple(i.pfc_priorities), cable_length(i.cable_m))
+            if headrooms.setdefault(pfc_name, wanted) != wanted:
+                pfc_name = f"{pfc_name}_{wanted[1]}m"  # same numbers, another length
+                headrooms[pfc_name] = wanted
         if i.ecn:
             ecn_name = ecn_profile(tuple(e.name for e in i.ecn))
             ecn[ecn_name] = EcnProfile(ecn_name, tuple(
@@ -132,8 +150,7 @@ def build(plan: DevicePlan) -> CumulusConfig:
         interfaces.append(Interface(i.name, i.description, i.speed_text, link_mtu(i.mtu),
                                     i.address, pfc_name, ecn_name,
                                     i.watchdog is not None and i.watchdog.enabled))
-    pfc = {name: PfcProfile(name, prios, *pfc_fields(h.size, h.xoff, frame))
-           for name, (prios, h, frame) in headrooms.items()}
+    pfc = {name: PfcProfile(name, prios, cable) for name, (prios, cable) in headrooms.items()}
     pools: tuple[TrafficPool, ...] = ()
     if pfc:
         lossless = q.pools.lossless_percent
