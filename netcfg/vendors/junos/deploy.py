@@ -42,6 +42,35 @@ class JunosDeploy(DeployAdapter):
     default_port = 830
     protocol = "ssh"
 
+    def disruptive(self, running: dict[str, tuple[str, str]],
+                   candidate: dict[str, tuple[str, str]]) -> list[str]:
+        """What stops traffic by itself on Junos (Juniper's text in docs/render-junos.md,
+        "Disruptive changes"):
+        - PFC configured or changed on a port: the `congestion-notification-profile` page,
+          "Configuring or changing PFC on an interface blocks the entire port until the PFC
+          change is completed ... Blocking the port stops ingress and egress traffic";
+        - the shared-buffer partitions changed: the `shared-buffer` and `buffer-partition`
+          pages, "Changing the buffer configuration is a disruptive event. Traffic stops on
+          all ports until the buffer reprogramming is complete."
+        Only ports the running config puts in service (a logical unit on them) carry traffic
+        to stop: a switch fresh from the factory has none, so its first push is not named."""
+        serving = _in_service(running)
+        if not serving:
+            return []
+        out = []
+        before, after = _pfc(running), _pfc(candidate)
+        ports = sorted((p for p in serving if before.get(p) != after.get(p)), key=_port_key)
+        if ports:
+            shown = ", ".join(ports[:4]) + (f" and {len(ports) - 4} more" if len(ports) > 4
+                                              else "")
+            out.append(f"changes PFC on {shown} (Junos blocks each port, ingress and egress, "
+                       "until the change completes)")
+        buffers = "class-of-service shared-buffer"
+        if running.get(buffers) != candidate.get(buffers):
+            out.append("changes the shared-buffer partitions (Junos stops traffic on all ports "
+                       "until the buffers are reprogrammed)")
+        return out
+
     def driver_options(self, target: Target, timeout: int, workdir: Path) -> dict[str, Any]:
         if target.check_host_keys and target.known_hosts:
             from netcfg.deploy.connect import ssh_config
@@ -101,6 +130,45 @@ class JunosDeploy(DeployAdapter):
             if key in found:
                 candidate = syntax.remove_statements(candidate, found[key][1])
         return candidate
+
+
+def _lines(sections: dict[str, tuple[str, str]], key: str) -> list[list[str]]:
+    """The flat statements of one section, as words."""
+    return [line.split() for line in sections.get(key, ("", ""))[1].splitlines()]
+
+
+def _in_service(sections: dict[str, tuple[str, str]]) -> set[str]:
+    """Physical ports with a logical unit configured: the ones that can carry traffic."""
+    return {words[1] for key, (family, text) in sections.items() if family == "interfaces"
+            for words in (line.split() for line in text.splitlines())
+            if len(words) > 3 and words[2] == "unit" and not words[1].startswith(("lo", "re"))}
+
+
+def _pfc(sections: dict[str, tuple[str, str]]) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """Port -> what decides its PFC: the statements of the congestion-notification profile
+    bound to it (without the profile's name) and the lossless forwarding classes
+    (`no-loss pfc-priority N`), which give the priority its pause frames carry."""
+    profiles: dict[str, list[tuple[str, ...]]] = {}
+    for words in _lines(sections, "class-of-service congestion-notification-profile"):
+        if len(words) > 3:
+            profiles.setdefault(words[2], []).append(tuple(words[3:]))
+    # a class's attributes, whether written on one line (`class roce queue-num 3 no-loss
+    # pfc-priority 3`, as rendered) or one per line (as the switch shows them)
+    classes: dict[str, list[str]] = {}
+    for words in _lines(sections, "class-of-service forwarding-classes"):
+        if len(words) > 4 and words[2] == "class":
+            classes.setdefault(words[3], []).extend(words[4:])
+    lossless = tuple((name, *sorted(attrs)) for name, attrs in sorted(classes.items())
+                     if "no-loss" in attrs)
+    out: dict[str, tuple[tuple[str, ...], ...]] = {}
+    for words in _lines(sections, "class-of-service interfaces"):
+        if len(words) == 5 and words[3] == "congestion-notification-profile":
+            out[words[2]] = tuple(sorted(profiles.get(words[4], []))) + lossless
+    return out
+
+
+def _port_key(name: str) -> tuple:
+    return tuple(int(n) if n.isdigit() else n for n in re.split(r"(\d+)", name))
 
 
 def _section_path(statement: tuple[str, ...]) -> tuple[str, ...]:
