@@ -88,7 +88,8 @@ class LldpNeighbor:
 
 
 #: NOS -> "module:function" reading an emulator's running config into ConfigFacts
-READERS = {"eos": "netcfg.lab.eos.oper:facts", "nxos": "netcfg.lab.nxos.oper:facts"}
+READERS = {"eos": "netcfg.lab.eos.oper:facts", "nxos": "netcfg.lab.nxos.oper:facts",
+           "junos": "netcfg.lab.junos.oper:facts"}
 
 
 def _reader(nos: str) -> Callable[[Any], ConfigFacts] | None:

@@ -91,11 +91,7 @@ def cabling(plan: DevicePlan, state: DeviceState) -> list[Check]:
     if state.lldp is None:
         return []
     links = [i for i in plan.interfaces if i.peer_role in SWITCH_ROLES]
-    seen: dict[str, str | None] = {}
-    for i in links:
-        entries = state.lldp.get(i.name) or []
-        seen[i.name] = (f"{_host(str(entries[0].get('remote_system_name', '')))}:"
-                        f"{entries[0].get('remote_port', '')}") if entries else None
+    seen = {i.name: _neighbour(state.lldp.get(i.name) or [], i.peer) for i in links}
     planned = {i.name: i.peer for i in links}
     out: list[Check] = []
     for i in links:
@@ -109,6 +105,20 @@ def cabling(plan: DevicePlan, state: DeviceState) -> list[Check]:
             out.append(Check("VFY002", plan.hostname, i.name, False,
                              _misplaced(plan.hostname, i, got, seen, planned)))
     return out
+
+
+def _neighbour(entries: list[dict[str, Any]], planned: str) -> str | None:
+    """`host:port` of the first LLDP neighbour. A port ID may be locally assigned (Junos
+    sends an ifIndex, with the name in the port description; NAPALM's junos qfx5110 capture):
+    the description counts when it names the planned port."""
+    if not entries:
+        return None
+    e = entries[0]
+    host = _host(str(e.get("remote_system_name", "")))
+    port, described = str(e.get("remote_port", "")), str(e.get("remote_port_description", ""))
+    if f"{host}:{described}" == planned and f"{host}:{port}" != planned:
+        port = described
+    return f"{host}:{port}"
 
 
 def _misplaced(device: str, i: Interface, got: str, seen: dict[str, str | None],

@@ -1,6 +1,6 @@
-"""One lab for the verify tests: an EOS leaf of the multivendor inventory and the four NX-OS
-spines of its pod, with the lab's operational state (netcfg/lab/oper.py), after a real push
-of the rendered configs through the deploy engine."""
+"""One lab for the verify tests: an EOS leaf of the multivendor inventory, the four NX-OS
+spines of its pod and a Junos core, with the lab's operational state (netcfg/lab/oper.py),
+after a real push of the rendered configs through the deploy engine."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from netcfg.lab.oper import Wiring
 
 LEAF = "leaf-su1-r1"
 SPINES = [f"spine-pod1-{i}" for i in range(1, 5)]
+CORE = "core1"
 
 
 @dataclass
@@ -39,10 +40,13 @@ def verify_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VerifyLab]:
     v = multivendor()
     wiring = Wiring.from_fabric(v.fabric)
     links = dict(wiring.links)
-    names = [LEAF, *SPINES]
+    names = [LEAF, *SPINES, CORE]
     chosen = specs(names)
     for s in chosen:
         s.options["oper"] = wiring
+        # Juniper's YANG takes 5-20 s to load and checks the rendered config, which the
+        # deploy tests do; the factory state stays
+        s.options.pop("junos_yang", None)
     tmp = tmp_path_factory.mktemp("verify")
     lab = Lab(chosen).start()
     try:
@@ -50,7 +54,11 @@ def verify_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VerifyLab]:
         f = fleet(lab, names, tmp)
         state = tmp / "state"
         results, aborted = push_fleet(f.targets, f.desired, Run(state),
-                                      Options(workers=5, allow_disruptive=True),
+                                      # the setup, not what is tested: whatever the
+                                      # factory state holds that the intent does not
+                                      # manage may go
+                                      Options(workers=5, allow_disruptive=True,
+                                              allow_removal=("*",)),
                                       threading.Event())
         assert not aborted and {r.status for r in results} == {"confirmed"}, results
         yield VerifyLab(lab, wiring, links, f, devices_file(lab, tmp), state)

@@ -139,3 +139,26 @@ def test_bgp_and_cabling_on_real_nxos_getter_results():
                               "LLDP neighbour n9k2:Ethernet1/2, planned n9k2:Ethernet1/3"}
     assert {(c.rule, c.interface) for c in found if c.ok} == {
         ("VFY008", "Ethernet1/1"), ("VFY007", "Ethernet1/1"), ("VFY002", "Ethernet1/1")}
+
+
+JUNOS = Path(__file__).parent / "fixtures" / "napalm-junos"
+
+
+def test_bgp_and_cabling_on_real_junos_getter_results():
+    # the captures: 192.168.0.0 (AS 30000) up, 192.169.1.0 (AS 30000) down; on a QFX5110,
+    # ge-2/0/0 sees EX9208 with a locally assigned port ID "549" and the port's name,
+    # ge-3/3/1, in its description
+    peers = bgp_peers(json.loads((JUNOS / "test_get_bgp_neighbors" / "normal" /
+                                  "expected_result.json").read_text()))
+    lldp = json.loads((JUNOS / "test_get_lldp_neighbors_detail" / "qfx5110" /
+                       "expected_result.json").read_text())
+    plan = _plan([_port("ge-2/0/0", "EX9208:ge-3/3/1")],
+                 [SimpleNamespace(address="192.168.0.0", remote_as=30000, description="a",
+                                  interface="xe-0/1/0"),
+                  SimpleNamespace(address="192.169.1.0", remote_as=30000, description="b",
+                                  interface="xe-0/1/1")])
+    found = checks.bgp(plan, DeviceState(bgp=peers)) + checks.cabling(
+        plan, DeviceState(lldp=lldp))
+    assert _failed(found) == {("VFY007", "xe-0/1/1"):
+                              "BGP 192.169.1.0 AS 30000 (b) not established"}
+    assert ("VFY002", "ge-2/0/0") in {(c.rule, c.interface) for c in found if c.ok}

@@ -172,9 +172,10 @@ def test_lab_eos_output_has_the_shape_of_real_eos(eos_outputs):
 
 def test_an_nxos_spine_from_its_own_state(verify_lab: VerifyLab):
     """spine-pod1-1's side, through NAPALM's nxos driver: its four links to leaf-su1-r1
-    (Ethernet1/1/1, 1/1/2, 1/2/1, 1/2/2, as the leaf's sessions name them) hold; the lab
-    serves none of its other leaves and cores, so those have no LLDP neighbour and no
-    session, and nothing else fails."""
+    (Ethernet1/1/1, 1/1/2, 1/2/1, 1/2/2, as the leaf's sessions name them) and its eight to
+    core1 (Ethernet1/17/1 to 1/20/2, core1's et-0/0/0:0 to et-0/0/3:1) hold; the lab serves
+    none of its other leaves and core2, so those have no LLDP neighbour and no session, and
+    nothing else fails."""
     result = CliRunner().invoke(main, [
         "verify", str(verify_lab.inventory), "--device", "spine-pod1-1", "--connect",
         str(verify_lab.connect), "--state", str(verify_lab.state), "--format", "json"])
@@ -187,14 +188,20 @@ def test_an_nxos_spine_from_its_own_state(verify_lab: VerifyLab):
     for port, leaf_port in to_leaf.items():
         assert ok[("VFY002", port)] == f"LLDP neighbour leaf-su1-r1:{leaf_port}"
         assert ok[("VFY007", port)].endswith("established, 17 prefix(es) received")
+    to_core = {f"Ethernet1/{cage}/{sub}": f"et-0/0/{cage - 17}:{sub - 1}"
+               for cage in range(17, 21) for sub in (1, 2)}
+    for port, core_port in to_core.items():
+        assert ok[("VFY002", port)] == f"LLDP neighbour core1:{core_port}"
+        # a core originates its loopback only
+        assert ok[("VFY007", port)].endswith("established, 1 prefix(es) received")
     # 16 leaves x 2 + 2 cores x 8 = 48 planned ports, all up at 400G, NX-OS MTU 9202
     assert sum(1 for r, _ in ok if r == "VFY004") == 48
     assert {m for (r, _), m in ok.items() if r == "VFY005"} == {"speed 400000 Mb/s"}
     assert {m for (r, _), m in ok.items() if r == "VFY006"} == {"MTU 9202"}
     failed = {(c["rule"], c["interface"]) for c in dev["checks"] if not c["ok"]}
     assert {r for r, _ in failed} == {"VFY003", "VFY007"}
-    assert not {p for _, p in failed} & set(to_leaf)
-    assert len(failed) == 2 * (48 - 4)
+    assert not {p for _, p in failed} & (set(to_leaf) | set(to_core))
+    assert len(failed) == 2 * (48 - 4 - 8)
 
 
 def test_lab_nxos_output_has_the_shape_of_real_nxos(verify_lab: VerifyLab):
@@ -228,7 +235,7 @@ def test_lab_nxos_output_has_the_shape_of_real_nxos(verify_lab: VerifyLab):
                  "show_lldp_neighbors_detail.json").read_text()
     real_keys = _block_keys(real_text)[1]  # the NX-OS neighbour's block
     ours = _block_keys(str(lldp))
-    assert len(ours) == 4
+    assert len(ours) == 4 + 8  # the links to leaf-su1-r1 and core1
     for keys in ours:
         assert [k for k in real_keys if k in keys] == keys, keys
 
@@ -244,3 +251,66 @@ def _block_keys(text: str) -> list[list[str]]:
         if blocks and ":" in line and not line.startswith(("Copyright", "TAC", "Compiled")):
             blocks[-1].append(line.split(":", 1)[0])
     return blocks
+
+
+def test_a_junos_core_from_its_own_state(verify_lab: VerifyLab):
+    """core1's side, through NAPALM's junos driver (RPCs over NETCONF): its eight links to
+    spine-pod1-1 hold, with Junos's media MTU (the 9216-byte frame itself); its eight to
+    spine-pod2-1, which the lab does not serve, have no neighbour and no session."""
+    result = CliRunner().invoke(main, [
+        "verify", str(verify_lab.inventory), "--device", "core1", "--connect",
+        str(verify_lab.connect), "--state", str(verify_lab.state), "--format", "json"])
+    assert result.exit_code == 1
+    [dev] = json.loads(result.stdout)["devices"]
+    assert dev["errors"] == []
+    ok = {(c["rule"], c["interface"]): c["message"] for c in dev["checks"] if c["ok"]}
+    to_spine = {f"et-0/0/{cage}:{sub}": f"Ethernet1/{cage + 17}/{sub + 1}"
+                for cage in range(4) for sub in (0, 1)}
+    for port, spine_port in to_spine.items():
+        assert ok[("VFY002", port)] == f"LLDP neighbour spine-pod1-1:{spine_port}"
+        assert ok[("VFY007", port)].endswith("established, 1 prefix(es) received")
+    assert {m for (r, _), m in ok.items() if r == "VFY006"} == {"MTU 9216"}
+    assert sum(1 for r, _ in ok if r == "VFY004") == 16
+    failed = {(c["rule"], c["interface"]) for c in dev["checks"] if not c["ok"]}
+    assert {r for r, _ in failed} == {"VFY003", "VFY007"} and len(failed) == 16
+    assert not {p for _, p in failed} & set(to_spine)
+
+
+def test_lab_junos_output_has_the_shape_of_real_junos(verify_lab: VerifyLab):
+    """Every element the lab's Junos RPC replies hold is one a real Junos reply holds there
+    (NAPALM's captures: an MX's BGP, a QFX5110's LLDP)."""
+    from lxml import etree
+
+    from .test_outside import JUNOS
+
+    driver = napalm.get_network_driver("junos")(**verify_lab.lab["core1"].napalm())
+    driver.open()
+    try:
+        rpc = driver.device.rpc
+        ours = {"instance": rpc.get_instance_information(),
+                "detail": rpc.get_bgp_neighbor_information(instance="master"),
+                "summary": rpc.get_bgp_summary_information(instance="master"),
+                "lldp": rpc.get_lldp_neighbors_information(),
+                "lldp-port": rpc.get_lldp_interface_neighbors(interface_device="et-0/0/0:0")}
+    finally:
+        driver.close()
+    bgp, lldp = JUNOS / "test_get_bgp_neighbors" / "normal", \
+        JUNOS / "test_get_lldp_neighbors_detail" / "qfx5110"
+    # the second BGP capture is a fabric underlay whose peers have descriptions
+    underlay = JUNOS / "test_get_bgp_neighbors" / "use-send-state-pr209"
+    real = {"instance": [bgp / "get-instance-information.xml"],
+            "detail": [bgp / "get-bgp-neighbor-informationmaster.xml",
+                       underlay / "get-bgp-neighbor-informationmaster.xml"],
+            "summary": [bgp / "get-bgp-summary-informationmaster.xml"],
+            "lldp": [lldp / "get-lldp-neighbors-information.xml"],
+            "lldp-port": [lldp / "get-lldp-interface-neighbors.xml"]}
+    for what, paths in real.items():
+        replies = [etree.fromstring(p.read_bytes()) for p in paths]
+        mine = ours[what]
+        assert {etree.QName(mine).localname} == {r.tag for r in replies}, what
+        assert len(mine), what
+        for item in mine:
+            allowed = {c.tag for theirs in replies for t in theirs
+                       if t.tag == etree.QName(item).localname for c in t.iter()}
+            got = {etree.QName(c).localname for c in item.iter()}
+            assert got <= allowed, (what, got - allowed)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
@@ -19,6 +20,7 @@ from lxml import etree
 from netcfg.lab.clock import Timer
 from netcfg.lab.device import DeviceSpec, Dropped, Emulator, LabContext
 from netcfg.lab.faults import FaultKind
+from netcfg.lab.junos import oper as junos_oper
 from netcfg.lab.junos.config import (
     JNode,
     JunosSyntaxError,
@@ -33,6 +35,7 @@ from netcfg.lab.junos.config import (
 )
 from netcfg.lab.junos.netconf import BASE_11, Framing
 from netcfg.lab.junos.yang import JunosYang
+from netcfg.lab.oper import Wiring, wiring_of
 
 JUNOS_NS = "http://xml.juniper.net/junos/23.4R1/junos"
 DEFAULT_VERSION = "23.4R1.10"
@@ -176,6 +179,9 @@ class JunosEmulator(Emulator):
         close = name == "close-session"
         try:
             handler = getattr(self, "rpc_" + name.replace("-", "_"), None)
+            oper = wiring_of(self.spec.options)  # operational state (netcfg/lab/junos/oper.py)
+            if handler is None and oper is not None and ops:
+                handler = _oper_rpc(self, oper, name, ops[0])
             if handler is None and not close:
                 raise RpcFailure("syntax error", bad=name)
             body = "<ok/>" if close or handler is None else handler(ops[0], sid)
@@ -229,10 +235,12 @@ class JunosEmulator(Emulator):
             desc = node.get("description") if node is not None else None
             mtu = node.get("mtu") if node is not None else None
             down = node is not None and node.get("disable") is not None
+            oper = wiring_of(self.spec.options)
+            link = not down and (oper is None or junos_oper.link_up(self, oper, name))
             parts.append(
                 f"<physical-interface><name>{name}</name>"
                 f"<admin-status>{'down' if down else 'up'}</admin-status>"
-                f"<oper-status>{'down' if down else 'up'}</oper-status>"
+                f"<oper-status>{'up' if link else 'down'}</oper-status>"
                 + (f"<description>{escape(desc.value or '')}</description>" if desc else "")
                 + f"<mtu>{mtu.value if mtu else '1514'}</mtu><speed>400Gbps</speed>"
                 f"<current-physical-address>00:00:5e:00:53:{i % 256:02x}</current-physical-address>"
@@ -391,6 +399,13 @@ class JunosEmulator(Emulator):
 
     def rpc_open_configuration(self, op: etree._Element, sid: int) -> str:
         raise RpcFailure("private and exclusive configuration databases are not emulated")
+
+
+def _oper_rpc(dev: JunosEmulator, oper: Wiring, name: str,
+              op: etree._Element) -> Callable[[etree._Element, int], str] | None:
+    """A handler for an operational RPC the lab's state answers (None: not one)."""
+    body = junos_oper.rpc(dev, oper, name, op)
+    return None if body is None else (lambda _op, _sid: body)
 
 
 def _child(op: etree._Element, name: str) -> etree._Element | None:
