@@ -27,6 +27,7 @@ from netcfg.lab.cfgtree import (
 from netcfg.lab.clock import Timer
 from netcfg.lab.device import DeviceSpec, Dropped, Emulator, LabContext
 from netcfg.lab.eos import show
+from netcfg.lab.eos.factory import Factory, built_in, from_vendor
 from netcfg.lab.eos.grammar import eos_grammar, section_key
 from netcfg.lab.faults import FaultKind
 
@@ -74,27 +75,32 @@ class EosEmulator(Emulator):
         super().__init__(spec, ctx, address)
         self.version = spec.version or DEFAULT_VERSION
         self.interfaces = spec.interfaces or DEFAULT_INTERFACES
+        factory_dir = spec.options.get("factory_dir")
+        #: the factory state and BGP default (the vendor's, or the built-in minimum)
+        self.factory: Factory = (
+            from_vendor(factory_dir, spec.name, spec.username, _LAB_HASH, self.interfaces)
+            if factory_dir else built_in(spec.name, spec.username, _LAB_HASH, self.interfaces))
+        self.record("factory", self.factory.source)
         startup = spec.startup_config or self.default_config()
-        self.startup = startup
         self.running = parse_indented(startup, GRAMMAR, "config")
+        # the factory file as the switch itself saves it (`write memory` prints the running
+        # config); a given startup config is kept as given
+        self.startup = spec.startup_config or self.render(self.running)
         self.sessions: dict[str, Session] = {}
         self.files: dict[str, str] = {}
         self._stale = 0
 
     def clean_config(self) -> Node:
-        """What `rollback clean-config` leaves: factory defaults, physical interfaces present."""
-        root = Node("", "config")
-        root.children = [Node(f"interface {name}", "if") for name in self.interfaces]
+        """What `rollback clean-config` leaves: the factory configuration without the day-0
+        bootstrap (netcfg/lab/eos/factory.py), physical interfaces present."""
+        root = parse_indented("\n".join(self.factory.clean) + "\n", GRAMMAR, "config")
+        root.children += [Node(f"interface {name}", "if") for name in self.interfaces]
         return root
 
     def default_config(self) -> str:
-        lines = [f"hostname {self.spec.name}",
-                 f"username {self.spec.username} privilege 15 role network-admin secret "
-                 f"sha512 {_LAB_HASH}", "!", "management api http-commands",
-                 "   no shutdown", "!"]
-        for name in self.interfaces:
-            lines += [f"interface {name}", "!"]
-        return "\n".join(lines) + "\n"
+        """What the switch boots with when the lab gives it no startup config: its factory
+        configuration (the vendor's where the vendor-data folder has it) and the bootstrap."""
+        return self.factory.config
 
     async def start(self) -> None:
         await self.serve_https("https", self._handle)
