@@ -32,11 +32,12 @@ if TYPE_CHECKING:  # the heavy modules load when a function needs them, not on i
     from netcfg.lint.run import LintResult
     from netcfg.render.plan import DevicePlan
     from netcfg.topology.fabric import Device
+    from netcfg.verify.run import VerifyResult
 
 __all__ = [
     "Fabric", "InvalidIntent", "load", "from_yaml", "from_data", "device_names", "device_plan",
     "device_config", "configs", "explain", "deadlock", "lint", "ExplainRow", "ExplainSection",
-    "ExplainValue",
+    "ExplainValue", "verify",
 ]
 
 #: a value `explain` shows: what the intent, a default or a derivation gave (as YAML data)
@@ -214,3 +215,23 @@ def lint(source: Fabric | str | Path, failures: int = 0,
     if isinstance(source, Fabric):
         return run(None, failures=failures, deadlock=deadlock, validation=source.validation)
     return run(source, failures=failures, deadlock=deadlock)
+
+
+def verify(source: Fabric | str | Path, connect: str | Path, devices: tuple[str, ...] = (),
+           roles: tuple[str, ...] = (), workers: int = 16, timeout: int = 60,
+           state: str | Path | None = None) -> VerifyResult:
+    """`netcfg verify`: each selected switch's operational state against its plan, through
+    the devices file `connect` (e.g. the one `netcfg lab` writes). A VerifyResult: `devices`
+    with their checks, `failed()`, `findings()` (lint-shaped), `exit_code` (0, 1 or 4).
+    `state`: the run directory diff's device locks live in (None: no lock is taken)."""
+    from netcfg.verify.run import verify_validated
+
+    fabric = source if isinstance(source, Fabric) else load(source)
+    fabric._built()  # raises InvalidIntent for an intent that has errors
+    base = None if isinstance(source, Fabric) else Path(source)
+    if base is not None and not base.is_dir():
+        base = base.parent
+    file = None if base is None else str(base / "fabric.yaml")
+    return verify_validated(fabric.validation, Path(connect), tuple(devices), tuple(roles),
+                            workers, timeout, None if state is None else Path(state), base,
+                            file)

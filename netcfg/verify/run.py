@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from netcfg.deploy.connect import DeviceError
 from netcfg.deploy.engine import Desired, Options, diff_device, pool
@@ -21,6 +22,9 @@ from netcfg.render.plan import DevicePlan
 from netcfg.verify import checks
 from netcfg.verify.checks import Check
 from netcfg.verify.collect import collect
+
+if TYPE_CHECKING:
+    from netcfg.validate import Validation
 
 EXIT_FINDINGS, EXIT_DEVICE = 1, 4
 
@@ -109,3 +113,28 @@ def verify_fleet(targets: list[Target], plans: dict[str, DevicePlan],
     pool(targets, one, opts.workers, progress)
     return VerifyResult(fabric, file, [by_name[t.name] for t in targets if t.name in by_name],
                         time.perf_counter() - start)
+
+
+def verify_validated(validation: Validation, connect: Path, devices: tuple[str, ...] = (),
+                     roles: tuple[str, ...] = (), workers: int = 16, timeout: int = 60,
+                     state: Path | None = None, base: Path | None = None,
+                     file: str | None = None) -> VerifyResult:
+    """`netcfg verify` for a validated intent and a devices file (`api.verify`). Raises
+    TargetError for a selection or devices file that cannot be used."""
+    from netcfg.deploy.desired import desired_configs, with_history
+    from netcfg.deploy.targets import TargetError, from_devices_file, select, with_trust
+    from netcfg.render.plan import PlanBuilder
+
+    fabric, physics = validation.fabric, validation.physics
+    assert fabric is not None and physics is not None
+    chosen = select(fabric, devices, roles)
+    if not chosen:
+        raise TargetError("no switch matches the selection")
+    targets = with_trust(from_devices_file(fabric, chosen, connect))
+    desired = desired_configs(fabric, physics, chosen, None, base)
+    if state is not None:
+        desired = with_history(desired, state)
+    builder = PlanBuilder(fabric, physics)
+    plans = {d.name: builder.plan(d) for d in chosen}
+    return verify_fleet(targets, plans, desired, Options(timeout=timeout, workers=workers),
+                        state, fabric.name, file)

@@ -314,3 +314,12 @@ def test_lab_junos_output_has_the_shape_of_real_junos(verify_lab: VerifyLab):
                        if t.tag == etree.QName(item).localname for c in t.iter()}
             got = {etree.QName(c).localname for c in item.iter()}
             assert got <= allowed, (what, got - allowed)
+
+
+def test_the_api_verifies_like_the_command(verify_lab: VerifyLab):
+    from netcfg import api
+
+    result = api.verify(verify_lab.inventory, verify_lab.connect, devices=(LEAF,))
+    assert result.exit_code == 0 and len(result.checks()) == 145
+    assert result.findings() == [] and result.file is not None
+    assert result.file.endswith("multivendor/fabric.yaml")
