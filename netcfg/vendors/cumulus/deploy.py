@@ -41,6 +41,34 @@ class CumulusDeploy(DeployAdapter):
     def driver_options(self, target: Target, timeout: int, workdir: Path) -> dict[str, Any]:
         return netmiko_options(target, timeout)
 
+    def disruptive(self, running: dict[str, tuple[str, str]],
+                   candidate: dict[str, tuple[str, str]]) -> list[str]:
+        """What restarts switchd or FRR, or rebuilds a cage, where something runs that it takes
+        down (docs/render-cumulus.md, "Changes that restart switchd or FRR"):
+
+        - `system forwarding hash-seed` set, changed or removed: "Configuring the hash seed
+          restarts the `switchd` service, which causes all network ports to reset" (5.15
+          ECMP page);
+        - a cage's `link breakout` changed: its ports are replaced by others (5.15 "Switch
+          Port Attributes", Breakout Ports);
+        - BGP enabled or disabled, or its ASN changed: "the FRR service restarts, which might
+          impact traffic" (5.14 Basic BGP Configuration); `router bfd` switched on or off:
+          "the FRR service will restart, affecting all configured routing protocols" (5.15
+          BFD page).
+
+        switchd and breakouts disrupt only where the running configuration has swp ports (NVUE
+        brings a configured port up; "By default, Cumulus Linux disables all data plane
+        ports", Quick Start Guide), and FRR only where it already routes (BGP on, or a static
+        route in a VRF): a switch fresh from the factory has neither, so its first push
+        takes nothing down."""
+        before, after = _trees(running), _trees(candidate)
+        out: list[str] = []
+        if _ports_up(before):
+            out += _seed_change(before, after) + _breakout_changes(before, after)
+        if _frr_routes(before):
+            out += _frr_restarts(before, after)
+        return out
+
     def mask(self, text: str) -> str:
         """Also the SNMP communities of NVUE's YAML, which are keys: each entry directly under
         a `readonly-community:` line (`$nvsec$...` once the switch has applied it)."""
@@ -122,4 +150,88 @@ def _sections(text: str) -> dict[str, tuple[str, tuple[str, ...], Any]]:
             for path, inner in split((top, str(name)) if name != "" else (top,), value):
                 family = " ".join(path[:2]) if top in ("service", "system") else top
                 out[" ".join(path)] = (family, path, inner)
+    return out
+
+
+#: the 5.15 ECMP page's warning, and the FRR restart, as each phrase ends
+_SWITCHD = "(restarts switchd: NVIDIA, every network port resets)"
+_FRR = "(the FRR service restarts: NVIDIA, every routing protocol is affected)"
+_ON = ("on", "enabled", True)
+
+
+def _trees(sections: dict[str, tuple[str, str]]) -> dict[str, Any]:
+    """Section key -> its value, parsed back from the `sections` YAML."""
+    import yaml
+
+    return {key: yaml.safe_load(text) for key, (_, text) in sections.items()}
+
+
+def _get(tree: Any, *path: str) -> Any:
+    for token in path:
+        if not isinstance(tree, dict):
+            return None
+        tree = tree.get(token)
+    return tree
+
+
+def _ports_up(trees: dict[str, Any]) -> bool:
+    """A swp port configured and not set down: its link may be up."""
+    return any(key.startswith("interface swp") and _get(body, "link", "state") != "down"
+               for key, body in trees.items())
+
+
+def _seed_change(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    old = _get(before.get("system forwarding"), "hash-seed")
+    new = _get(after.get("system forwarding"), "hash-seed")
+    if old == new:
+        return []
+    if old is None:
+        return [f"sets `system forwarding hash-seed {new}` {_SWITCHD}"]
+    if new is None:
+        return [f"removes `system forwarding hash-seed {old}` {_SWITCHD}"]
+    return [f"changes `system forwarding hash-seed` {old} -> {new} {_SWITCHD}"]
+
+
+def _breakout_changes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    def mode(trees: dict[str, Any], key: str) -> str:
+        modes = _get(trees.get(key), "link", "breakout") or {}
+        return ",".join(sorted(str(m) for m in modes)) or "1x"
+
+    out = []
+    for key in sorted(k for k in before.keys() | after.keys() if k.startswith("interface swp")):
+        old, new = mode(before, key), mode(after, key)
+        if old != new:
+            out.append(f"changes `{key} link breakout` {old} -> {new} (the cage's ports are "
+                       "replaced: their links go down)")
+    return out
+
+
+def _bgp(trees: dict[str, Any]) -> tuple[bool, Any]:
+    """(BGP on, its ASN) as `router bgp` states them (5.14 `enable`, 5.15 `state`)."""
+    body = trees.get("router bgp")
+    if not isinstance(body, dict):
+        return False, None
+    on = body.get("state", body.get("enable", "on")) in _ON
+    return on, body.get("autonomous-system")
+
+
+def _frr_routes(trees: dict[str, Any]) -> bool:
+    """FRR routes something: BGP on, or a static route in a VRF."""
+    return _bgp(trees)[0] or any(
+        key.startswith("vrf ") and _get(body, "router", "static") for key, body in trees.items())
+
+
+def _frr_restarts(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    (was_on, old_asn), (now_on, new_asn) = _bgp(before), _bgp(after)
+    out = []
+    if was_on != now_on:
+        out.append(f"{'enables' if now_on else 'disables'} BGP {_FRR}")
+    elif now_on and old_asn != new_asn:
+        out.append(f"changes the BGP autonomous-system {old_asn} -> {new_asn} {_FRR}")
+
+    def bfd(trees: dict[str, Any]) -> bool:
+        return _get(trees.get("router bfd"), "state") in _ON
+
+    if bfd(before) != bfd(after):
+        out.append(f"{'enables' if bfd(after) else 'disables'} `router bfd` {_FRR}")
     return out
