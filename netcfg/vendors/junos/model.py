@@ -97,6 +97,8 @@ class Scheduler:
     strict: bool
     transmit_percent: int | None
     drop_profile: str | None  # with ECN marking
+    #: `shaping-rate percent N` of a strict-high queue (render.STRICT_SHAPING), else None
+    shaping_percent: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

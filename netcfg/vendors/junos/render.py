@@ -79,6 +79,12 @@ DEFAULT_PAUSE_REACTION = frozenset({3, 4})
 #: QFX5220/5230). docs/render-junos.md, "Shared-buffer partitions".
 INGRESS_PARTITIONS = (("lossless", 66), ("lossless-headroom", 24), ("lossy", 10))
 EGRESS_PARTITIONS = (("lossless", 66), ("lossy", 34))
+#: `shaping-rate percent` of every strict-high queue: Juniper recommends always shaping a
+#: strict-high queue so it cannot starve the others ("Defining CoS Queue Scheduling
+#: Priority", QFX); the share is the one Juniper's RoCE configlet gives its strict-high CNP
+#: scheduler (Apstra 6.1, "Create and Import a DCQCN Configlet": `s2-cnp { transmit-rate
+#: percent 5; priority strict-high; }`). docs/render-junos.md, "Strict-high queues".
+STRICT_SHAPING = 5
 #: pfc-watchdog defaults: poll 100 ms, detection 2 polls, recovery 200 ms [V]
 WD_DEFAULTS = (100, 2, 200)
 
@@ -201,7 +207,8 @@ def build(plan: DevicePlan) -> JunosConfig:
         if name not in schedulers:
             strict = c is None or c.mode == "strict"
             schedulers[name] = Scheduler(name, strict, None if c is None or strict else c.weight,
-                                         ecn.name if ecn is not None else None)
+                                         ecn.name if ecn is not None else None,
+                                         STRICT_SHAPING if strict else None)
         return name
 
     ecn_sets = [tuple(sorted(i.ecn, key=lambda e: e.queue)) for i in plan.interfaces]
