@@ -240,8 +240,9 @@ class CumulusDriver(_NetworkDriver):
         assert config is not None
         self._check_lock()
         if mode == "replace" and self.optional_args.get("keep_device_local", True):
-            # the switch's users, eth0 and mgmt VRF stay, so plain NAPALM replace with a
-            # rendered file cannot lock anyone out (`keep_device_local: False` replaces them)
+            # the switch's users, eth0, mgmt VRF and NVIDIA's other factory sections stay
+            # (CumulusDeploy.device_local), so plain NAPALM replace with a rendered file cannot
+            # lock anyone out (`keep_device_local: False` replaces them)
             from netcfg.vendors import vendor
 
             config = vendor("cumulus").deploy.keep_device_local(
