@@ -51,10 +51,30 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(f"{type(exc).__name__}: {exc}".split())
 
 
+class MissingExtra(click.ClickException):
+    """A command whose extra is not installed: one line naming it, exit 2 (usage)."""
+
+    exit_code = 2
+
+    def show(self, file: Any = None) -> None:
+        click.echo(self.format_message(), err=True)  # "netcfg COMMAND needs ..."
+
+
 class _Group(click.Group):
     """Every command's last line of defence: the README promises no traceback, so an error no
     command handled becomes one line (`NETCFG_DEBUG=1` shows the traceback), and Ctrl-C outside
-    a command's own handling ends with exit 130."""
+    a command's own handling ends with exit 130. A command whose extra is not installed says
+    which to install before it starts (`--help` still works)."""
+
+    def resolve_command(self, ctx: click.Context,
+                        args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        from netcfg.extras import missing_for
+
+        name, command, rest = super().resolve_command(ctx, args)
+        hint = missing_for(name) if name and not {"-h", "--help"} & set(rest) else None
+        if hint:
+            raise MissingExtra(hint)
+        return name, command, rest
 
     def invoke(self, ctx: click.Context) -> Any:
         import os
@@ -71,6 +91,12 @@ class _Group(click.Group):
                 raise Interrupted() from None
             if os.environ.get("NETCFG_DEBUG"):
                 raise
+            if isinstance(exc, ModuleNotFoundError):
+                from netcfg.extras import missing_module
+
+                hint = missing_module(ctx.invoked_subcommand, exc.name)
+                if hint:
+                    raise MissingExtra(hint) from None
             if isinstance(exc, OSError):
                 raise Failure(_one_line(exc)) from None
             raise Failure(f"internal error ({_one_line(exc)}); run with NETCFG_DEBUG=1 for "

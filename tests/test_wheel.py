@@ -4,6 +4,7 @@ the repository (the editable install the other tests use would hide a missing fi
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -44,11 +45,11 @@ def installed(wheel: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh virtual environment outside the repository with the wheel installed by pip,
-    dependencies and all, as a user installs it."""
+    """A fresh virtual environment outside the repository with the wheel installed by pip as
+    a user installs it: the base install, no extra."""
     env = tmp_path_factory.mktemp("venv") / "env"
     subprocess.run([sys.executable, "-m", "venv", str(env)], check=True, timeout=300)
-    done = subprocess.run([str(env / "bin" / "pip"), "install", "-q",
+    done = subprocess.run([str(env / "bin" / "pip"), "install", "-q", "--no-compile",
                            "--disable-pip-version-check", str(wheel)], capture_output=True,
                           text=True, timeout=600, env=_clean_env())
     if done.returncode != 0 and "Could not find a version" in done.stderr + done.stdout:
@@ -234,3 +235,39 @@ def test_mypy_strict_checks_a_user_script_against_the_installed_wheel(venv, tmp_
     assert 'Incompatible types in assignment (expression has type "str", variable has type ' \
         '"int")' in errors[0]
     assert list(venv.glob("lib/python*/site-packages/netcfg/py.typed"))
+
+
+#: what pip must not have installed with the base (the deploy extra's packages)
+EXTRA_ONLY = ("napalm", "netmiko", "asyncssh", "aiohttp", "paramiko", "nornir", "distributed")
+
+
+def test_the_base_install_lints_and_names_the_extra_a_command_needs(venv, tmp_path):
+    """Without extras: no NAPALM, netmiko, asyncssh, aiohttp, Nornir or Dask is installed,
+    lint runs (validate, deadlock and render run in the README test), and each command that
+    talks to switches refuses in one line naming the extra, exit 2 (usage), before any work."""
+    python = str(venv / "bin" / "python")
+    found = subprocess.run([python, "-c", "import importlib.util as u; print(' '.join(m for m "
+                            f"in {EXTRA_ONLY!r} if u.find_spec(m)))"], capture_output=True,
+                           text=True, env=_clean_env(), cwd=tmp_path, timeout=120)
+    assert found.returncode == 0 and found.stdout.strip() == "", found.stdout + found.stderr
+
+    shutil.copytree(ROOT / "inventories" / "multivendor", tmp_path / "multivendor")
+    command = str(venv / "bin" / "netcfg")
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([command, *args], capture_output=True, text=True,
+                              cwd=tmp_path, env=_clean_env(), timeout=600)
+
+    linted = run("lint", "multivendor", "--format", "json")
+    assert linted.returncode == 0, linted.stdout + linted.stderr
+    assert json.loads(linted.stdout)["fabric"] == "multivendor"
+    for name, extra in [("push", "deploy"), ("diff", "deploy"), ("rollback", "deploy"),
+                        ("lab", "deploy"), ("verify", "verify")]:
+        refused = run(name, "multivendor")
+        assert refused.returncode == 2, (name, refused.stdout, refused.stderr)
+        assert refused.stdout == ""
+        assert refused.stderr.count("\n") == 1, refused.stderr
+        assert refused.stderr.startswith(f"netcfg {name} needs the {extra} extra")
+        assert refused.stderr.rstrip().endswith(f"pip install 'netcfg-roce[{extra}]'")
+    helped = run("push", "--help")
+    assert helped.returncode == 0 and "Usage:" in helped.stdout

@@ -1,0 +1,41 @@
+"""The extras a command names exist in pyproject.toml, and the line it prints for a module
+found missing while it ran (the base-only install itself is tests/test_wheel.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import tomllib
+
+from netcfg import extras
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_named_extra_is_declared() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    declared = set(project["optional-dependencies"])
+    named = set(extras.EXTRA_OF_MODULE.values()) | {e for e, _ in extras.COMMANDS.values()}
+    assert named <= declared
+    assert project["name"] == extras.DISTRIBUTION == "netcfg-roce"
+    base = " ".join(project["dependencies"]).lower()
+    for module in ("napalm", "netmiko", "asyncssh", "aiohttp", "nornir", "distributed"):
+        assert module not in base, module
+    deploy = " ".join(project["optional-dependencies"]["deploy"]).lower()
+    for module in ("napalm", "netmiko", "asyncssh", "aiohttp", "cryptography"):
+        assert module in deploy, module
+    # `.ci/run` installs `.[test,lint]`: the test extra brings every command's packages
+    assert "netcfg-roce[deploy,verify,twin,nornir,cluster]" in project["optional-dependencies"][
+        "test"]
+
+
+def test_a_module_found_missing_names_its_extra_in_one_line() -> None:
+    assert extras.missing_module("push", "napalm.base") == (
+        "netcfg push needs the deploy extra (napalm not installed): "
+        "pip install 'netcfg-roce[deploy]'")
+    assert extras.missing_module("deadlock", "distributed") == (
+        "netcfg deadlock needs the cluster extra (distributed not installed): "
+        "pip install 'netcfg-roce[cluster]'")
+    assert extras.missing_module("render", "not_an_optional_module") is None
+    assert extras.missing_for("validate") is None
+    assert extras.missing_for("push") is None  # this environment has the deploy extra
