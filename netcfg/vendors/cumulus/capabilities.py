@@ -52,8 +52,9 @@ CAPABILITIES = Capabilities(
         # forwarded only `daemon` before 5.15; none is rendered, so every severity goes out
         "aaa": "no NVUE `system aaa tacacs|radius` is rendered: NVIDIA's 5.14 and 5.15 TACACS "
                "pages give the commands (`tacacs server <ip> priority <n>`, `secret`, `vrf "
-               "mgmt`, `authentication-order <n> tacacs|local`) but no page shows the YAML of "
-               "`authentication-order`, the order that keeps local logins as the fallback; the "
+               "mgmt`, `authentication-order <n> tacacs|local`), but the 5.15 RADIUS page "
+               "writes the order differently (`authentication order radius local`) and no "
+               "page shows the YAML of the order, which keeps local logins the fallback; the "
                "switch keeps its own (`system aaa` is kept by default)",
         "syslog_severity": "no NVUE syslog selector is rendered: the servers receive every "
                            "severity (before 5.15 a selector without a facility forwarded "
