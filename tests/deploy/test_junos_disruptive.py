@@ -70,3 +70,6 @@ def test_a_pfc_change_on_ports_in_service_needs_allow_disruptive(make_lab, tmp_p
     assert split != wanted.text
     moved = diff_device(target, Desired(split, wanted.facts, wanted.reader), OPTS)
     assert moved.sections is not None and moved.sections.disruptive == [BUFFERS]
+    # only the partitions changed: the switch shows each forwarding class as a block where the
+    # file writes it on one line, and the two compare equal
+    assert moved.sections.changed == ["class-of-service shared-buffer"]

@@ -113,7 +113,8 @@ class JunosDeploy(DeployAdapter):
         level of the hierarchy, and each login of its own (`system login user ops`, `system
         login class noc`, `system login message`); the family is the top statement, or for
         `system` the second level (`system syslog` is not what `system host-name` is)."""
-        return {key: (family, "\n".join(sorted(lines)))
+        return {key: (family, "\n".join(sorted(line for whole in lines
+                                                for line in _one_attribute_each(whole))))
                 for key, (family, _, lines) in _sections(text).items()}
 
     def add_sections(self, running: str, candidate: str, keys: list[str]) -> str:
@@ -130,6 +131,27 @@ class JunosDeploy(DeployAdapter):
             if key in found:
                 candidate = syntax.remove_statements(candidate, found[key][1])
         return candidate
+
+
+#: a forwarding class's attributes that take a value (`class roce queue-num 3 no-loss
+#: pfc-priority 3`: queue-num and pfc-priority do, no-loss is a flag)
+_CLASS_VALUES = frozenset({"queue-num", "pfc-priority", "priority", "policing-priority"})
+
+
+def _one_attribute_each(line: str) -> list[str]:
+    """A forwarding class written on one line (as netcfg renders it) as the statements one
+    per attribute that the same class shown as a block gives, so a switch that shows it
+    either way compares equal."""
+    words = line.split()
+    head = "class-of-service forwarding-classes class"
+    if not line.startswith(head + " ") or len(words) < 6:
+        return [line]
+    stem, rest, out = " ".join(words[:4]), words[4:], []
+    while rest:
+        take = 2 if rest[0] in _CLASS_VALUES and len(rest) > 1 else 1
+        out.append(" ".join([stem, *rest[:take]]))
+        rest = rest[take:]
+    return out
 
 
 def _lines(sections: dict[str, tuple[str, str]], key: str) -> list[list[str]]:
