@@ -39,7 +39,7 @@ def _selection(f: Callable[..., Any]) -> Callable[..., Any]:
                      help="deploy the files `netcfg render` wrote here instead of rendering now"),
         click.option("--state", type=click.Path(file_okay=False),
                      help="run directories and locks [default: $XDG_STATE_HOME/netcfg/"
-                          "<inventory>-<hash>, outside the inventory]"),
+                          "fabrics/<fabric name>, outside the inventory]"),
         click.option("--workers", type=click.IntRange(1, 256), default=16, show_default=True),
         click.option("--timeout", type=click.IntRange(1, 3600), default=60, show_default=True,
                      help="seconds per device operation"),

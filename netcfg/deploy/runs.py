@@ -19,6 +19,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import secrets as _random
 import socket
 import threading
@@ -37,12 +38,42 @@ class LockHeld(Exception):
 def default_state(inventory: Path) -> Path:
     """Where runs of an inventory live unless `--state` says otherwise: outside it (backups
     hold device password hashes and must not land in the inventory's repository), under
-    `$XDG_STATE_HOME/netcfg/` (default `~/.local/state/netcfg/`), one directory per inventory
-    path."""
+    `$XDG_STATE_HOME/netcfg/fabrics/` (default `~/.local/state/netcfg/fabrics/`), one
+    directory per fabric name: every checkout of a fabric (a colleague's clone, a CI
+    workspace) finds the runs, backups and locks of the others on the machine, so a push made
+    from one can be rolled back from another and two never push one switch at once. An
+    inventory whose name cannot be read (no fabric.yaml yet) gets its directory's name and a
+    hash of its path, as every inventory did before."""
     base = inventory if inventory.is_dir() else inventory.parent
     root = Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state")
+    name = fabric_name(inventory)
+    if name is not None:
+        return root / "netcfg" / "fabrics" / name
     digest = hashlib.sha256(str(base.resolve()).encode()).hexdigest()[:12]
     return root / "netcfg" / f"{base.resolve().name}-{digest}"
+
+
+#: a fabric name as the intent's schema allows it (netcfg.intent.base.Name)
+_FABRIC_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,62}")
+
+
+def fabric_name(inventory: Path) -> str | None:
+    """`fabric.name` of the inventory (a directory with fabric.yaml, or the file), read
+    without validating the rest; None when it is missing or not a name usable as a
+    directory."""
+    import yaml
+
+    path = inventory / "fabric.yaml" if inventory.is_dir() else inventory
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"),
+                         Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return None
+    fabric = data.get("fabric") if isinstance(data, dict) else None
+    name = fabric.get("name") if isinstance(fabric, dict) else None
+    if not isinstance(name, str) or not _FABRIC_NAME.fullmatch(name):
+        return None
+    return name
 
 
 def private_dir(path: Path) -> Path:

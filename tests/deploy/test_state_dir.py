@@ -70,11 +70,12 @@ def test_the_default_state_is_outside_the_inventory(tmp_path, monkeypatch):
     inv.mkdir(parents=True)
     (inv / "fabric.yaml").write_text("fabric: {name: x}\n")
     state = default_state(inv)
-    assert state.parent == tmp_path / "xdg" / "netcfg" and state.name.startswith("example-")
+    assert state == tmp_path / "xdg" / "netcfg" / "fabrics" / "x"  # the fabric's name
     assert inv not in (state, *state.parents)
     assert default_state(inv / "fabric.yaml") == state  # the file or its directory
     monkeypatch.chdir(tmp_path)
     assert default_state(inv.relative_to(tmp_path)) == state  # however it is spelt
     other = tmp_path / "elsewhere" / "example"
     other.mkdir(parents=True)
-    assert default_state(other) != state  # same name, another inventory
+    (other / "fabric.yaml").write_text("fabric: {name: y}\n")
+    assert default_state(other) != state  # another fabric
