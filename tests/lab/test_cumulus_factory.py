@@ -111,3 +111,16 @@ def test_a_replace_that_takes_eth0_out_of_mgmt_cuts_the_switch_off(factory_switc
     again.open()
     assert _set(dev.running_config())["interface"]["eth0"]["vrf"] == "mgmt"
     assert not again.has_pending_commit()
+
+
+@NEEDS_FACTORY
+def test_a_514_switch_holds_the_factory_file_in_its_own_words(make_lab):
+    """The factory file is 5.14's: a 5.14 switch runs its eth0 and NTP as they are written."""
+    lab = make_lab(DeviceSpec("leaf3", "cumulus", version="5.14.0", username="cumulus",
+                              password="pw", options=vendor_options(SHARED)))
+    nvidia = _set(FACTORY.read_text())
+    running = _set(lab["leaf3"].running_config())
+    assert running["interface"]["eth0"] == nvidia["interface"]["eth0"]
+    assert running["service"]["ntp"] == nvidia["service"]["ntp"]
+    assert running["system"]["config"] == nvidia["system"]["config"]
+    assert running["system"]["wjh"] == nvidia["system"]["wjh"]
