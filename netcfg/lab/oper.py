@@ -17,10 +17,14 @@ What follows from what (the model, kept small and stated):
   holds the neighbour address on that port with the remote AS configured here, and it has
   a neighbour back to our address with our AS; otherwise Active (Idle when shut down). It
   receives the prefixes the peer originates itself (its `network` statements); the lab models
-  no transit routes.
+  no transit routes. An end whose NOS limits the prefixes per session (NeighborFacts.
+  maximum_routes) takes a session that brings more down: Idle (reason MaxPath, as EOS
+  shows it) at that end, not Established at the other.
 Faults: `port_down(device, port)` (the link is down at both ends), `bgp_down(device,
 address)` (that session never establishes), `swap(device, port_a, port_b)` (the two cables
-are in each other's ports). Call them on the lab loop (`lab.call(wiring.swap, ...)`).
+are in each other's ports), and where a NOS's lab shows PFC state (SONiC: netcfg/lab/sonic/
+oper.py) `pfc_storm`, `pfc_off` and `lossless_drops(device, port)`. Call them on the lab loop
+(`lab.call(wiring.swap, ...)`).
 """
 
 from __future__ import annotations
@@ -51,6 +55,9 @@ class NeighborFacts:
     remote_as: int | None
     description: str = ""
     shutdown: bool = False
+    #: prefixes this end takes on the session before its NOS takes the session down (None:
+    #: no limit); the NOS's reader fills it (EOS: `maximum-routes`, else EOS's default)
+    maximum_routes: int | None = None
 
 
 @dataclass
@@ -89,7 +96,7 @@ class LldpNeighbor:
 
 #: NOS -> "module:function" reading an emulator's running config into ConfigFacts
 READERS = {"eos": "netcfg.lab.eos.oper:facts", "nxos": "netcfg.lab.nxos.oper:facts",
-           "junos": "netcfg.lab.junos.oper:facts"}
+           "junos": "netcfg.lab.junos.oper:facts", "sonic": "netcfg.lab.sonic.oper:facts"}
 
 
 def _reader(nos: str) -> Callable[[Any], ConfigFacts] | None:
@@ -119,6 +126,11 @@ class Wiring:
         self.emulators: dict[str, Any] = {}
         self.down: set[End] = set()
         self.bgp_faults: set[tuple[str, str]] = set()
+        #: (kind, device, port): pfc_storm | pfc_off | lossless_drops (the NOS's oper module
+        #: says what each does to its counters)
+        self.pfc_faults: set[tuple[str, str, str]] = set()
+        #: how often each faulted counter was read (counters move per reading)
+        self.readings: dict[tuple[str, str, str], int] = {}
 
     @classmethod
     def from_fabric(cls, fabric: Any) -> Wiring:
@@ -143,6 +155,15 @@ class Wiring:
     def bgp_down(self, device: str, address: str) -> None:
         self.bgp_faults.add((device, address))
 
+    def pfc_storm(self, device: str, port: str) -> None:
+        self.pfc_faults.add(("pfc_storm", device, port))
+
+    def pfc_off(self, device: str, port: str) -> None:
+        self.pfc_faults.add(("pfc_off", device, port))
+
+    def lossless_drops(self, device: str, port: str) -> None:
+        self.pfc_faults.add(("lossless_drops", device, port))
+
     def swap(self, device: str, port_a: str, port_b: str) -> None:
         far_a, far_b = self.links.get((device, port_a)), self.links.get((device, port_b))
         for port, far in ((port_a, far_b), (port_b, far_a)):
@@ -156,6 +177,8 @@ class Wiring:
         """Drop every fault (and restore `links`, the original cabling, when given)."""
         self.down.clear()
         self.bgp_faults.clear()
+        self.pfc_faults.clear()
+        self.readings.clear()
         if links is not None:
             self.links = {}
             for a, b in links.items():
@@ -214,7 +237,10 @@ class Wiring:
                 state, reason = "Idle", "Administratively shut down"
             elif port is not None and self.link_up(device, port, mine):
                 up = self._established(device, mine, port, address, n)
-                if up is not None:
+                if up is not None and n.maximum_routes is not None \
+                        and up[1] > n.maximum_routes:
+                    state, reason = "Idle", "MaxPath"  # EOS: Idle(MaxPath)
+                elif up is not None:
                     state, remote_id, received = "Established", up[0], up[1]
             out.append(Session(address, mine.asn, n.remote_as or 0, state, remote_id,
                                n.description, port, received,
@@ -238,6 +264,8 @@ class Wiring:
         if back is None or back.shutdown or back.remote_as != mine.asn \
                 or (far[0], ours) in self.bgp_faults:
             return None
+        if back.maximum_routes is not None and mine.networks > back.maximum_routes:
+            return None  # the far end took the session down: more prefixes than it takes
         return theirs.router_id or "0.0.0.0", theirs.networks
 
 

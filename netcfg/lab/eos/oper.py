@@ -48,17 +48,22 @@ def facts(dev: EosEmulator) -> ConfigFacts:
             out.ports[toks[1]] = port
         elif low[:2] == ["router", "bgp"] and len(toks) == 3:
             out.asn = int(toks[2])
-            _bgp(node, out)
+            limits: dict[str, int] = {}
+            groups: dict[str, str] = {}
+            _bgp(node, out, limits, groups)
+            _limits(out, limits, groups, dev.factory.maximum_routes)
     return out
 
 
-def _bgp(node: Any, out: ConfigFacts) -> None:
+def _bgp(node: Any, out: ConfigFacts, limits: dict[str, int], groups: dict[str, str]) -> None:
     for c in node.children:
         t = c.line.split()
         if t[:1] == ["router-id"] and len(t) == 2:
             out.router_id = t[1]
         elif t[:1] == ["network"]:
             out.networks += 1
+        elif t[:1] == ["neighbor"] and len(t) >= 4 and t[2] == "maximum-routes":
+            limits[t[1]] = int(t[3])  # a neighbour's or a peer group's
         elif t[:1] == ["neighbor"] and len(t) >= 3 and t[1][0].isdigit():
             n = out.neighbors.setdefault(t[1], NeighborFacts(None))
             if t[2] == "remote-as" and len(t) == 4:
@@ -67,8 +72,21 @@ def _bgp(node: Any, out: ConfigFacts) -> None:
                 n.description = c.line.split(None, 3)[3] if len(t) > 3 else ""
             elif t[2:] == ["shutdown"]:
                 n.shutdown = True
+            elif t[2:4] == ["peer", "group"] or t[2] == "peer-group":
+                groups[t[1]] = t[-1]
         elif t[:2] == ["address-family", "ipv4"]:
-            _bgp(c, out)
+            _bgp(c, out, limits, groups)
+
+
+def _limits(out: ConfigFacts, limits: dict[str, int], groups: dict[str, str],
+            default: int) -> None:
+    """Each neighbour's prefix limit: its own `maximum-routes`, else its peer group's, else
+    EOS's default (the factory's, netcfg/lab/eos/factory.py); 0 is no limit (AVD schema:
+    "0 means unlimited")."""
+    for address, n in out.neighbors.items():
+        group = groups.get(address)
+        limit = limits.get(address, limits.get(group, default) if group else default)
+        n.maximum_routes = limit or None
 
 
 def show(dev: EosEmulator, wiring: Wiring, args: list[str]) -> dict[str, Any] | None:
