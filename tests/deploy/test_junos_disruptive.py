@@ -17,8 +17,10 @@ import threading
 
 from netcfg.deploy.engine import Desired, Options, diff_device, push_device
 from netcfg.deploy.runs import Run
+from netcfg.lab.junos.yang import JunosYang
+from netcfg.lab.truth import vendor_options
 
-from .deploy_cases import BY_NOS, desired_with, fleet, specs
+from .deploy_cases import BY_NOS, SHARED, desired_with, fleet, specs
 
 OPTS = Options(timeout=20, revert_in=300)
 WATCHDOG = ("qos:\n  pfc:\n    watchdog: {enabled: true, detection: 400ms, restoration: 200ms, "
@@ -30,6 +32,7 @@ BUFFERS = ("changes the shared-buffer partitions (Junos stops traffic on all por
 
 def test_a_pfc_change_on_ports_in_service_needs_allow_disruptive(make_lab, tmp_path):
     name = BY_NOS["junos"]
+    JunosYang.from_options(vendor_options(SHARED))  # once, outside Lab.start()'s timeout
     lab = make_lab(*specs([name]))
     lab.advance(30)
     f = fleet(lab, [name], tmp_path)

@@ -20,6 +20,7 @@ from netcfg.deploy.engine import Options, diff_device, push_device
 from netcfg.deploy.runs import Run
 from netcfg.lab import DeviceSpec
 from netcfg.lab.junos.emulator import default_config
+from netcfg.lab.junos.yang import JunosYang
 from netcfg.lab.truth import vendor_options
 
 from .cli_cases import netcfg
@@ -63,6 +64,7 @@ def test_the_file_with_root_password_and_management_instance_commits_alone(
     assert "\n    management-instance;\n" in text and ROUTE in text
     assert "        server 192.0.2.123 routing-instance mgmt_junos;\n" in text
 
+    JunosYang.from_options(vendor_options(SHARED))  # once, outside Lab.start()'s timeout
     lab = make_lab(DeviceSpec("core1", "junos", username="netops", password="lab-pw",
                               options=vendor_options(SHARED)))
     assert "management-instance" not in lab["core1"].running_config()  # factory: not on
@@ -98,6 +100,7 @@ def test_a_push_without_gateway_keeps_the_switchs_own_instance(make_lab, tmp_pat
                       interfaces=[p.name for p in dev.ports],
                       model=result.fabric.platform(dev).model, options=vendor_options(SHARED),
                       startup_config=_switch_with_its_own_instance())
+    JunosYang.from_options(vendor_options(SHARED))
     lab = make_lab(spec)
     f = fleet(lab, ["core1"], tmp_path)
     desired = f.desired["core1"]

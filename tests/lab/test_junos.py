@@ -11,6 +11,7 @@ from napalm.base.exceptions import LockError, MergeConfigException, ReplaceConfi
 from napalm.base.test.helpers import test_model as check_model
 
 from netcfg.lab import DeviceSpec
+from netcfg.lab.junos.yang import JunosYang
 
 LOGINS = """\
     root-authentication { encrypted-password "$6$x$y"; }
@@ -218,6 +219,9 @@ def test_commit_checked_against_junipers_yang(make_lab, drivers, statement, refu
         pytest.skip("../shared/junos-yang is not present (CI provides it)")
     pytest.importorskip("libyang", reason="libyang binding (extra 'yang') not installed")
     bad = CORE + "class-of-service {\n    " + statement + "\n}\n"
+    # loaded here, once per process, rather than inside Lab.start()'s call timeout, where a
+    # busy machine took longer than it allows (../shared/junos-yang README)
+    JunosYang.from_options({"junos_yang": str(JUNOS_YANG)})
     lab = make_lab(DeviceSpec("core1", "junos", options={"junos_yang": str(JUNOS_YANG)}),
                    DeviceSpec("core2", "junos"))
     checked, unchecked = drivers("junos", lab["core1"]), drivers("junos", lab["core2"])

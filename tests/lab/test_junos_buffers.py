@@ -88,6 +88,9 @@ def test_only_the_partitions_go_unchecked_by_junipers_yang(core1):
 def test_the_lab_commits_juniper_partitions_and_refuses_a_wrong_total(make_lab, drivers, core1):
     """Merged onto a factory switch (which keeps its root password): netcfg's partitions
     commit; Apstra's printed egress (76 %) and a misspelled partition do not."""
+    from netcfg.lab.junos.yang import JunosYang
+
+    JunosYang.from_options({"junos_yang": str(JUNOS_YANG)})  # outside Lab.start()'s timeout
     lab = make_lab(DeviceSpec("core1", "junos", options={"junos_yang": str(JUNOS_YANG)}))
     drv = drivers("junos", lab["core1"])
     drv.open()
