@@ -219,11 +219,13 @@ def lint(source: Fabric | str | Path, failures: int = 0,
 
 def verify(source: Fabric | str | Path, connect: str | Path, devices: tuple[str, ...] = (),
            roles: tuple[str, ...] = (), workers: int = 16, timeout: int = 60,
-           state: str | Path | None = None) -> VerifyResult:
+           state: str | Path | None = None, interval: float = 0.0,
+           max_pauses: int = 0) -> VerifyResult:
     """`netcfg verify`: each selected switch's operational state against its plan, through
     the devices file `connect` (e.g. the one `netcfg lab` writes). A VerifyResult: `devices`
     with their checks, `failed()`, `findings()` (lint-shaped), `exit_code` (0, 1 or 4).
-    `state`: the run directory diff's device locks live in (None: no lock is taken)."""
+    `state`: the run directory diff's device locks live in (None: no lock is taken);
+    `interval`, `max_pauses`: as `--interval` and `--max-pauses`."""
     from netcfg.verify.run import verify_validated
 
     fabric = source if isinstance(source, Fabric) else load(source)
@@ -234,4 +236,4 @@ def verify(source: Fabric | str | Path, connect: str | Path, devices: tuple[str,
     file = None if base is None else str(base / "fabric.yaml")
     return verify_validated(fabric.validation, Path(connect), tuple(devices), tuple(roles),
                             workers, timeout, None if state is None else Path(state), base,
-                            file)
+                            file, interval, max_pauses)

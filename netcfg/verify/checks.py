@@ -12,8 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from netcfg.findings import Severity
 from netcfg.render.plan import DevicePlan, Interface
 from netcfg.verify.collect import DeviceState
+from netcfg.verify.sonic import PfcState
 
 SWITCH_ROLES = ("leaf", "spine", "core")
 
@@ -27,10 +29,19 @@ class Check:
     interface: str | None
     ok: bool
     message: str
+    #: how bad a failure is, where that has a measure (pause frames): reports put the worst
+    #: first
+    amount: float = 0.0
 
     @property
     def subject(self) -> str:
         return self.device + (f":{self.interface}" if self.interface else "")
+
+    @property
+    def severity(self) -> Severity:
+        from netcfg.verify.rules import RULES
+
+        return RULES[self.rule].severity
 
 
 def _reported_mtu(nos: str) -> Callable[[int], int] | None:
@@ -45,7 +56,10 @@ def _reported_mtu(nos: str) -> Callable[[int], int] | None:
     if nos == "junos":
         from netcfg.vendors.junos.render import media_mtu
         return media_mtu
-    return None  # the netcfg drivers report what their NOS shows; not mapped yet
+    if nos == "sonic":  # netcfg_sonic reports the PORT table's mtu (the IP MTU)
+        from netcfg.vendors.sonic.render import port_mtu
+        return lambda l2: int(port_mtu(l2))
+    return None  # netcfg_cumulus: not mapped yet
 
 
 def interfaces(plan: DevicePlan, state: DeviceState) -> list[Check]:
@@ -176,5 +190,64 @@ def config(device: str, status: str, meaning: list[str], diff: str) -> list[Chec
                   f"the device's diff{first}; see `netcfg diff`)")]
 
 
-def state_checks(plan: DevicePlan, state: DeviceState) -> list[Check]:
-    return interfaces(plan, state) + cabling(plan, state) + bgp(plan, state)
+def pfc(plan: DevicePlan, state: DeviceState, max_pauses: int = 0) -> list[Check]:
+    """Every planned lossless queue watched by the PFC watchdog (VFY010) and not in a storm
+    (VFY011); over the interval, pause frames received at most `max_pauses` (VFY012) and no
+    drop on a lossless queue (VFY013). The lossless queue is the PFC priority's own number
+    (netcfg maps priority n to queue n on every NOS)."""
+    first, after = state.pfc, state.pfc_after
+    if first is None:
+        return []
+    out: list[Check] = []
+    dev = plan.hostname
+    for i in plan.interfaces:
+        if not i.lossless:
+            continue
+        for prio in i.pfc_priorities:
+            out += _watchdog(dev, i, prio, first)
+            if after is not None:
+                out += _over_interval(dev, i.name, prio, first, after, state.interval,
+                                      max_pauses)
+    return out
+
+
+def _watchdog(dev: str, i: Interface, prio: int, got: PfcState) -> list[Check]:
+    if i.watchdog is None or not i.watchdog.enabled:
+        return []
+    q = got.watchdog.get((i.name, prio))
+    if q is None or q.status not in ("operational", "stormed"):
+        return [Check("VFY010", dev, i.name, False,
+                      f"queue {prio}: the PFC watchdog does not watch it (status "
+                      f"{q.status if q else 'absent'}): PFC or the watchdog is off there")]
+    out = [Check("VFY010", dev, i.name, True, f"queue {prio} watched by the PFC watchdog")]
+    if q.status == "stormed":
+        out.append(Check("VFY011", dev, i.name, False,
+                         f"queue {prio}: PFC storm (detected {q.storms_detected}, restored "
+                         f"{q.storms_restored}; {q.rx_drop} received and {q.tx_drop} sent "
+                         "packets dropped by the watchdog)"))
+    else:
+        out.append(Check("VFY011", dev, i.name, True, f"queue {prio}: no PFC storm"))
+    return out
+
+
+def _over_interval(dev: str, port: str, prio: int, first: PfcState, after: PfcState,
+                   seconds: float, max_pauses: int) -> list[Check]:
+    out = []
+    before_rx, now_rx = first.pfc.rx.get(port), after.pfc.rx.get(port)
+    if before_rx is not None and now_rx is not None:
+        pauses = now_rx[prio] - before_rx[prio]
+        out.append(Check("VFY012", dev, port, pauses <= max_pauses,
+                         f"{pauses} PFC pause frame(s) received on priority {prio} in "
+                         f"{seconds:g} s" + ("" if pauses <= max_pauses
+                                              else f" (more than {max_pauses})"), pauses))
+    before_q, now_q = first.drops.get(port, {}), after.drops.get(port, {})
+    if prio in before_q and prio in now_q:
+        drops = now_q[prio] - before_q[prio]
+        out.append(Check("VFY013", dev, port, drops == 0,
+                         f"{drops} packet(s) dropped on lossless queue {prio} in {seconds:g} s"))
+    return out
+
+
+def state_checks(plan: DevicePlan, state: DeviceState, max_pauses: int = 0) -> list[Check]:
+    return (interfaces(plan, state) + cabling(plan, state) + bgp(plan, state)
+            + pfc(plan, state, max_pauses))

@@ -27,10 +27,17 @@ def _plain(text: str, fg: str) -> str:
 @click.command("verify")
 @_selection
 @click.option("--output", type=click.Path(dir_okay=False), help="write the report here")
-def verify(path: str, fmt: str, output: str | None, **kw: Any) -> None:
+@click.option("--interval", type=click.FloatRange(0, 3600), default=0, show_default=True,
+              help="seconds between two readings of PFC and queue counters (0: one reading, "
+                   "no pause or drop check)")
+@click.option("--max-pauses", type=click.IntRange(0), default=0, show_default=True,
+              help="PFC pause frames a lossless priority of a port may receive over "
+                   "--interval before VFY012 warns")
+def verify(path: str, fmt: str, output: str | None, interval: float, max_pauses: int,
+           **kw: Any) -> None:
     """Check every selected switch's operational state against the plan its config renders
-    from: config, cabling (LLDP), ports, BGP sessions. Exit 0 all hold, 1 findings, 4 a switch
-    could not be verified."""
+    from: config, cabling (LLDP), ports, BGP sessions, PFC watchdog, storms, pauses and
+    lossless drops. Exit 0 all hold, 1 findings, 4 a switch could not be verified."""
     from netcfg.deploy.engine import Options
     from netcfg.lint.cli import _emit, _fabric_file
     from netcfg.render.plan import PlanBuilder
@@ -46,7 +53,7 @@ def verify(path: str, fmt: str, output: str | None, **kw: Any) -> None:
     bar = Progress(len(setup.targets), "verifying")
     try:
         result = verify_fleet(setup.targets, plans, setup.desired, opts, setup.state,
-                              fabric.name, _fabric_file(path), bar)
+                              fabric.name, _fabric_file(path), bar, interval, max_pauses)
     finally:
         bar.close()
     out = report.render(result, fmt, _colour if output is None else _plain)

@@ -20,10 +20,12 @@ from netcfg.verify.run import VerifyResult
 
 
 def summary(result: VerifyResult) -> str:
-    total, failed = len(result.checks()), len(result.failed())
+    total, failed = len(result.checks()), result.failed()
+    warnings = sum(1 for c in failed if c.severity != "error")
     bad = [d.device for d in result.devices if d.errors]
-    verdict = "device error" if bad else "fail" if failed else "pass"
-    return (f"{len(result.devices)} switch(es), {total} check(s), {failed} failed"
+    verdict = {0: "pass", 1: "fail"}.get(result.exit_code, "device error")
+    return (f"{len(result.devices)} switch(es), {total} check(s), {len(failed) - warnings} "
+            f"failed" + (f", {warnings} warning(s)" if warnings else "")
             + (f", {len(bad)} not verified ({', '.join(bad[:5])})" if bad else "")
             + f": {verdict}")
 
@@ -32,9 +34,14 @@ def text(result: VerifyResult, colour: Callable[[str, str], str]) -> str:
     """Per switch: each rule's count of passed checks, then every failed check."""
     lines: list[str] = []
     for d in result.devices:
-        failed = [c for c in d.checks if not c.ok]
-        head = f"{d.device} ({d.nos}): {len(d.checks)} check(s), {len(failed)} failed"
-        lines.append(colour(head, "red" if failed else "green"))
+        # errors first, then warnings; within a rule the worst (most pause frames) first
+        failed = sorted((c for c in d.checks if not c.ok),
+                        key=lambda c: (c.severity != "error", -c.amount))
+        warned = sum(1 for c in failed if c.severity != "error")
+        head = (f"{d.device} ({d.nos}): {len(d.checks)} check(s), {len(failed) - warned} failed"
+                + (f", {warned} warning(s)" if warned else ""))
+        lines.append(colour(head, "red" if len(failed) > warned else "yellow" if warned
+                            else "green"))
         passed: dict[str, int] = defaultdict(int)
         for c in d.checks:
             if c.ok:
@@ -43,7 +50,11 @@ def text(result: VerifyResult, colour: Callable[[str, str], str]) -> str:
             lines.append(f"  ok    {rule} {_holds(rule)}: {passed[rule]}")
         for c in failed:
             where = f"{c.interface}: " if c.interface else ""
-            lines.append(colour(f"  FAIL  {c.rule} {where}{c.message}", "red"))
+            error = c.severity == "error"
+            lines.append(colour(f"  {'FAIL' if error else 'WARN'}  {c.rule} {where}{c.message}",
+                                "red" if error else "yellow"))
+        for what in d.not_checked:
+            lines.append(f"  not checked: {what}")
     lines.append(summary(result))
     return "\n".join(lines)
 
@@ -52,7 +63,10 @@ def text(result: VerifyResult, colour: Callable[[str, str], str]) -> str:
 _HOLDS = {"VFY001": "running config is the rendered one",
           "VFY002": "LLDP neighbour as planned", "VFY003": "LLDP neighbour present",
           "VFY004": "planned port up", "VFY005": "planned speed", "VFY006": "planned MTU",
-          "VFY007": "BGP session established", "VFY008": "BGP session configured"}
+          "VFY007": "BGP session established", "VFY008": "BGP session configured",
+          "VFY010": "lossless queue watched by the PFC watchdog",
+          "VFY011": "no PFC storm", "VFY012": "PFC pauses within the threshold",
+          "VFY013": "no drop on a lossless queue"}
 
 
 def _holds(rule: str) -> str:
@@ -67,7 +81,7 @@ def as_json(result: VerifyResult) -> str:
         "summary": summary(result),
         "seconds": round(result.seconds, 3),
         "devices": [{"device": d.device, "nos": d.nos, "errors": d.errors,
-                     "seconds": round(d.seconds, 3),
+                     "not_checked": d.not_checked, "seconds": round(d.seconds, 3),
                      "checks": [_check(c) for c in d.checks]} for d in result.devices],
         "findings": [f.as_dict() | {"file": formats.relative(f.file)}
                      for f in result.findings()],
@@ -75,7 +89,8 @@ def as_json(result: VerifyResult) -> str:
 
 
 def _check(c: Check) -> dict[str, object]:
-    return {"rule": c.rule, "interface": c.interface, "ok": c.ok, "message": c.message}
+    return {"rule": c.rule, "severity": c.severity, "interface": c.interface, "ok": c.ok,
+            "message": c.message}
 
 
 def _as_lint(result: VerifyResult) -> LintResult:
@@ -94,8 +109,8 @@ def github(result: VerifyResult) -> str:
 
 def junit(result: VerifyResult) -> str:
     """JUnit XML (Jenkins' junit-10.xsd, as lint's): a testsuite per switch, a testcase per
-    check, `<failure>` for a failed one; a switch that could not be verified fails its
-    VFY020 case."""
+    check, `<failure>` for a failed error (a warning passes with its text, so the report
+    and the exit code agree); a switch that could not be verified fails its VFY020 case."""
     root = ET.Element("testsuites", name="netcfg verify")
     tests = failures = 0
     file = formats.relative(result.file)
@@ -109,8 +124,9 @@ def junit(result: VerifyResult) -> str:
                 attrs["file"] = file
             case = ET.SubElement(suite, "testcase", attrs)
             n += 1
-            if c.ok:
-                ET.SubElement(case, "system-out").text = c.message
+            if c.ok or c.severity != "error":  # a warning passes, as below lint's gate
+                ET.SubElement(case, "system-out").text = (
+                    c.message if c.ok else f"{c.severity}: {c.message}")
             else:
                 ET.SubElement(case, "failure", type="error",
                               message=c.message).text = f"{c.subject}: {c.message}"

@@ -35,6 +35,23 @@ RULES: dict[str, Rule] = {r.id: r for r in (
     Rule("VFY008", "error", "planned BGP session missing on the switch or with another AS",
          "the switch runs no session toward the planned peer address and AS",
          "NAPALM get_bgp_neighbors; RFC 7938"),
+    Rule("VFY010", "error", "PFC watchdog does not watch a planned lossless queue",
+         "the watchdog watches the queues PFC is on for; a lossless queue it does not watch "
+         "has PFC or the watchdog off, so a storm there is never broken",
+         "SONiC `pfcwd show stats --empty` (sonic-utilities pfcwd/main.py)"),
+    Rule("VFY011", "error", "PFC storm on a lossless queue",
+         "a queue paused for good stops its traffic and backs pauses up the fabric; the "
+         "watchdog has declared a storm", "SONiC `pfcwd show stats` (STATUS stormed)"),
+    Rule("VFY012", "warning", "PFC pause frames received over the interval above the threshold",
+         "pauses are congestion's signal, not a failure, but a port pausing much more than "
+         "the rest points at an incast or a slow receiver",
+         "SONiC `show pfc counters` (sonic-utilities scripts/pfcstat)"),
+    Rule("VFY013", "error", "packets dropped on a lossless queue over the interval",
+         "a lossless queue must never drop: headroom too small, PFC off on the peer, or the "
+         "watchdog dropping a storm", "SONiC `show queue counters` (scripts/queuestat)"),
+    Rule("VFY019", "warning", "part of a switch's state not read: its driver has no getter",
+         "that part of the plan is not checked on that switch, and the report says so",
+         "napalm/base/base.py (NotImplementedError)"),
     Rule("VFY020", "error", "switch could not be verified",
          "a switch that cannot be reached or read proves nothing (exit 4)",
          "netcfg verify"),

@@ -1,8 +1,9 @@
 """The fleet loop of `netcfg verify`: per switch, the config check (what `netcfg diff`
 computes) and the state checks (collect + checks), with bounded concurrency.
 
-Exit codes follow DESIGN.md's CLI contract: 0 every check holds, 1 findings, 4 a switch could
-not be verified (its failure is also reported as a VFY020 finding, beside the others).
+Exit codes follow DESIGN.md's CLI contract: 0 every check holds (warnings pass, as lint's do
+under --fail-on error), 1 findings, 4 a switch could not be verified (its failure is also
+reported as a VFY020 finding, beside the others).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from netcfg.findings import Finding
 from netcfg.render.plan import DevicePlan
 from netcfg.verify import checks
 from netcfg.verify.checks import Check
-from netcfg.verify.collect import collect
+from netcfg.verify.collect import PFC_READERS, collect
 
 if TYPE_CHECKING:
     from netcfg.validate import Validation
@@ -30,7 +31,7 @@ EXIT_FINDINGS, EXIT_DEVICE = 1, 4
 
 #: getter -> the NAPALM method named in a VFY020 message
 GETTERS = {"interfaces": "get_interfaces", "lldp": "get_lldp_neighbors_detail",
-           "bgp": "get_bgp_neighbors"}
+           "bgp": "get_bgp_neighbors", "pfc": "PFC and queue state"}
 
 
 @dataclass
@@ -40,6 +41,8 @@ class DeviceReport:
     checks: list[Check] = field(default_factory=list)
     #: why the switch (or part of it) could not be verified
     errors: list[str] = field(default_factory=list)
+    #: what verify does not read on this switch (said in every report)
+    not_checked: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
 
@@ -59,18 +62,21 @@ class VerifyResult:
 
     def findings(self) -> list[Finding]:
         """Every failed check as a lint-shaped Finding, at the intent file."""
-        return [Finding(c.rule, "error", c.message, file=self.file, device=c.device,
+        return [Finding(c.rule, c.severity, c.message, file=self.file, device=c.device,
                         interface=c.interface) for c in self.failed()]
 
     @property
     def exit_code(self) -> int:
+        """4 a switch could not be verified; 1 a check of severity error failed (warnings,
+        like lint's under --fail-on error, are reported but pass); 0 otherwise."""
         if any(d.errors for d in self.devices):
             return EXIT_DEVICE
-        return EXIT_FINDINGS if self.failed() else 0
+        return EXIT_FINDINGS if any(c.severity == "error" for c in self.failed()) else 0
 
 
 def verify_device(target: Target, plan: DevicePlan, desired: Desired, opts: Options,
-                  state: Path | None) -> DeviceReport:
+                  state: Path | None, interval: float = 0.0,
+                  max_pauses: int = 0) -> DeviceReport:
     """Config check, then the state checks over a second connection."""
     start = time.perf_counter()
     report = DeviceReport(target.name, target.nos)
@@ -83,13 +89,22 @@ def verify_device(target: Target, plan: DevicePlan, desired: Desired, opts: Opti
             report.seconds = time.perf_counter() - start
             return report
     try:
-        got = collect(target, opts.timeout)
+        got = collect(target, opts.timeout, interval)
     except DeviceError as exc:
         _error(report, f"{exc.stage}: {exc.message}")
     else:
         for part, error in got.errors.items():
             _error(report, f"{GETTERS[part]}: {error}")
-        report.checks += checks.state_checks(plan, got)
+        for part in got.missing:
+            report.checks.append(Check("VFY019", target.name, None, False,
+                                       f"{GETTERS[part]} is not implemented by the "
+                                       f"{target.driver} driver: not checked"))
+        if target.nos not in PFC_READERS:
+            report.not_checked.append(f"PFC and queue state (read on "
+                                      f"{', '.join(PFC_READERS)} only so far)")
+        elif interval <= 0:
+            report.not_checked.append("pause frames and lossless drops (give --interval)")
+        report.checks += checks.state_checks(plan, got, max_pauses)
     report.seconds = time.perf_counter() - start
     return report
 
@@ -102,12 +117,14 @@ def _error(report: DeviceReport, message: str) -> None:
 def verify_fleet(targets: list[Target], plans: dict[str, DevicePlan],
                  desired: dict[str, Desired], opts: Options, state: Path | None,
                  fabric: str, file: str | None,
-                 progress: Callable[[object], None] | None = None) -> VerifyResult:
+                 progress: Callable[[object], None] | None = None, interval: float = 0.0,
+                 max_pauses: int = 0) -> VerifyResult:
     start = time.perf_counter()
     by_name: dict[str, DeviceReport] = {}
 
     def one(t: Target) -> DiffResult:
-        by_name[t.name] = verify_device(t, plans[t.name], desired[t.name], opts, state)
+        by_name[t.name] = verify_device(t, plans[t.name], desired[t.name], opts, state,
+                                        interval, max_pauses)
         return DiffResult(t.name, "verified")
 
     pool(targets, one, opts.workers, progress)
@@ -118,7 +135,8 @@ def verify_fleet(targets: list[Target], plans: dict[str, DevicePlan],
 def verify_validated(validation: Validation, connect: Path, devices: tuple[str, ...] = (),
                      roles: tuple[str, ...] = (), workers: int = 16, timeout: int = 60,
                      state: Path | None = None, base: Path | None = None,
-                     file: str | None = None) -> VerifyResult:
+                     file: str | None = None, interval: float = 0.0,
+                     max_pauses: int = 0) -> VerifyResult:
     """`netcfg verify` for a validated intent and a devices file (`api.verify`). Raises
     TargetError for a selection or devices file that cannot be used."""
     from netcfg.deploy.desired import desired_configs, with_history
@@ -137,4 +155,4 @@ def verify_validated(validation: Validation, connect: Path, devices: tuple[str, 
     builder = PlanBuilder(fabric, physics)
     plans = {d.name: builder.plan(d) for d in chosen}
     return verify_fleet(targets, plans, desired, Options(timeout=timeout, workers=workers),
-                        state, fabric.name, file)
+                        state, fabric.name, file, None, interval, max_pauses)

@@ -1,6 +1,6 @@
 """One lab for the verify tests: an EOS leaf of the multivendor inventory, the four NX-OS
-spines of its pod and a Junos core, with the lab's operational state (netcfg/lab/oper.py),
-after a real push of the rendered configs through the deploy engine."""
+spines of its pod, a Junos core and a SONiC leaf of pod 2, with the lab's operational state
+(netcfg/lab/oper.py), after a real push of the rendered configs through the deploy engine."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from netcfg.lab.oper import Wiring
 LEAF = "leaf-su1-r1"
 SPINES = [f"spine-pod1-{i}" for i in range(1, 5)]
 CORE = "core1"
+SONIC_LEAF = "leaf-su2-r1"
 
 
 @dataclass
@@ -40,7 +41,7 @@ def verify_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VerifyLab]:
     v = multivendor()
     wiring = Wiring.from_fabric(v.fabric)
     links = dict(wiring.links)
-    names = [LEAF, *SPINES, CORE]
+    names = [LEAF, *SPINES, CORE, SONIC_LEAF]
     chosen = specs(names)
     for s in chosen:
         s.options["oper"] = wiring

@@ -162,3 +162,75 @@ def test_bgp_and_cabling_on_real_junos_getter_results():
     assert _failed(found) == {("VFY007", "xe-0/1/1"):
                               "BGP 192.169.1.0 AS 30000 (b) not established"}
     assert ("VFY002", "ge-2/0/0") in {(c.rule, c.interface) for c in found if c.ok}
+
+
+SONIC = Path(__file__).parent / "fixtures" / "sonic-utilities"
+
+
+def test_sonic_tables_as_sonic_utilities_prints_them():
+    # pfcwd: Ethernet0:3 stormed 1/0 with 300 dropped each way; Ethernet4:3 operational 2/2;
+    # pfcstat: Ethernet4 received 403 and sent 413 PFC3 frames, Ethernet0 1,200 PFC0;
+    # queuestat: Ethernet0 UC3 dropped 19 packets, UC7 94; MC and ALL queues are not unicast
+    from netcfg.verify import sonic
+
+    wd = sonic.pfcwd_stats((SONIC / "pfcwd_show_stats.txt").read_text())
+    assert wd[("Ethernet0", 3)] == sonic.WatchedQueue("stormed", 1, 0, 300, 300)
+    assert wd[("Ethernet4", 3)] == sonic.WatchedQueue("operational", 2, 2, 100, 100)
+    assert set(wd) == {("Ethernet0", 3), ("Ethernet4", 3), ("Ethernet8", 4)}
+    pfc = sonic.pfc_counters((SONIC / "show_pfc_counters.txt").read_text())
+    assert pfc.rx["Ethernet4"][3] == 403 and pfc.tx["Ethernet4"][3] == 413
+    assert pfc.rx["Ethernet0"][0] == 1200
+    drops = sonic.queue_drops((SONIC / "show_queue_counters.txt").read_text())
+    assert drops["Ethernet0"][3] == 19 and drops["Ethernet0"][7] == 94
+    assert sorted(drops["Ethernet0"]) == list(range(10))  # UC0-UC9
+
+
+def test_the_lab_prints_sonic_tables_byte_for_byte():
+    """The lab's printer, given the rows of sonic-utilities' expected outputs, prints them
+    exactly (tabulate's `simple` format, right aligned, as pfcwd, pfcstat and queuestat)."""
+    from netcfg.lab.sonic.oper import simple_table
+    from netcfg.verify.sonic import tables
+
+    for name in ("pfcwd_show_stats.txt", "show_pfc_counters.txt", "show_queue_counters.txt"):
+        text = (SONIC / name).read_text()
+        for table in tables(text):
+            header = list(table[0])
+            printed = simple_table([list(r.values()) for r in table], header)
+            assert printed in text, (name, printed.splitlines()[:3])
+
+
+def _lossless(name: str, wd: bool = True) -> SimpleNamespace:
+    return SimpleNamespace(name=name, lossless=True, pfc_priorities=(3,),
+                           watchdog=SimpleNamespace(enabled=wd))
+
+
+def test_pfc_checks_on_sonic_utilities_outputs():
+    """A plan with priority 3 lossless on Ethernet0, 4 and 8, read against sonic-utilities'
+    outputs: Ethernet0's queue 3 is stormed; Ethernet8's queue 3 is not watched (its
+    watchdog row is queue 4); over an interval, Ethernet4 received 10 more PFC3 frames and
+    dropped 5 more packets on UC3 (a second reading written by hand from the first)."""
+    from netcfg.verify import sonic
+    from netcfg.verify.collect import DeviceState
+
+    first = sonic.parse({
+        sonic.COMMANDS[0]: (SONIC / "pfcwd_show_stats.txt").read_text(),
+        sonic.COMMANDS[1]: (SONIC / "show_pfc_counters.txt").read_text(),
+        sonic.COMMANDS[2]: (SONIC / "show_queue_counters.txt").read_text()})
+    after = sonic.PfcState(first.watchdog, sonic.PfcCounters(
+        {**first.pfc.rx, "Ethernet4": [1400, 401, 402, 403 + 10, 404, 405, 406, 407]},
+        first.pfc.tx), {**first.drops, "Ethernet4": {**first.drops["Ethernet4"], 3: 48 + 5}})
+    plan = SimpleNamespace(hostname="leaf1", interfaces=[
+        _lossless("Ethernet0"), _lossless("Ethernet4"), _lossless("Ethernet8")])
+    found = checks.pfc(plan, DeviceState(pfc=first, pfc_after=after, interval=2), 0)
+    failed = _failed(found)
+    assert set(failed) == {("VFY011", "Ethernet0"), ("VFY010", "Ethernet8"),
+                           ("VFY012", "Ethernet4"), ("VFY013", "Ethernet4")}
+    assert failed[("VFY011", "Ethernet0")].startswith("queue 3: PFC storm (detected 1, "
+                                                      "restored 0; 300 received")
+    assert failed[("VFY012", "Ethernet4")] == \
+        "10 PFC pause frame(s) received on priority 3 in 2 s (more than 0)"
+    assert failed[("VFY013", "Ethernet4")] == \
+        "5 packet(s) dropped on lossless queue 3 in 2 s"
+    assert {c.severity for c in found if not c.ok and c.rule == "VFY012"} == {"warning"}
+    relaxed = checks.pfc(plan, DeviceState(pfc=first, pfc_after=after, interval=2), 10)
+    assert ("VFY012", "Ethernet4") not in _failed(relaxed)

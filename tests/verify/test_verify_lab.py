@@ -323,3 +323,70 @@ def test_the_api_verifies_like_the_command(verify_lab: VerifyLab):
     assert result.exit_code == 0 and len(result.checks()) == 145
     assert result.findings() == [] and result.file is not None
     assert result.file.endswith("multivendor/fabric.yaml")
+
+
+def test_sonic_pfc_state_and_its_faults_in_every_format(verify_lab: VerifyLab):
+    """leaf-su2-r1 (SONiC; 16 server ports and 16 uplinks, all lossless on priority 3): the
+    PFC watchdog watches every lossless queue, no storm, no pause, no drop over the interval
+    (exit 0; netcfg_sonic has no BGP or LLDP getter, which the report says as VFY019
+    warnings). Then a PFC storm on Ethernet0, PFC off on Ethernet8 and a lossless queue
+    dropping on Ethernet16: named with device, port and rule in every format (exit 1)."""
+    from netcfg import api
+    from netcfg.verify import report
+
+    from .conftest import SONIC_LEAF
+
+    def run(fmt: str) -> tuple[int, str]:
+        result = CliRunner().invoke(main, [
+            "verify", str(verify_lab.inventory), "--device", SONIC_LEAF, "--connect",
+            str(verify_lab.connect), "--state", str(verify_lab.state), "--format", fmt,
+            "--interval", "0.01"])
+        return result.exit_code, result.stdout
+
+    code, out = run("json")
+    assert code == 0, out
+    [dev] = json.loads(out)["devices"]
+    ok = [c["rule"] for c in dev["checks"] if c["ok"]]
+    for rule in ("VFY010", "VFY011", "VFY012", "VFY013", "VFY004", "VFY005", "VFY006"):
+        assert ok.count(rule) == 32, rule
+    warned = [c for c in dev["checks"] if not c["ok"]]
+    assert [(c["rule"], c["severity"]) for c in warned] == [("VFY019", "warning")] * 2
+    assert {m for c in dev["checks"] if c["rule"] == "VFY006" for m in [c["message"]]} == \
+        {"MTU 9202"}  # SONiC's PORT mtu: the 9216-byte frame less 14
+    lab, w = verify_lab.lab, verify_lab.wiring
+    lab.call(w.pfc_storm, SONIC_LEAF, "Ethernet0")
+    lab.call(w.pfc_off, SONIC_LEAF, "Ethernet8")
+    lab.call(w.lossless_drops, SONIC_LEAF, "Ethernet16")
+    try:
+        # one reading (the command's formats are the report's: test_state_faults_... runs
+        # each through the command line)
+        result = api.verify(verify_lab.inventory, verify_lab.connect, devices=(SONIC_LEAF,),
+                            interval=0.01)
+    finally:
+        lab.call(w.clear, verify_lab.links)
+    assert result.exit_code == 1
+    outputs = {fmt: (1, report.render(result, fmt, lambda t, _c: t))
+               for fmt in ("json", "text", "sarif", "junit", "github")}
+    found = {(f["rule"], f["interface"]): f for f in json.loads(outputs["json"][1])["findings"]}
+    errors = {("VFY011", "Ethernet0"), ("VFY010", "Ethernet8"), ("VFY013", "Ethernet16")}
+    assert set(found) == errors | {("VFY012", "Ethernet0"), ("VFY019", None)}
+    assert found[("VFY012", "Ethernet0")]["severity"] == "warning"
+    assert found[("VFY012", "Ethernet0")]["message"].startswith(
+        "1000 PFC pause frame(s) received on priority 3")
+    assert found[("VFY013", "Ethernet16")]["message"].startswith(
+        "100 packet(s) dropped on lossless queue 3")
+    text = outputs["text"][1]
+    for rule, port in errors:
+        assert f"FAIL  {rule} {port}: " in text
+    sarif = json.loads(outputs["sarif"][1])
+    jsonschema.Draft4Validator(SCHEMA).validate(sarif)
+    named = {(r["ruleId"], r["locations"][0].get("logicalLocations", [{}])[0].get(
+        "fullyQualifiedName")) for r in sarif["runs"][0]["results"] if r["level"] == "error"}
+    assert named == {(r, f"{SONIC_LEAF}:{p}") for r, p in errors}
+    root = ET.fromstring(outputs["junit"][1])
+    _xsd_valid(root)
+    assert {c.get("name") for c in root.iter("testcase") if c.find("failure") is not None} \
+        == {f"{r} {SONIC_LEAF}:{p}" for r, p in errors}
+    github = outputs["github"][1]
+    for rule, port in errors:
+        assert f"title={rule}::{SONIC_LEAF}:{port}: " in github

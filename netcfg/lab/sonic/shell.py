@@ -13,6 +13,8 @@ import shlex
 from typing import TYPE_CHECKING
 
 from netcfg.lab.device import Dropped
+from netcfg.lab.oper import wiring_of
+from netcfg.lab.sonic import oper as sonic_oper
 
 if TYPE_CHECKING:
     from netcfg.lab.sonic.emulator import SonicEmulator
@@ -91,6 +93,9 @@ class SonicShell:
             raise CommandFailed("", 1)
         if name == "hostname":
             return self.dev.hostname
+        wiring = wiring_of(self.dev.spec.options)  # operational state: lab/sonic/oper.py
+        if wiring is not None and (got := sonic_oper.run(self.dev, wiring, argv)) is not None:
+            return got
         if name == "show":
             return run_show(self.dev, argv[1:])
         if name == "config":
