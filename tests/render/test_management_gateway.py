@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from render_cases import INVENTORIES
+from render_cases import INVENTORIES, check_junos_yang
 
 from netcfg.render.engine import render_plan
 from netcfg.render.plan import PlanBuilder
@@ -74,6 +74,7 @@ def test_junos_routes_it_in_mgmt_junos(gateway, rendered):
             "            }\n        }\n    }\n}\n") in core
     assert core.count("0.0.0.0/0") == 1
     assert not [f for f in validate(gateway).findings if f.rule in ("CAP014", "CAP027")]
+    check_junos_yang(core)  # junos-conf-system and -routing-instances, 24.4R1-EVO
 
 
 def test_lab_grammars_and_nvue_schema_take_it(rendered):
