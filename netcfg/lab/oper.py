@@ -36,6 +36,8 @@ from importlib import import_module
 from typing import Any
 
 End = tuple[str, str]
+#: the Idle reason of a session shut down by configuration (EOS's idleReason wording)
+ADMIN_DOWN = "Administratively shut down"
 
 
 @dataclass
@@ -84,6 +86,11 @@ class Session:
     received: int
     sent: int
     idle_reason: str = ""
+
+    @property
+    def shut_down(self) -> bool:
+        """Shut down by configuration (not merely Idle for another reason)."""
+        return self.idle_reason == ADMIN_DOWN
 
 
 @dataclass
@@ -234,7 +241,7 @@ class Wiring:
             port = _port_of(mine, address)
             state, remote_id, received, reason = "Active", "0.0.0.0", 0, ""
             if n.shutdown:
-                state, reason = "Idle", "Administratively shut down"
+                state, reason = "Idle", ADMIN_DOWN
             elif port is not None and self.link_up(device, port, mine):
                 up = self._established(device, mine, port, address, n)
                 if up is not None and n.maximum_routes is not None \

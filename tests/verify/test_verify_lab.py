@@ -108,7 +108,9 @@ def test_drift_and_an_unreachable_switch(verify_lab: VerifyLab):
     driver.open()
     try:
         before = driver.get_config(retrieve="running")["running"]
-        driver.load_merge_candidate(config="interface Ethernet2/1\n   description by hand\n")
+        # by hand: a description, and the session to spine-pod1-1 over Ethernet9/1 shut
+        driver.load_merge_candidate(config="interface Ethernet2/1\n   description by hand\n"
+                                    "router bgp 4200000000\n   neighbor 10.64.0.0 shutdown\n")
         driver.commit_config()
         code, out = _verify(verify_lab, "json")
         driver.load_replace_candidate(config=before)
@@ -116,9 +118,11 @@ def test_drift_and_an_unreachable_switch(verify_lab: VerifyLab):
     finally:
         driver.close()
     assert code == 1
-    [finding] = json.loads(out)["findings"]
-    assert finding["rule"] == "VFY001" and finding["device"] == LEAF
-    assert "differs from the rendered one" in finding["message"]
+    drift, down = json.loads(out)["findings"]
+    assert drift["rule"] == "VFY001" and drift["device"] == LEAF
+    assert "differs from the rendered one" in drift["message"]
+    assert (down["rule"], down["interface"]) == ("VFY007", "Ethernet9/1")
+    assert down["message"].endswith(" shut down")
     leaf.inject("refused")
     try:
         code, out = _verify(verify_lab, "json")

@@ -101,7 +101,7 @@ def _bgp_detail(dev: JunosEmulator, wiring: Wiring, sessions: list[Session]) -> 
         local = (mine.ports[s.port].ip if mine and s.port and mine.ports[s.port].ip
                  else "0.0.0.0")
         up = s.state == "Established"
-        state = s.state if not s.idle_reason else "Idle"
+        state = s.state
         rib = (f'<bgp-rib junos:style="detail"><name>inet.0</name>'
                f"<send-state>in sync</send-state>"
                f"<active-prefix-count>{s.received}</active-prefix-count>"
@@ -110,7 +110,7 @@ def _bgp_detail(dev: JunosEmulator, wiring: Wiring, sessions: list[Session]) -> 
                f"<advertised-prefix-count>{s.sent}</advertised-prefix-count></bgp-rib>"
                ) if up else ""
         options = "<bgp-options-extended>Shutdown</bgp-options-extended>" \
-            if s.idle_reason else ""
+            if s.shut_down else ""
         peers.append(
             f'<bgp-peer junos:style="detail"><peer-address>{s.address}+179</peer-address>'
             f"<peer-as>{s.remote_as}</peer-as><local-address>{local}</local-address>"

@@ -82,7 +82,7 @@ def _bgp_summary(dev: NxosEmulator, wiring: Wiring) -> dict[str, Any]:
              "neighbortableversion": "1", "inq": "0", "outq": "0",
              "neighboras": str(s.remote_as),
              "time": "00:01:00" if s.state == "Established" else "never",
-             "state": "Shutdown" if s.state == "Idle" and s.idle_reason else s.state,
+             "state": "Shutdown" if s.shut_down else s.state,
              "prefixreceived": str(s.received)} for s in sessions]
     up = sum(1 for s in sessions if s.state == "Established")
     vrf = {"vrf-name-out": "default", "vrf-router-id": (mine.router_id if mine else None)
