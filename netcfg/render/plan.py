@@ -401,6 +401,9 @@ MEANINGFUL_WHEN: dict[str, tuple[str, object]] = {
     "ecmp.flowlet_inactivity_us": ("ecmp.mode", "flowlet"),
     # where NTP requests leave from means something only with NTP servers
     "ntp_source": ("ntp_servers", ["192.0.2.123"]),
+    # a NOS whose management entry needs its gateway (SONiC's MGMT_INTERFACE) states the
+    # address only beside one
+    "management": ("management_gateway", "198.51.100.254"),
 }
 
 
