@@ -239,3 +239,19 @@ def test_commit_checked_against_junipers_yang(make_lab, drivers, statement, refu
     unchecked.load_merge_candidate(config=bad)
     unchecked.commit_config()
     assert kept in lab["core2"].running_config()
+
+
+def test_a_value_of_several_words_is_shown_as_written():
+    """Junos shows `transmit-rate percent 5;` (Juniper's own RoCE configlet, Apstra 6.1, prints
+    `s2-cnp { transmit-rate percent 5; priority strict-high; }`), and a quoted string with
+    blanks quoted; the lab showed the former as one quoted string."""
+    from netcfg.lab.junos.config import parse_text, to_text
+
+    text = to_text(parse_text(
+        'class-of-service { schedulers { s2-cnp { transmit-rate percent 5; '
+        'priority strict-high; shaping-rate percent 5; } } }\n'
+        'interfaces { et-0/0/0 { description "to spine 1"; } }\n'))
+    assert "            transmit-rate percent 5;\n" in text
+    assert "            shaping-rate percent 5;\n" in text
+    assert '        description "to spine 1";\n' in text
+    assert to_text(parse_text(text)) == text

@@ -73,6 +73,11 @@ def tokenize(text: str) -> list[str]:
     return [t for t in _TOKEN.findall(text) if not t.startswith(("/*", "#"))]
 
 
+#: the `body` of a leaf whose value is several words (`shaping-rate percent 5`): Junos shows
+#: them as written, where one word holding blanks was a quoted string and is shown quoted
+WORDS = "words"
+
+
 def _norm_list(token: str) -> str:
     if token.startswith("["):
         return "[ " + " ".join(token[1:-1].split()) + " ]"
@@ -120,7 +125,11 @@ def _statement(tokens: list[str], body: Any, path: list[str], container: bool) -
     if isinstance(spec, Leaf):
         if len(tokens) < 2 or container:
             raise JunosSyntaxError(path, tokens[0], "syntax error, expecting <data>")
-        return [JNode(tokens[0], " ".join(_norm_list(t) for t in tokens[1:]))]
+        words = [_norm_list(t) for t in tokens[1:]]
+        if len(words) > 1:  # `transmit-rate percent 50`: words, shown as written, unquoted
+            return [JNode(tokens[0], " ".join(w if w.startswith("[") else _quoted(w)
+                                              for w in words), None, WORDS)]
+        return [JNode(tokens[0], words[0])]
     if isinstance(spec, Anything):
         return [JNode(" ".join(_quoted(t) for t in tokens), None, [] if container else None, ANY)]
     if isinstance(spec, Presence):
@@ -392,7 +401,8 @@ def render(nodes: list[JNode], depth: int = 0) -> list[str]:
             out += render(n.children, depth + 1)
             out.append(f"{pad}}}")
         elif n.value is not None and n.children is None:
-            out.append(f"{pad}{n.name} {_quote(n.value)};")
+            value = n.value if n.body is WORDS else _quote(n.value)
+            out.append(f"{pad}{n.name} {value};")
         else:
             out.append(f"{pad}{n.name};")
     return out
