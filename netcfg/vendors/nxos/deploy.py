@@ -30,9 +30,18 @@ class NxosDeploy(DeployAdapter):
                      re.compile(r'(?P<lead>\b(?:tacacs|radius)-server host .*?\bkey (?:\d )?)'
                                 r'(?P<secret>"[^"]*"|\S+)'))
     napalm_driver = "nxos"
-    #: who may log in and how: users, AAA, roles, AAA servers, SNMPv3 users, SSH keys
+    #: who may log in and how: users, AAA, roles, AAA servers, SNMPv3 users, SSH keys; and
+    #: the switch's own sections netcfg does not render, which a `configure replace` (the
+    #: whole file replaces the running config: "It should not be a partial configuration",
+    #: Cisco's configuration-replace guide) would otherwise remove: its features (NX-API and
+    #: the SCP server NAPALM needs among them), boot image, CoPP profile, default VDC
+    #: limits, RMON events, console/vty lines, TCAM carving, system defaults of switchports
+    #: (../shared/factory/nxos, DEFAULTS.md); docs/render-nxos.md lists them
     device_local = ("username", "aaa *", "role", "tacacs-server", "radius-server",
-                    "snmp-server user", "ssh")
+                    "snmp-server user", "ssh",
+                    "feature *", "boot", "copp profile", "vdc", "rmon", "line", "line *",
+                    "hardware access-list", "system default", "no system", "icam",
+                    "ip domain-lookup", "vlan 1")
     plain_driver = "netcfg_nxos"
     default_port = 443
     protocol = "https"
