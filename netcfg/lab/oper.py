@@ -103,7 +103,8 @@ class LldpNeighbor:
 
 #: NOS -> "module:function" reading an emulator's running config into ConfigFacts
 READERS = {"eos": "netcfg.lab.eos.oper:facts", "nxos": "netcfg.lab.nxos.oper:facts",
-           "junos": "netcfg.lab.junos.oper:facts", "sonic": "netcfg.lab.sonic.oper:facts"}
+           "junos": "netcfg.lab.junos.oper:facts", "sonic": "netcfg.lab.sonic.oper:facts",
+           "cumulus": "netcfg.lab.cumulus.oper:facts"}
 
 
 def _reader(nos: str) -> Callable[[Any], ConfigFacts] | None:

@@ -1,0 +1,29 @@
+"""The lab's Cumulus facts reader on a rendered NVUE file (the wiring reads a Cumulus switch's
+ports and BGP from its applied revision). Expected values by hand from the multivendor
+inventory: leaf-su2-r5 is the 13th leaf (ASNs `unique` from 4200000000: 4200000012), with
+16 server ports and 16 uplinks (leaf_uplinks: 16), each uplink a session; it announces its
+loopback and its 16 server subnets."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import yaml
+from deploy.deploy_cases import MULTIVENDOR
+
+from netcfg import api
+from netcfg.lab.cumulus.oper import facts
+
+
+def test_cumulus_facts_from_an_applied_revision():
+    text = api.device_config(api.load(MULTIVENDOR), "leaf-su2-r5")
+    [doc] = yaml.safe_load(text)
+    dev = SimpleNamespace(applied=doc["set"], hostname="leaf-su2-r5")
+    got = facts(dev)  # type: ignore[arg-type]
+    assert got.asn == 4_200_000_012
+    assert len(got.neighbors) == 16
+    assert {n.remote_as for n in got.neighbors.values()} == {4_200_100_001}  # pod 2's spines
+    assert got.networks == 1 + 16
+    addressed = [p for p in got.ports.values() if p.address]
+    assert len(addressed) == 32 + 2  # the 32 links, the loopback and eth0 (management)
+    assert {p.speed for p in addressed if p.mtu} == {400_000}
