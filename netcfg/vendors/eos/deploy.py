@@ -34,7 +34,7 @@ class EosDeploy(DeployAdapter):
                     # lines a factory EOS prints that netcfg does not render and that a
                     # replace (`rollback clean-config`) gives back as they are: keeping the
                     # device's own changes nothing (../shared/factory/eos: the vEOS 4.15
-                    # startup-config and the 4.29 captures print both)
+                    # startup-config prints both, and the 4.29 captures its README quotes)
                     "spanning-tree*", "transceiver")
     plain_driver = "netcfg_eos"
     default_port = 443
