@@ -19,7 +19,7 @@ EXTRA_OF_MODULE = {
     "aiohttp": "deploy", "cryptography": "deploy", "lxml": "deploy", "ncclient": "deploy",
     "jnpr": "deploy", "pyeapi": "deploy",
     "nornir": "nornir", "nornir_napalm": "nornir",
-    "distributed": "cluster", "libyang": "yang",
+    "distributed": "cluster", "libyang": "yang", "psycopg": "postgresql",
 }
 
 #: command -> (its extra, the modules it imports from that extra)

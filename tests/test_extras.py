@@ -25,8 +25,8 @@ def test_every_named_extra_is_declared() -> None:
     for module in ("napalm", "netmiko", "asyncssh", "aiohttp", "cryptography"):
         assert module in deploy, module
     # `.ci/run` installs `.[test,lint]`: the test extra brings every command's packages
-    assert "netcfg-roce[deploy,verify,twin,nornir,cluster]" in project["optional-dependencies"][
-        "test"]
+    everything = "netcfg-roce[deploy,verify,twin,nornir,cluster,postgresql]"
+    assert everything in project["optional-dependencies"]["test"]
 
 
 def test_a_module_found_missing_names_its_extra_in_one_line() -> None:

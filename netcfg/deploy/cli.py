@@ -38,7 +38,8 @@ def _selection(f: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--configs", type=click.Path(file_okay=False),
                      help="deploy the files `netcfg render` wrote here instead of rendering now"),
         click.option("--state", type=click.Path(file_okay=False),
-                     help="run directories and locks [default: $XDG_STATE_HOME/netcfg/"
+                     help="run directories and locks, or a postgresql:// URL shared by a team "
+                          "(also NETCFG_STATE) [default: $XDG_STATE_HOME/netcfg/"
                           "fabrics/<fabric name>, outside the inventory]"),
         click.option("--workers", type=click.IntRange(1, 256), default=16, show_default=True),
         click.option("--timeout", type=click.IntRange(1, 3600), default=60, show_default=True,
@@ -63,7 +64,7 @@ class _Setup:
         """`skip_deadlock`: None runs no deadlock gate (diff, rollback); False runs it (push);
         True skips it and says so (push --no-deadlock-check)."""
         from netcfg.deploy.desired import DesiredError, desired_configs, with_history
-        from netcfg.deploy.runs import default_state
+        from netcfg.deploy.runs import open_state
         from netcfg.deploy.targets import (
             TargetError,
             from_devices_file,
@@ -92,7 +93,10 @@ class _Setup:
                 _fail("the fabric can deadlock; no device was touched (see `netcfg deadlock`; "
                       "--no-deadlock-check pushes anyway)")
         base = Path(path) if Path(path).is_dir() else Path(path).parent
-        self.state = Path(kw["state"]) if kw["state"] else default_state(Path(path))
+        try:
+            self.state = open_state(kw["state"], Path(path))
+        except ValueError as exc:
+            _fail(str(exc))
         try:
             shard = parse_shard(kw["shard"]) if kw["shard"] else None
             chosen = select(fabric, kw["devices"], kw["roles"], kw["limit"], shard)
@@ -233,7 +237,7 @@ def push(path: str, fmt: str, revert_in: int, canary: int, batch_size: int,
                    max_failures=max_failures, allow_removal=allow_removal,
                    allow_disruptive=allow_disruptive)
     run = Run(setup.state, command="push --dry-run" if dry_run else "push")
-    click.echo(f"run {run.id}: journal {run.dir / 'journal.jsonl'}", err=True)
+    click.echo(f"run {run.id}: journal {run.where}", err=True)
     stop = _interruptible()
     bar = Progress(len(setup.targets), "pushing")
     try:
@@ -320,14 +324,18 @@ def _when(t: float) -> str:
 @click.command("runs")
 @click.argument("path", type=click.Path())
 @click.option("--state", type=click.Path(file_okay=False),
-              help="run directories [default: as for push]")
+              help="run directories or a postgresql:// URL (also NETCFG_STATE) [default: as "
+                   "for push]")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 def runs(path: str, state: str | None, fmt: str) -> None:
     """List the diff/push/rollback runs of an inventory: when, what, and where each left
     its devices (the journal's last word per device)."""
-    from netcfg.deploy.runs import default_state, list_runs
+    from netcfg.deploy.runs import list_runs, open_state
 
-    where = Path(state) if state else default_state(Path(path))
+    try:
+        where = open_state(state, Path(path))
+    except ValueError as exc:
+        _fail(str(exc))
     rows: list[dict[str, Any]] = []
     for run in list_runs(where):
         started = run.started()

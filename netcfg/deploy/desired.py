@@ -9,6 +9,7 @@ from pathlib import Path
 
 from netcfg.deploy.engine import Desired
 from netcfg.deploy.preserve import device_wins
+from netcfg.deploy.runs import State
 from netcfg.deploy.secrets import CredentialError, Secret
 from netcfg.physics import Physics
 from netcfg.render.engine import Hashes, file_name, render_plan
@@ -17,7 +18,7 @@ from netcfg.topology.fabric import Device, Fabric
 from netcfg.vendors import vendor
 
 
-def with_history(desired: dict[str, Desired], state: Path) -> dict[str, Desired]:
+def with_history(desired: dict[str, Desired], state: State) -> dict[str, Desired]:
     """Each device's Desired with the config netcfg last left on it (runs.last_written), so
     that a section netcfg wrote there and the intent dropped is removed, not kept as the
     device's own (netcfg/deploy/preserve.py)."""

@@ -22,7 +22,7 @@ from napalm.base import NetworkDriver
 
 from netcfg.deploy.connect import Connection, DeviceError, describe
 from netcfg.deploy.preserve import Kept, keep, read_written
-from netcfg.deploy.runs import DeviceLock, LockHeld, Run, cut_confirms
+from netcfg.deploy.runs import DeviceLock, LockHeld, Run, State, cut_confirms
 from netcfg.deploy.secrets import redact
 from netcfg.deploy.sections import Change, compare
 from netcfg.deploy.targets import Target
@@ -151,7 +151,7 @@ def _load(driver: NetworkDriver, target: Target, candidate: str, run: Run | None
 
 
 def diff_device(target: Target, desired: Desired, opts: Options,
-                state: Path | None = None) -> Result:
+                state: State | None = None) -> Result:
     """The device's own diff against the replace candidate. With a run state directory, under
     a shared device lock: diffs run side by side, never while a push holds the device (a
     diff loads a candidate, and on Junos holds the configuration lock while it does, which

@@ -26,9 +26,32 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from netcfg.deploy.secrets import redact
+
+if TYPE_CHECKING:
+    from netcfg.deploy.state_pg import PgState
+
+#: where runs live: a local directory, or a PostgreSQL database shared by a team
+#: (netcfg/deploy/state_pg.py)
+State: TypeAlias = "Path | PgState"
+
+
+def open_state(given: str | None, inventory: Path) -> State:
+    """`--state` (or NETCFG_STATE): a directory, or a postgresql:// URL whose rows are keyed
+    by the fabric's name; else the default directory (`default_state`)."""
+    given = given or os.environ.get("NETCFG_STATE") or None
+    if given is None:
+        return default_state(inventory)
+    from netcfg.deploy.state_pg import PgState, is_url
+
+    if not is_url(given):
+        return Path(given)
+    name = fabric_name(inventory)
+    if name is None:
+        raise ValueError(f"{inventory}: no fabric name to key the PostgreSQL state by")
+    return PgState(given, name)
 
 
 class LockHeld(Exception):
@@ -122,9 +145,20 @@ class Event:
 
 
 class Run:
-    """One diff/push/rollback invocation's directory and journal (thread-safe appends)."""
+    """One diff/push/rollback invocation's directory and journal (thread-safe appends). With
+    a PostgreSQL state the same run lives in its tables (state_pg.PgRun)."""
 
-    def __init__(self, state: Path, run_id: str | None = None, command: str = "push") -> None:
+    state: Any  # the Path of a directory state; PgRun's is a PgState
+
+    def __new__(cls, state: State, *args: Any, **kwargs: Any) -> Run:
+        if cls is Run and not isinstance(state, Path):
+            from netcfg.deploy.state_pg import PgRun
+
+            return super().__new__(PgRun)
+        return super().__new__(cls)
+
+    def __init__(self, state: State, run_id: str | None = None, command: str = "push") -> None:
+        assert isinstance(state, Path)  # PgRun takes a PostgreSQL state
         self.state = private_dir(state)
         ignore = self.state / ".gitignore"
         if not ignore.exists():
@@ -137,12 +171,16 @@ class Run:
             self.record("-", "run", command=command, host=socket.gethostname(), pid=os.getpid())
 
     @classmethod
-    def open(cls, state: Path, run_id: str) -> Run:
+    def open(cls, state: State, run_id: str) -> Run:
         """An existing run, as it is on disk: nothing is created or made private (reading
         the runs, as `netcfg runs` and `rollback` do, must not change them)."""
+        if not isinstance(state, Path):
+            from netcfg.deploy.state_pg import PgRun
+
+            return PgRun.open_pg(state, run_id)
         if not (state / "runs" / run_id / "journal.jsonl").is_file():
             raise FileNotFoundError(f"no run {run_id} under {state / 'runs'}")
-        run = cls.__new__(cls)
+        run = cls.__new__(cls, state)
         run.state, run.id = state, run_id
         run.dir = state / "runs" / run_id
         run._lock = threading.Lock()
@@ -153,6 +191,14 @@ class Run:
         clean = {k: redact(v) if isinstance(v, str) else v for k, v in detail.items()}
         line = json.dumps({"time": round(time.time(), 3), "device": device, "event": event,
                            **clean}, sort_keys=True)
+        self._append(line)
+
+    @property
+    def where(self) -> str:
+        """Where the journal is, for the user."""
+        return str(self._journal)
+
+    def _append(self, line: str) -> None:
         with self._lock:
             fd = os.open(self._journal, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
             try:
@@ -165,7 +211,7 @@ class Run:
         """The journal's events in order. A last line cut short (the run was killed in the
         middle of writing it) is no event: it is skipped, not a crash of whoever reads."""
         out = []
-        lines = self._journal.read_text(encoding="utf-8").splitlines()
+        lines = self._lines()
         for n, line in enumerate(lines, 1):
             try:
                 data = json.loads(line)
@@ -176,6 +222,9 @@ class Run:
             out.append(Event(data.pop("time"), data.pop("device"), data.pop("event"), data))
         return out
 
+    def _lines(self) -> list[str]:
+        return self._journal.read_text(encoding="utf-8").splitlines()
+
     def final_states(self) -> dict[str, str]:
         """Device -> the last state-changing event the journal holds for it."""
         out: dict[str, str] = {}
@@ -184,10 +233,8 @@ class Run:
                 out[e.device] = e.event
         return out
 
-    def save(self, kind: str, device: str, text: str) -> Path:
-        path = private_dir(self.dir / kind) / device
-        _write_private(path, text)
-        return path
+    def save(self, kind: str, device: str, text: str) -> None:
+        _write_private(private_dir(self.dir / kind) / device, text)
 
     def saved(self, kind: str, device: str) -> str | None:
         path = self.dir / kind / device
@@ -219,8 +266,10 @@ class Run:
         return sorted({e.device for e in self.events() if e.event == "rolled-back"})
 
 
-def list_runs(state: Path) -> list[Run]:
+def list_runs(state: State) -> list[Run]:
     """Every run under the state directory, oldest first (run ids sort by start time)."""
+    if not isinstance(state, Path):
+        return [Run.open(state, run_id) for run_id in state.run_ids()]
     runs = state / "runs"
     if not runs.is_dir():
         return []
@@ -228,7 +277,7 @@ def list_runs(state: Path) -> list[Run]:
             if (p / "journal.jsonl").is_file()]
 
 
-def latest_change(state: Path) -> Run | None:
+def latest_change(state: State) -> Run | None:
     """The latest push that changed devices (a push with nothing to do, a dry run or one
     whose devices all reverted has nothing to roll back)."""
     for run in reversed(list_runs(state)):
@@ -241,7 +290,7 @@ def latest_change(state: Path) -> Run | None:
 RECENT_RUNS = 50
 
 
-def cut_confirms(state: Path) -> frozenset[str]:
+def cut_confirms(state: State) -> frozenset[str]:
     """Devices whose latest word in the journals is a confirm sent and never answered: the
     run died mid-confirm. On NX-OS and SONiC a confirm is two device steps (end the pending
     commit, then save the startup config), so such a device may run the new config with an
@@ -254,18 +303,26 @@ def cut_confirms(state: Path) -> frozenset[str]:
     return frozenset(d for d, event in last.items() if event in CONFIRM_SENT)
 
 
-def last_written(state: Path) -> dict[str, Path]:
+def last_written(state: State) -> dict[str, Path]:
     """Device -> the file of the config netcfg last left running there: the candidate of the
     newest push (of the last RECENT_RUNS) that changed it and that no rollback has undone
-    since (a rolled-back device runs its backup, what the push before had left)."""
+    since (a rolled-back device runs its backup, what the push before had left). A
+    PostgreSQL state's candidates are handed on as files of a private directory."""
     out: dict[str, Path] = {}
     for run in reversed(list_runs(state)[-RECENT_RUNS:]):
         if run.started().detail.get("command") != "push":
             continue
         undone = set(run.rolled_back_devices())
         for device in run.changed_devices():
-            path = run.dir / "candidate" / device
-            if device not in out and device not in undone and path.is_file():
+            if device in out or device in undone:
+                continue
+            if isinstance(state, Path):
+                path = run.dir / "candidate" / device
+                if path.is_file():
+                    out[device] = path
+            elif (text := run.saved("candidate", device)) is not None:
+                path = private_dir(state.written_dir() / run.id) / device
+                _write_private(path, text)
                 out[device] = path
     return out
 
@@ -291,7 +348,15 @@ class DeviceLock:
     the device, and a push waits for none of them but is refused while one reads.
     """
 
-    def __init__(self, state: Path, device: str, run_id: str, shared: bool = False) -> None:
+    def __new__(cls, state: State, *args: Any, **kwargs: Any) -> DeviceLock:
+        if cls is DeviceLock and not isinstance(state, Path):
+            from netcfg.deploy.state_pg import PgLock
+
+            return super().__new__(PgLock)
+        return super().__new__(cls)
+
+    def __init__(self, state: State, device: str, run_id: str, shared: bool = False) -> None:
+        assert isinstance(state, Path)  # PgLock takes a PostgreSQL state
         self.path = private_dir(state / "locks") / f"{device}.lock"
         self.device, self.run_id, self.shared = device, run_id, shared
         #: the record of a holder that died with the lock (then taken over), else None

@@ -25,6 +25,7 @@ from netcfg.verify.checks import Check
 from netcfg.verify.collect import PFC_READERS, collect
 
 if TYPE_CHECKING:
+    from netcfg.deploy.runs import State
     from netcfg.validate import Validation
 
 EXIT_FINDINGS, EXIT_DEVICE = 1, 4
@@ -75,7 +76,7 @@ class VerifyResult:
 
 
 def verify_device(target: Target, plan: DevicePlan, desired: Desired, opts: Options,
-                  state: Path | None, interval: float = 0.0,
+                  state: State | None, interval: float = 0.0,
                   max_pauses: int = 0) -> DeviceReport:
     """Config check, then the state checks over a second connection."""
     start = time.perf_counter()
@@ -115,7 +116,7 @@ def _error(report: DeviceReport, message: str) -> None:
 
 
 def verify_fleet(targets: list[Target], plans: dict[str, DevicePlan],
-                 desired: dict[str, Desired], opts: Options, state: Path | None,
+                 desired: dict[str, Desired], opts: Options, state: State | None,
                  fabric: str, file: str | None,
                  progress: Callable[[object], None] | None = None, interval: float = 0.0,
                  max_pauses: int = 0) -> VerifyResult:

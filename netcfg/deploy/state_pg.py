@@ -1,0 +1,245 @@
+"""Deploy state shared by a team in PostgreSQL (`--state postgresql://...`, `NETCFG_STATE`).
+
+The way Terraform keeps a shared backend: runs, their journals and the configs they saved are
+rows, and each device's lock is a PostgreSQL advisory lock, so two runners anywhere never push
+one switch at once, and a push made on one machine is rolled back from another. The rows are
+keyed by fabric name; one database serves many fabrics.
+
+    netcfg_runs(fabric, run)                          a diff/push/rollback run
+    netcfg_events(id, fabric, run, line)              its journal, one JSON event per row
+    netcfg_saved(fabric, run, kind, device, text)     backup / candidate configs
+    netcfg_locks(fabric, device, holder)              who holds a device (for the message)
+
+A device lock is a session-level advisory lock on its own connection: PostgreSQL decides who
+holds it, and it is free the moment the holder's connection ends, killed or not (the holder
+row it leaves is then reported as a stale lock, as the local directory's lock files are).
+Backups hold device password hashes: the database's access control is theirs to keep.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import json
+import os
+import shutil
+import socket
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit, urlunsplit
+
+if TYPE_CHECKING:
+    import psycopg
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS netcfg_runs (
+    fabric text NOT NULL, run text NOT NULL, PRIMARY KEY (fabric, run));
+CREATE TABLE IF NOT EXISTS netcfg_events (
+    id bigserial PRIMARY KEY, fabric text NOT NULL, run text NOT NULL, line text NOT NULL);
+CREATE INDEX IF NOT EXISTS netcfg_events_run ON netcfg_events (fabric, run, id);
+CREATE TABLE IF NOT EXISTS netcfg_saved (
+    fabric text NOT NULL, run text NOT NULL, kind text NOT NULL, device text NOT NULL,
+    text text NOT NULL, PRIMARY KEY (fabric, run, kind, device));
+CREATE TABLE IF NOT EXISTS netcfg_locks (
+    fabric text NOT NULL, device text NOT NULL, holder text NOT NULL,
+    PRIMARY KEY (fabric, device));
+"""
+
+#: the advisory lock that serialises schema creation (two first runs at once)
+SCHEMA_LOCK = 0x6E6574636667  # "netcfg"
+
+
+def is_url(state: str) -> bool:
+    return state.startswith(("postgresql://", "postgres://"))
+
+
+class PgState:
+    """The shared state of one fabric in one PostgreSQL database."""
+
+    def __init__(self, url: str, fabric: str) -> None:
+        self.url, self.fabric = url, fabric
+        self._conn: psycopg.Connection[Any] | None = None
+        self._guard = threading.Lock()
+        self._written: Path | None = None
+
+    def __str__(self) -> str:
+        """The URL without its password (it is printed: `netcfg runs`, run messages)."""
+        parts = urlsplit(self.url)
+        host = parts.hostname or ""
+        netloc = (f"{parts.username}@" if parts.username else "") + host + (
+            f":{parts.port}" if parts.port else "")
+        return urlunsplit((parts.scheme, netloc, parts.path, parts.query, "")) + \
+            f" (fabric {self.fabric})"
+
+    def connect(self) -> psycopg.Connection[Any]:
+        try:
+            import psycopg
+        except ImportError as exc:
+            raise ModuleNotFoundError("a PostgreSQL state needs psycopg: pip install "
+                                      "'netcfg-roce[postgresql]'", name="psycopg") from exc
+        return psycopg.connect(self.url, autocommit=True)
+
+    def db(self) -> psycopg.Connection[Any]:
+        """The process's data connection (psycopg serialises the threads that share it),
+        with the tables created on first use."""
+        with self._guard:
+            if self._conn is None or self._conn.closed:
+                conn = self.connect()
+                with conn.transaction():
+                    conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+                    conn.execute(SCHEMA)
+                self._conn = conn
+            return self._conn
+
+    def lock_key(self, device: str) -> int:
+        digest = hashlib.sha256(f"{self.fabric}\0{device}".encode()).digest()
+        return int.from_bytes(digest[:8], "big", signed=True)
+
+    def run_ids(self) -> list[str]:
+        rows = self.db().execute("SELECT run FROM netcfg_runs WHERE fabric = %s ORDER BY run",
+                                 (self.fabric,)).fetchall()
+        return [r[0] for r in rows]
+
+    def written_dir(self) -> Path:
+        """A private directory for the configs `last_written` hands on as files (they hold
+        password hashes: 0700, removed when the process ends)."""
+        if self._written is None:
+            self._written = Path(tempfile.mkdtemp(prefix="netcfg-written-"))
+            atexit.register(shutil.rmtree, self._written, True)
+        return self._written
+
+
+def holder_record(run_id: str) -> str:
+    return json.dumps({"run": run_id, "pid": os.getpid(), "host": socket.gethostname(),
+                       "time": time.time()})
+
+
+def parse_record(text: str | None) -> dict[str, Any] | None:
+    try:
+        data = json.loads(text or "null")
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+# The run and the lock of a PostgreSQL state: `Run(state)` and `DeviceLock(state, ...)` give
+# these for a PgState, so the engine and the commands use one interface for both.
+from netcfg.deploy.runs import DeviceLock, LockHeld, Run  # noqa: E402 - runs imports us lazily
+
+
+class PgRun(Run):
+    """A run whose journal and saved configs are rows of the fabric's PostgreSQL state."""
+
+    def __init__(self, state: Any, run_id: str | None = None, command: str = "push") -> None:
+        from netcfg.deploy.runs import new_run_id
+
+        assert isinstance(state, PgState)
+        self.state, self.id = state, run_id or new_run_id()
+        self.dir = Path(self.id)  # no directory: `where` names the database
+        self._lock = threading.Lock()
+        inserted = state.db().execute(
+            "INSERT INTO netcfg_runs (fabric, run) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+            (state.fabric, self.id)).rowcount
+        if inserted:
+            self.record("-", "run", command=command, host=socket.gethostname(), pid=os.getpid())
+
+    @classmethod
+    def open_pg(cls, state: PgState, run_id: str) -> PgRun:
+        found = state.db().execute("SELECT 1 FROM netcfg_runs WHERE fabric = %s AND run = %s",
+                                   (state.fabric, run_id)).fetchone()
+        if found is None:
+            raise FileNotFoundError(f"no run {run_id} in {state}")
+        run = object.__new__(cls)
+        run.state, run.id, run.dir = state, run_id, Path(run_id)
+        run._lock = threading.Lock()
+        return run
+
+    @property
+    def where(self) -> str:
+        return f"{self.state} run {self.id}"
+
+    def _append(self, line: str) -> None:
+        self.state.db().execute(
+            "INSERT INTO netcfg_events (fabric, run, line) VALUES (%s, %s, %s)",
+            (self.state.fabric, self.id, line))
+
+    def _lines(self) -> list[str]:
+        rows = self.state.db().execute(
+            "SELECT line FROM netcfg_events WHERE fabric = %s AND run = %s ORDER BY id",
+            (self.state.fabric, self.id)).fetchall()
+        return [r[0] for r in rows]
+
+    def save(self, kind: str, device: str, text: str) -> None:
+        self.state.db().execute(
+            "INSERT INTO netcfg_saved (fabric, run, kind, device, text) VALUES "
+            "(%s, %s, %s, %s, %s) ON CONFLICT (fabric, run, kind, device) DO UPDATE SET "
+            "text = EXCLUDED.text", (self.state.fabric, self.id, kind, device, text))
+
+    def saved(self, kind: str, device: str) -> str | None:
+        row = self.state.db().execute(
+            "SELECT text FROM netcfg_saved WHERE fabric = %s AND run = %s AND kind = %s "
+            "AND device = %s", (self.state.fabric, self.id, kind, device)).fetchone()
+        return row[0] if row else None
+
+    def saved_devices(self, kind: str) -> list[str]:
+        rows = self.state.db().execute(
+            "SELECT device FROM netcfg_saved WHERE fabric = %s AND run = %s AND kind = %s "
+            "ORDER BY device", (self.state.fabric, self.id, kind)).fetchall()
+        return [r[0] for r in rows]
+
+
+class PgLock(DeviceLock):
+    """A device lock as a PostgreSQL advisory lock, on a connection of its own (a session's
+    advisory locks are re-entrant: two locks on one session would not exclude each other)."""
+
+    def __init__(self, state: Any, device: str, run_id: str, shared: bool = False) -> None:
+        assert isinstance(state, PgState)
+        self.pg, self.device, self.run_id, self.shared = state, device, run_id, shared
+        self.stale: dict[str, Any] | None = None
+        self._session: psycopg.Connection[Any] | None = None
+
+    def acquire(self) -> PgLock:
+        state, key = self.pg, self.pg.lock_key(self.device)
+        session = state.connect()
+        try:
+            take = "pg_try_advisory_lock_shared" if self.shared else "pg_try_advisory_lock"
+            row = session.execute(f"SELECT {take}(%s)", (key,)).fetchone()
+            if not (row and row[0]):
+                holder = parse_record(self._holder())
+                who = (f"run {holder.get('run')} (pid {holder.get('pid')} on "
+                       f"{holder.get('host')})" if holder else "a netcfg diff reading it")
+                raise LockHeld(f"{self.device} is locked by {who}")
+        except BaseException:
+            session.close()
+            raise
+        self._session = session
+        if not self.shared:
+            previous = parse_record(self._holder())
+            if previous and previous.get("run") != self.run_id:
+                self.stale = previous
+            state.db().execute(
+                "INSERT INTO netcfg_locks (fabric, device, holder) VALUES (%s, %s, %s) "
+                "ON CONFLICT (fabric, device) DO UPDATE SET holder = EXCLUDED.holder",
+                (state.fabric, self.device, holder_record(self.run_id)))
+        return self
+
+    def _holder(self) -> str | None:
+        row = self.pg.db().execute(
+            "SELECT holder FROM netcfg_locks WHERE fabric = %s AND device = %s",
+            (self.pg.fabric, self.device)).fetchone()
+        return row[0] if row else None
+
+    def release(self) -> None:
+        session, self._session = self._session, None
+        if session is None:
+            return
+        try:
+            if not self.shared:  # a clean release leaves no record to call stale
+                self.pg.db().execute(
+                    "DELETE FROM netcfg_locks WHERE fabric = %s AND device = %s",
+                    (self.pg.fabric, self.device))
+        finally:
+            session.close()  # ends the session, and with it the advisory lock
