@@ -71,6 +71,9 @@ class SshListener(Listener):
     shell: factory of a `Shell` per interactive session (None: no shell).
     subsystems: name -> handler (e.g. {"netconf": ...}); binary channels.
     files: directory served by SCP/SFTP (None: no file transfer).
+    files_served: asked at each SCP ("scp") or SFTP ("sftp") session whether the device serves
+        it now (None: always); a refused one fails every file operation (NX-OS serves them
+        only with `feature scp-server` / `feature sftp-server`).
     on_disconnect: called with the connection when a client goes away (locks, sessions).
     """
 
@@ -78,12 +81,14 @@ class SshListener(Listener):
                  shell: Callable[[], Shell] | None = None,
                  subsystems: dict[str, SubsystemHandler] | None = None,
                  files: Path | None = None,
-                 on_disconnect: Callable[[Any], None] | None = None) -> None:
+                 on_disconnect: Callable[[Any], None] | None = None,
+                 files_served: Callable[[str], bool] | None = None) -> None:
         super().__init__("ssh", host, port)
         self.device = device
         self.shell = shell
         self.subsystems = subsystems or {}
         self.files = files
+        self.files_served = files_served
         self.on_disconnect = on_disconnect
         self.connections: set[asyncssh.SSHServerConnection] = set()
         self._acceptor: asyncssh.SSHAcceptor | None = None
@@ -98,7 +103,7 @@ class SshListener(Listener):
         options: dict[str, Any] = {}
         if self.files is not None:
             root = str(self.files).encode()
-            options["sftp_factory"] = lambda chan: asyncssh.SFTPServer(chan, chroot=root)
+            options["sftp_factory"] = lambda chan: self._file_server(chan, root)
             options["allow_scp"] = True
         self._acceptor = await asyncssh.create_server(
             lambda: _Server(self), self.host, self.port,
@@ -108,6 +113,12 @@ class SshListener(Listener):
             encoding="utf-8" if self.shell else None, line_editor=False,
             **options)
         self.port = self._acceptor.sockets[0].getsockname()[1]
+
+    def _file_server(self, chan: Any, root: bytes) -> asyncssh.SFTPServer:
+        kind = "sftp" if chan.get_subsystem() == "sftp" else "scp"
+        if self.files_served is None or self.files_served(kind):
+            return asyncssh.SFTPServer(chan, chroot=root)
+        return _NoFiles(chan, chroot=root)
 
     def shut(self) -> None:
         if self._acceptor is not None:
@@ -204,3 +215,12 @@ class _Lines:
 _EOL = re.compile("[\r\n]")
 #: control bytes a CLI line editor swallows (netmiko's is_alive() sends NUL, for one)
 _IGNORED = re.compile("[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f]")
+
+
+class _NoFiles(asyncssh.SFTPServer):
+    """A file server the device does not run now: every file operation is refused."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise asyncssh.SFTPError(asyncssh.FX_PERMISSION_DENIED, "file server not enabled")
+
+    open = stat = lstat = scandir = listdir = realpath = mkdir = _refuse

@@ -41,9 +41,10 @@ NXOS_BREAKOUT = "interface breakout module 1 port 1-24 map 400g-2x"
 
 
 def in_service(name: str, username: str = "netops") -> str:
-    """The startup config of an NX-OS spine already in service: the factory's, with its
-    cages split."""
-    return factory_config(name, username) + NXOS_BREAKOUT + "\n"
+    """The startup config of an NX-OS spine already in service: the factory's (the vendor's
+    where ../shared is present), with its cages split."""
+    factory = vendor_options(SHARED).get("factory_dir")
+    return factory_config(name, username, factory) + NXOS_BREAKOUT + "\n"
 
 
 def specs(names: list[str], password: str = PASSWORD, factory: bool = False

@@ -1,18 +1,33 @@
-"""An NX-OS switch fresh from the factory, pushed to by netcfg: the replace target is a
-complete configuration that keeps the switch's own sections.
+"""An NX-OS switch fresh from the factory, pushed to by netcfg: every planned port comes up,
+the switch's own sections survive the replace, a second push changes nothing, a file that
+leaves routed ports at their default is reverted.
 
-Outside truth: the factory configuration is
-../shared/factory/nxos/running-config.factory-10.x.reconstructed.txt, which is only INFERRED
-(assembled from lines that public 9.3/10.x captures share; no capture of an N9364E-SG2
-exists). The lines this test expects to survive are read from that file, not from netcfg."""
+Outside truth: the factory configuration and the defaults the lab applies are
+../shared/factory/nxos/running-config.factory-10.x.reconstructed.txt and the NX-OS table of
+../shared/factory/DEFAULTS.md. That factory file is only INFERRED (assembled from lines that
+public 9.3/10.x captures share; no capture of an N9364E-SG2 exists), and so is the lab's
+default mode (L3) of a port with no mode line; the routed-port default (`shutdown`) is
+observed and from Cisco's own cisco.nxos collection. The lines this test expects to survive
+are read from that file, not from netcfg. The breakout line a factory spine lacks is gated
+(tests/deploy/test_disruptive.py), hence --allow-disruptive on the first push."""
 
 from __future__ import annotations
 
+import dataclasses
+import threading
+
+import napalm
 import pytest
 
-from .deploy_cases import BY_NOS, SHARED, multivendor
+from netcfg.deploy.engine import Options, push_device
+from netcfg.deploy.runs import Run
+
+from .deploy_cases import BY_NOS, SHARED, fleet, multivendor, specs
 
 pytestmark = pytest.mark.skipif(SHARED is None, reason="needs ../shared/factory (vendor data)")
+
+OPTS = Options(timeout=20, revert_in=300)
+ALLOW = Options(timeout=20, revert_in=300, allow_disruptive=True)
 
 
 def _factory_lines(name: str, *prefixes: str) -> list[str]:
@@ -55,3 +70,58 @@ def test_the_replace_target_keeps_the_switchs_own_sections():
     change = compare(kept.running, adapter.sections(kept.text))
     assert change.unmanaged == []
     assert not [key for key in change.removed if not key.startswith("interface Ethernet")]
+
+
+def _up(dev) -> dict[str, bool]:  # noqa: ANN001 - a LabDevice
+    driver = napalm.get_network_driver("nxos")(**dev.napalm())
+    driver.open()
+    try:
+        return {n: i["is_up"] for n, i in driver.get_interfaces().items()}
+    finally:
+        driver.close()
+
+
+def test_a_factory_switch_comes_up_and_keeps_its_own(make_lab, tmp_path):
+    name = BY_NOS["nxos"]
+    lab = make_lab(*specs([name], factory=True))
+    lab.advance(30)
+    dev = lab[name]
+    f = fleet(lab, [name], tmp_path)
+    target, desired = f.targets[0], f.desired[name]
+    fabric = multivendor().fabric
+    assert fabric is not None
+    planned = {p.name for p in fabric.devices[name].ports}
+    own = _factory_lines(name, "copp profile", "boot nxos", "rmon event", "line ", "vdc ",
+                         "  limit-resource", "icam ")
+    assert len(own) >= 12  # copp, boot, 5 rmon, 2 lines, vdc and its 5 limits, icam
+
+    running = dev.running_config()
+    assert all(line in running for line in own)
+    # the split ports appear with the breakout; the factory's own cages are routed ports at
+    # their default (the default mode is inferred), so nothing is up
+    assert not any(_up(dev).get(port, False) for port in planned)
+
+    run = Run(tmp_path / "state")
+    first = push_device(target, desired, run, ALLOW, threading.Event())
+    assert first.status == "confirmed", first
+    assert first.sections is not None
+    assert {"boot", "copp profile", "feature scp-server", "rmon"} <= set(first.sections.preserved)
+    up = _up(dev)
+    assert all(up.get(port) for port in planned), sorted(p for p in planned if not up.get(p))
+    running = dev.running_config()
+    assert all(line in running for line in own)
+    assert "feature scp-server" in running and "feature nxapi" in running
+
+    # the switch still takes NAPALM's upload (feature scp-server stayed): nothing to change
+    again = push_device(target, desired, run, OPTS, threading.Event())
+    assert again.status == "unchanged", again
+
+    # a file that leaves the routed ports at their default shuts them: the post-check sees
+    # the links that were up go down, and the switch goes back
+    bare = dataclasses.replace(desired, text=desired.text.replace("  no shutdown\n", ""))
+    assert bare.text != desired.text
+    shut = push_device(target, bare, run, ALLOW, threading.Event())
+    assert (shut.status, shut.stage) == ("reverted", "post-check"), shut
+    assert "interfaces down after the commit" in (shut.error or "")
+    up = _up(dev)
+    assert all(up.get(port) for port in planned)

@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SPINE = """\
 hostname nx1
 feature nxapi
+feature scp-server
 feature bgp
 feature lldp
 system jumbomtu 9216

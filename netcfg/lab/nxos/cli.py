@@ -328,5 +328,5 @@ _PROMPT_MODES = {
     "cmap-nq": "cmap-nqos", "pmap-qos": "pmap-qos", "pmap-qos-c": "pmap-c-qos",
     "pmap-que": "pmap-que", "pmap-que-c": "pmap-c-que", "pmap-nq": "pmap-nqos",
     "pmap-nq-c": "pmap-nqos-c", "sys-qos": "sys-qos", "vlan": "vlan", "line": "line",
-    "route-map": "route-map", "ospf": "router",
+    "route-map": "route-map", "ospf": "router", "vdc": "vdc",
 }

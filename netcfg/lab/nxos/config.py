@@ -169,6 +169,29 @@ def ensure_interfaces(root: Node, names: list[str]) -> Node:
     return root
 
 
+def admin_up(node: Node, root: Node, l3_enabled: bool) -> bool:
+    """An interface's admin state by NX-OS's defaults (netcfg/lab/nxos/factory.py): its own
+    `shutdown`/`no shutdown`, else loopbacks, port-channels and mgmt0 up; an L2 port (its
+    `switchport`, or `system default switchport` without a mode line) up unless `system
+    default switchport shutdown`; an L3 one as `l3_enabled` says (Nexus 9000: down)."""
+    lines = {_norm(c.line) for c in node.children}
+    if "shutdown" in lines or "no shutdown" in lines:
+        return "no shutdown" in lines
+    name = node.tokens[1] if len(node.tokens) > 1 else ""
+    if name.startswith(("loopback", "port-channel", "mgmt")):
+        return True
+    top = {_norm(c.line).lower() for c in root.children if c.mode is None}
+    if "switchport" in lines:
+        layer2 = True
+    elif "no switchport" in lines or name.startswith("vlan"):
+        layer2 = False
+    else:
+        layer2 = "system default switchport" in top
+    if layer2:
+        return "system default switchport shutdown" not in top
+    return l3_enabled
+
+
 def ordered(root: Node) -> Node:
     return Node("", root.mode, sorted(root.children, key=lambda n: section_key(n.line)))
 

@@ -25,12 +25,14 @@ from netcfg.lab.device import DeviceSpec, Dropped, Emulator, LabContext
 from netcfg.lab.faults import Fault, FaultKind
 from netcfg.lab.nxos.cli import INVALID, Cli, CliError
 from netcfg.lab.nxos.config import (
+    admin_up,
     body,
     checkpoint_text,
     ensure_interfaces,
     parse,
     show_running,
 )
+from netcfg.lab.nxos.factory import Factory, built_in, from_vendor
 
 DEFAULT_VERSION = "10.3(4a)"
 DEFAULT_MODEL = "N9K-C9364D-GX2A"
@@ -64,7 +66,11 @@ class NxosEmulator(Emulator):
 
     def __init__(self, spec: DeviceSpec, ctx: LabContext, address: str) -> None:
         super().__init__(spec, ctx, address)
-        self.version = spec.version or DEFAULT_VERSION
+        factory_dir = spec.options.get("factory_dir")
+        #: the factory state and interface defaults (the vendor's, or the built-in minimum)
+        self.factory: Factory = (from_vendor(factory_dir, spec.name, spec.username)
+                                 if factory_dir else built_in(spec.name, spec.username))
+        self.version = spec.version or self.factory.version or DEFAULT_VERSION
         self.model = spec.model or DEFAULT_MODEL
         self.serial = f"FDO{abs(hash(spec.name)) % 10**8:08d}"
         self.interfaces = list(spec.interfaces or DEFAULT_INTERFACES)
@@ -82,13 +88,15 @@ class NxosEmulator(Emulator):
         #: a drop-after-apply fault fired: close the connection once the command has run
         self.pending_drop = False
         self.ssh_config = Path(ctx.workdir) / f"{spec.name}.ssh_config"
+        self.record("factory", self.factory.source)
 
     def default_config(self) -> str:
-        return factory_config(self.spec.name, self.spec.username)
+        return self.factory.config
 
     async def start(self) -> None:
         await self.serve_https("https", self._nxapi)
-        ssh = await self.serve_ssh("ssh", shell=lambda: NxosShell(self), files=self.files_root)
+        ssh = await self.serve_ssh("ssh", shell=lambda: NxosShell(self), files=self.files_root,
+                                   files_served=self.file_server_on)
         # NAPALM forces the SCP/SSH port to 22; netmiko maps 22 to the real port from this file
         self.ssh_config.write_text(f"Host {self.address}\n  Port {ssh.port}\n")
 
@@ -166,8 +174,20 @@ class NxosEmulator(Emulator):
                     "ssh_config_file": str(self.ssh_config),
                 }}
 
+    def file_server_on(self, kind: str) -> bool:
+        """Whether the switch serves `kind` ("scp" or "sftp") now: NX-OS runs its SCP and
+        SFTP servers only with `feature scp-server` / `feature sftp-server` (the features
+        Cisco's System Management guide names for copying files to the switch), so a
+        running config without `feature scp-server` refuses NAPALM's upload of the next
+        replace file."""
+        from netcfg.lab.nxos.config import features
+
+        return f"{kind}-server" in features(self.running)
+
     # --- interfaces (show interface) --------------------------------------------------------------
     def interface_table(self) -> list[tuple[str, dict[str, Any]]]:
+        """Each interface's settings; `shutdown` is its admin state under the NX-OS defaults
+        (netcfg/lab/nxos/factory.py): a routed port without `no shutdown` is down."""
         rows = []
         for node in self.running.children:
             if node.mode != "if":
@@ -179,8 +199,7 @@ class NxosEmulator(Emulator):
                     settings["description"] = c.line.split(None, 1)[1]
                 elif t[0] in ("mtu", "speed") and len(t) == 2:
                     settings[t[0]] = t[1]
-                elif t == ["shutdown"]:
-                    settings["shutdown"] = True
+            settings["shutdown"] = not admin_up(node, self.running, self.factory.l3_enabled)
             rows.append((node.line.split()[1], settings))
         return rows
 
@@ -478,14 +497,11 @@ def _token_offset(line: str, token: int) -> int:
     return len(line.rstrip()) + 1
 
 
-#: the lab login's password as the switch stores it (a SHA-256 crypt hash of nothing anyone
-#: needs: the lab checks the password the spec gives, not this)
-_LAB_HASH = "$5$netcfglab$" + "0" * 43
-
-
-def factory_config(name: str, username: str) -> str:
-    """What a switch fresh from the factory runs: its name, NX-API, the login, the management
-    VRF; no cage split (a `DeviceSpec.startup_config` of a switch in service adds to it)."""
-    return (f"hostname {name}\nfeature nxapi\n"
-            f"username {username} password 5 {_LAB_HASH} role network-admin\n"
-            "vrf context management\ninterface mgmt0\n  vrf member management\n")
+def factory_config(name: str, username: str, factory_dir: str | None = None) -> str:
+    """What a switch fresh from the factory runs (netcfg/lab/nxos/factory.py): the vendor's
+    factory configuration from `factory_dir` (the vendor-data folder's factory part), else
+    the built-in minimum; no cage split (a `DeviceSpec.startup_config` of a switch in service
+    adds to it)."""
+    if factory_dir:
+        return from_vendor(factory_dir, name, username).config
+    return built_in(name, username).config

@@ -104,6 +104,12 @@ MODES: dict[str, list] = {
         "ip access-list <word>",
         "system jumbomtu = <1500-9216>",
         "system default switchport [shutdown]",
+        # lines every factory Nexus 9000 prints (../shared/factory/nxos: 9.3 and 10.x
+        # captures): the default VDC's resource limits, the RMON events of the platform
+        # manager, the iCAM scale monitor
+        ("vdc <word> id <num>", "vdc"),
+        "rmon event <1-65535> <text>",
+        "icam monitor scale",
         "no system default switchport [shutdown]",
         "system routing = <word>",
         "copp profile = strict|moderate|lenient|dense",
@@ -284,6 +290,7 @@ MODES: dict[str, list] = {
     ],
     "vrf-af": ["route-target import|export|both <word> [evpn]"],
     "vlan": ["name = <word>", "vn-segment = <num>", "state = active|suspend", "shutdown"],
+    "vdc": ["limit-resource <word> minimum <num> maximum <num>"],
     "line": ["exec-timeout = <0-525600>", "session-limit = <1-64>", "speed = <num>",
              "access-class <word> in|out"],
     "route-map": ["match <text>", "set <text>", "description = <text>", "continue = <num>"],
@@ -381,15 +388,17 @@ def nxos_grammar() -> Grammar:
 
 # Top-level order of `show running-config`; a line's rank is that of its longest matching prefix.
 SECTION_ORDER = [
-    "version", "switchname", "hostname", "feature", "cli alias", "username", "ip domain-lookup",
+    "version", "switchname", "hostname", "vdc", "feature", "cli alias", "username",
+    "ip domain-lookup",
     "no ip domain-lookup", "ip domain-name", "ip name-server", "radius-server",
     "tacacs-server", "aaa group server", "aaa", "system default",
     "no system default", "system jumbomtu", "system routing", "ip load-sharing", "copp",
     "ip access-list", "class-map type qos", "policy-map type qos", "class-map type queuing",
     "policy-map type queuing", "class-map type network-qos", "policy-map type network-qos",
-    "system qos", "hardware", "priority-flow-control", "snmp-server", "ntp", "clock",
+    "system qos", "hardware", "priority-flow-control", "snmp-server", "rmon", "ntp", "clock",
     "ip route", "ip prefix-list", "vlan", "spanning-tree", "route-map", "vrf context",
-    "nxapi", "interface breakout", "interface", "line", "boot", "router", "lldp", "logging",
+    "nxapi", "interface breakout", "interface", "icam", "line", "boot", "router", "lldp",
+    "logging",
 ]
 _IFACE_ORDER = ["vlan", "port-channel", "ethernet", "mgmt", "loopback", "nve", "tunnel"]
 
