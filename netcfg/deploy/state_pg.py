@@ -80,7 +80,11 @@ class PgState:
         except ImportError as exc:
             raise ModuleNotFoundError("a PostgreSQL state needs psycopg: pip install "
                                       "'netcfg-roce[postgresql]'", name="psycopg") from exc
-        return psycopg.connect(self.url, autocommit=True)
+        try:
+            return psycopg.connect(self.url, autocommit=True, connect_timeout=10)
+        except psycopg.OperationalError as exc:  # an OSError: the command's one line
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise ConnectionError(f"cannot reach the PostgreSQL state {self}: {first}") from None
 
     def db(self) -> psycopg.Connection[Any]:
         """The process's data connection (psycopg serialises the threads that share it),

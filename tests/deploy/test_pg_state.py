@@ -122,3 +122,14 @@ def test_runs_backups_and_locks_are_shared_through_postgresql(postgres, tmp_path
         assert f"rolling back run {report['run']}" in back.stderr
         assert "1 restored, 0 failed" in back.stdout
     assert not (tmp_path / "xdg" / "netcfg").exists()  # nothing was kept locally
+
+
+def test_an_unreachable_database_is_one_line_without_its_password(tmp_path):
+    pytest.importorskip("psycopg", reason="pip install -e '.[postgresql]'")
+    env = {**os.environ, "NETCFG_STATE": "postgresql://team:s3cret-pw@127.0.0.1:1/netcfg"}
+    done = _netcfg(tmp_path, env, "runs", str(MULTIVENDOR))
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.startswith("netcfg: ConnectionError: cannot reach the PostgreSQL "
+                                  "state postgresql://team@127.0.0.1:1/netcfg (fabric "
+                                  "multivendor): ")
+    assert done.stderr.count("\n") == 1 and "s3cret-pw" not in done.stderr
