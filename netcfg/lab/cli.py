@@ -38,8 +38,16 @@ from netcfg.lab.faults import Fault, FaultKind
               help="arm a fault on matching devices, e.g. 'core1=commit_error::1' or "
                    "'leaf*=slow:request::5' (VALUE: slow's delay in s, commit_error's message, "
                    "reboot_mid_commit's downtime; repeatable; kinds and phases: docs/lab.md)")
+@click.option("--state-fault", "state_faults", multiple=True,
+              callback=lambda _ctx, _param, value: _state_faults(value),
+              metavar="KIND,DEVICE,ARG[,ARG]",
+              help="an operational-state fault from the start, e.g. 'swap,leaf-su1-r1,"
+                   "Ethernet9/1,Ethernet11/1', 'bgp_down,leaf-su1-r1,10.64.0.16', "
+                   "'port_down,DEVICE,PORT', 'pfc_storm|pfc_off|lossless_drops,DEVICE,PORT' "
+                   "(repeatable; docs/verify.md)")
 def lab(path: str, out: str | None, patterns: tuple[str, ...], limit: int | None,
-        lenient: bool, vendor_data: str | None, faults: list[tuple[str, Fault]]) -> None:
+        lenient: bool, vendor_data: str | None, faults: list[tuple[str, Fault]],
+        state_faults: list[tuple[str, tuple[str, ...]]]) -> None:
     """Serve emulated devices for an inventory on loopback until stopped (Ctrl-C)."""
     import yaml
 
@@ -97,6 +105,9 @@ def lab(path: str, out: str | None, patterns: tuple[str, ...], limit: int | None
     try:
         running = Lab(specs, realtime=True).start()
         wiring.bind(running)
+        for kind, args in state_faults:
+            running.call(getattr(wiring, kind), *args)
+            click.echo(f"state fault: {kind} {' '.join(args)}", err=True)
     except ValueError as exc:  # e.g. more devices than the lab has loopback addresses for
         click.echo(f"netcfg: {exc}", err=True)
         sys.exit(1)
@@ -124,6 +135,15 @@ def lab(path: str, out: str | None, patterns: tuple[str, ...], limit: int | None
     finally:
         running.stop()
     click.echo("lab stopped", err=True)
+
+
+def _state_faults(value: tuple[str, ...]) -> list[tuple[str, tuple[str, ...]]]:
+    from netcfg.lab.oper import parse_state_fault
+
+    try:
+        return [parse_state_fault(v) for v in value]
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
 
 
 #: what the fourth field of --fault sets, per kind

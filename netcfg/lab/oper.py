@@ -290,3 +290,22 @@ def wiring_of(spec_options: Mapping[str, Any]) -> Wiring | None:
     """The lab's Wiring from an emulator's DeviceSpec options (None: no operational state)."""
     got = spec_options.get("oper")
     return got if isinstance(got, Wiring) else None
+
+
+#: state fault kind -> what follows the device (the fault's arguments), for `netcfg lab
+#: --state-fault KIND,DEVICE,ARG[,ARG]`
+STATE_FAULTS = {"port_down": ("port",), "bgp_down": ("address",),
+                "swap": ("port", "port"), "pfc_storm": ("port",), "pfc_off": ("port",),
+                "lossless_drops": ("port",)}
+
+
+def parse_state_fault(text: str) -> tuple[str, tuple[str, ...]]:
+    """`KIND,DEVICE,ARG[,ARG]` -> (kind, (device, args...)); commas, since port names hold
+    colons (Junos `et-0/0/0:1`). Raises ValueError naming what is allowed."""
+    kind, *rest = [p.strip() for p in text.split(",")]
+    if kind not in STATE_FAULTS:
+        raise ValueError(f"unknown state fault {kind!r}; one of {', '.join(STATE_FAULTS)}")
+    want = STATE_FAULTS[kind]
+    if len(rest) != 1 + len(want) or not all(rest):
+        raise ValueError(f"{kind} takes DEVICE,{','.join(w.upper() for w in want)}")
+    return kind, tuple(rest)

@@ -27,3 +27,20 @@ def test_cumulus_facts_from_an_applied_revision():
     addressed = [p for p in got.ports.values() if p.address]
     assert len(addressed) == 32 + 2  # the 32 links, the loopback and eth0 (management)
     assert {p.speed for p in addressed if p.mtu} == {400_000}
+
+
+def test_state_faults_from_the_command_line():
+    import pytest
+    from click.testing import CliRunner
+
+    from netcfg.cli import main
+    from netcfg.lab.oper import parse_state_fault
+
+    assert parse_state_fault("swap,core1,et-0/0/0:0,et-0/0/0:1") == (
+        "swap", ("core1", "et-0/0/0:0", "et-0/0/0:1"))  # colons stay in port names
+    assert parse_state_fault("bgp_down, leaf-su1-r1, 10.64.0.16") == (
+        "bgp_down", ("leaf-su1-r1", "10.64.0.16"))
+    with pytest.raises(ValueError, match="swap takes DEVICE,PORT,PORT"):
+        parse_state_fault("swap,leaf-su1-r1,Ethernet9/1")
+    result = CliRunner().invoke(main, ["lab", str(MULTIVENDOR), "--state-fault", "storm,x,y"])
+    assert result.exit_code == 2 and "unknown state fault 'storm'" in result.output
