@@ -24,7 +24,7 @@ from netcfg.lab.junos.yang import JunosYang
 from netcfg.lab.truth import vendor_options
 
 from .cli_cases import netcfg
-from .deploy_cases import MULTIVENDOR, PASSWORD, SHARED, fleet, multivendor
+from .deploy_cases import MULTIVENDOR, PASSWORD, SHARED, desired_with, fleet, multivendor
 
 SHA512 = ("$6$abcdefgh$KQeXafAQAaOoKTevphVU215RvJdgzyfASRasIOuh12hO8u0r1bGW92ZnTmC9IjsiQ8VPiTXBiZF"
           "49dFL1U4wX/")
@@ -111,9 +111,16 @@ def test_a_push_without_gateway_keeps_the_switchs_own_instance(make_lab, tmp_pat
         drift.sections.preserved)
     assert not {"system management-instance", "routing-instances mgmt_junos"} & set(
         drift.sections.removed)
-    pushed = push_device(f.targets[0], desired, Run(tmp_path / "state"),
-                         Options(timeout=20, revert_in=300, allow_disruptive=True),
+    pushed = push_device(f.targets[0], desired, Run(tmp_path / "state"), OPTS,
                          threading.Event())
     assert pushed.status == "confirmed", pushed
     running = lab["core1"].running_config()
     assert "management-instance;" in running and "next-hop 198.51.100.1;" in running
+
+    # with a gateway the file's instance and route replace the switch's own, in one commit
+    routed = desired_with(tmp_path, "core1", f"management:\n  gateway: {GATEWAY}\n")
+    again = push_device(f.targets[0], routed, Run(tmp_path / "state"), OPTS, threading.Event())
+    assert again.status == "confirmed", again
+    running = lab["core1"].running_config()
+    assert "management-instance;" in running and f"next-hop {GATEWAY};" in running
+    assert "198.51.100.1;" not in running
