@@ -121,6 +121,9 @@ def test_runs_backups_and_locks_are_shared_through_postgresql(postgres, tmp_path
         assert back.returncode == 0, back.stdout + back.stderr
         assert f"rolling back run {report['run']}" in back.stderr
         assert "1 restored, 0 failed" in back.stdout
+        # diff reads under a shared advisory lock: the switch runs its old config again
+        drift = _netcfg(ci, env, "diff", *args)
+        assert drift.returncode == 3 and f"{name}: drift" in drift.stdout, drift.stderr
     assert not (tmp_path / "xdg" / "netcfg").exists()  # nothing was kept locally
 
 
