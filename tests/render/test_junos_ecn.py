@@ -35,3 +35,23 @@ def test_the_base_is_named_unverified_once_with_junipers_own_values():
     nine = Decimal("0.000000001")
     assert (f"fill-level [ {low.quantize(nine, ROUND_HALF_EVEN)} "
             f"{high.quantize(nine, ROUND_HALF_EVEN)} ];") in golden.read_text()
+
+
+def test_a_last_fill_level_of_100_percent_is_refused(tmp_path):
+    """Juniper's fill-level page: "Do not configure the last fill level as 100 percent" (the
+    YANG's range 0..100 would let it through). Kmax set to exactly the queue limit the
+    warning states is 100 * limit / limit = 100 %: ECN006 on the Junos switches."""
+    plain = validate(INVENTORIES / "multivendor")
+    [basis] = [f for f in plain.findings if f.rule == "CAP028"]
+    limit = int(re.search(r"dynamic limit \((\d+)B on core1\)", basis.message).group(1))
+    (tmp_path / "fabric.yaml").write_text(
+        (INVENTORIES / "multivendor" / "fabric.yaml").read_text()
+        + "qos:\n  classes:\n"
+        "    roce: {dscp: [26], traffic_class: 3, lossless: true, scheduling: {mode: ets, "
+        f"weight: 50}}, ecn: {{min: 150KB, max: {limit}B}}}}\n"
+        "    cnp: {dscp: [48], traffic_class: 6, scheduling: {mode: strict}}\n"
+        "    best-effort: {dscp: [], traffic_class: 0, scheduling: {mode: ets, weight: 50}}\n")
+    refused = [f for f in validate(tmp_path).findings
+               if f.rule == "ECN006" and f.device == "core1"]
+    assert len(refused) == 1 and refused[0].severity == "error"
+    assert "the last fill level must not be 100 percent" in refused[0].message

@@ -8,7 +8,6 @@ from typing import Any, ClassVar
 
 from netcfg.findings import Finding
 from netcfg.intent.units import format_size
-from netcfg.physics.ecn import junos_fill_levels
 from netcfg.render.facts import QosFacts
 from netcfg.render.plan import DevicePlan
 from netcfg.topology.fabric import Device, Fabric
@@ -109,7 +108,7 @@ class Junos(ModuleVendor):
             for port in dev.ports:
                 for cls in fabric.loaded.intent.qos.classes:
                     e = physics.ecn(port, cls)
-                    levels = junos_fill_levels(e.min, e.max, limit) if e.enabled else None
+                    levels = render.writable_levels(e.min, e.max, limit) if e.enabled else None
                     if levels is None:
                         continue
                     path = e.source("min") or ("qos", "classes", cls, "ecn")
@@ -126,7 +125,8 @@ class Junos(ModuleVendor):
 
     def check(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
         """ECN006: Junos writes ECN thresholds as percents of the queue buffer (nine fraction
-        digits); a pair outside (0, 100] % of it, or not in order, cannot be written. CAP010
+        digits); a pair outside (0, 100) % of it (Juniper's fill-level page: "Do not configure
+        the last fill level as 100 percent"), or not in order, cannot be written. CAP010
         for a gNMI server asked without a certificate (Junos takes gRPC over TLS only). CAP019
         for `priority strict-high` on more than one queue (_strict_queues). CAP027 for a
         management address without a gateway (_management_instance). CAP028 for the ECN
@@ -156,7 +156,7 @@ class Junos(ModuleVendor):
                     seen.add((dev.name, port.speed, cls))
                     e = physics.ecn(port, cls)
                     if not e.enabled or not 0 < e.min < e.max \
-                            or junos_fill_levels(e.min, e.max, limit) is not None:
+                            or render.writable_levels(e.min, e.max, limit) is not None:
                         continue
                     path = e.source("min") or ("qos", "classes", cls, "ecn")
                     count[path] = count.get(path, 0) + 1
@@ -164,7 +164,8 @@ class Junos(ModuleVendor):
                         f"class {cls}: Junos writes ECN thresholds as percents of the "
                         f"queue buffer ({format_size(limit)}); {format_size(e.min)}/"
                         f"{format_size(e.max)} do not map to two distinct fill levels in "
-                        "(0, 100] %", dev.name, port.name))
+                        "(0, 100) % (Juniper: the last fill level must not be 100 percent)",
+                        dev.name, port.name))
         for path, (message, device, interface) in first.items():
             more = count[path] - 1
             out.append(li.finding("ECN006", message + (f" (and on {more} more)" if more else ""),

@@ -108,11 +108,19 @@ def fill_bytes(percent: Decimal, queue_buffer: int) -> int:
     return round(percent * queue_buffer / 100)
 
 
+def writable_levels(kmin: int, kmax: int, queue_buffer: int) -> tuple[Decimal, Decimal] | None:
+    """The two fill levels Junos is given for kmin/kmax, or None where there are not two in
+    (0, 100) %: Juniper's `fill-level` page says "Do not configure the last fill level as 100
+    percent" (the YANG's range 0..100 lets it through)."""
+    levels = junos_fill_levels(kmin, kmax, queue_buffer)
+    return levels if levels is not None and levels[1] < 100 else None
+
+
 def fill_levels(e: EcnProfile, queue_buffer: int) -> tuple[Decimal, Decimal]:
-    levels = junos_fill_levels(e.min, e.max, queue_buffer)
+    levels = writable_levels(e.min, e.max, queue_buffer)
     if levels is None:  # the ECN006 finding; validate stops before rendering
         raise ValueError(f"{e.name}: ECN {e.min}/{e.max} B are not two fill levels of "
-                         f"{queue_buffer} B in (0, 100] %")
+                         f"{queue_buffer} B in (0, 100) %")
     return levels
 
 
