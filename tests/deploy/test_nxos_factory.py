@@ -1,6 +1,7 @@
 """An NX-OS switch fresh from the factory, pushed to by netcfg: every planned port comes up,
 the switch's own sections survive the replace, a second push changes nothing, a file that
-leaves routed ports at their default is reverted.
+leaves routed ports at their default is reverted, and a queuing change waits for
+--allow-disruptive.
 
 Outside truth: the factory configuration and the defaults the lab applies are
 ../shared/factory/nxos/running-config.factory-10.x.reconstructed.txt and the NX-OS table of
@@ -8,8 +9,10 @@ Outside truth: the factory configuration and the defaults the lab applies are
 public 9.3/10.x captures share; no capture of an N9364E-SG2 exists), and so is the lab's
 default mode (L3) of a port with no mode line; the routed-port default (`shutdown`) is
 observed and from Cisco's own cisco.nxos collection. The lines this test expects to survive
-are read from that file, not from netcfg. The breakout line a factory spine lacks is gated
-(tests/deploy/test_disruptive.py), hence --allow-disruptive on the first push."""
+are read from that file, not from netcfg. The queuing gate rests on Cisco's Nexus 9000 QoS
+guide 10.5(x), "Configuring Queuing and Scheduling": "Changes are disruptive." (quoted in
+docs/render-nxos.md). The breakout line a factory spine lacks is gated as well
+(tests/deploy/test_disruptive.py)."""
 
 from __future__ import annotations
 
@@ -19,15 +22,24 @@ import threading
 import napalm
 import pytest
 
-from netcfg.deploy.engine import Options, push_device
+from netcfg.deploy.engine import Options, diff_device, push_device
 from netcfg.deploy.runs import Run
 
-from .deploy_cases import BY_NOS, SHARED, fleet, multivendor, specs
+from .deploy_cases import BY_NOS, SHARED, desired_with, fleet, multivendor, specs
 
-pytestmark = pytest.mark.skipif(SHARED is None, reason="needs ../shared/factory (vendor data)")
+needs_shared = pytest.mark.skipif(SHARED is None,
+                                  reason="needs ../shared/factory (vendor data)")
 
 OPTS = Options(timeout=20, revert_in=300)
 ALLOW = Options(timeout=20, revert_in=300, allow_disruptive=True)
+
+#: the ETS shares of the multivendor intent (50/50) moved to 60/40: a queuing policy change
+QOS_CHANGE = """qos:
+  classes:
+    roce: {dscp: [26], traffic_class: 3, lossless: true, scheduling: {mode: ets, weight: 60}}
+    cnp: {dscp: [48], traffic_class: 6, scheduling: {mode: strict}}
+    best-effort: {dscp: [0], traffic_class: 0, scheduling: {mode: ets, weight: 40}}
+"""
 
 
 def _factory_lines(name: str, *prefixes: str) -> list[str]:
@@ -40,6 +52,7 @@ def _factory_lines(name: str, *prefixes: str) -> list[str]:
             if line.startswith(prefixes)]
 
 
+@needs_shared
 def test_the_replace_target_keeps_the_switchs_own_sections():
     """The candidate of a replace is a complete configuration (Cisco's configuration-replace
     guide: the file "should not be a partial configuration"): the factory switch's own
@@ -81,7 +94,8 @@ def _up(dev) -> dict[str, bool]:  # noqa: ANN001 - a LabDevice
         driver.close()
 
 
-def test_a_factory_switch_comes_up_and_keeps_its_own(make_lab, tmp_path):
+@needs_shared
+def test_a_factory_switch_comes_up_keeps_its_own_and_gates_queuing(make_lab, tmp_path):
     name = BY_NOS["nxos"]
     lab = make_lab(*specs([name], factory=True))
     lab.advance(30)
@@ -125,3 +139,46 @@ def test_a_factory_switch_comes_up_and_keeps_its_own(make_lab, tmp_path):
     assert "interfaces down after the commit" in (shut.error or "")
     up = _up(dev)
     assert all(up.get(port) for port in planned)
+
+    # the ETS shares change: NETCFG-OUT, applied in system qos, is rewritten
+    qos = desired_with(tmp_path, name, QOS_CHANGE)
+    why = ("changes queuing policy `NETCFG-OUT` (system qos) (NX-OS: a queuing policy change "
+           "is disruptive, traffic on all ports of the type is briefly lost)")
+    drift = diff_device(target, qos, OPTS)
+    assert drift.sections is not None and drift.sections.disruptive == [why]
+    assert f"disruptive: {why}" in drift.sections.summary()
+    refused = push_device(target, qos, run, OPTS, threading.Event())
+    assert (refused.status, refused.stage) == ("failed", "disruptive"), refused
+    assert "--allow-disruptive" in (refused.error or "")
+    assert "bandwidth remaining percent 60" not in dev.running_config()
+    allowed = push_device(target, qos, run, ALLOW, threading.Event())
+    assert allowed.status == "confirmed", allowed
+    assert "    bandwidth remaining percent 60" in dev.running_config()
+    events = [e for e in run.events() if e.device == name]
+    assert [e.detail["disrupts"] for e in events if e.event == "refused"] == [[why]]
+
+
+def test_queuing_changes_are_named_where_the_switch_applies_them():
+    """Hand-written configs: a policy's classes changed, another policy on a port, a port's
+    policy dropped; a first policy on a switch that runs none; an unchanged one."""
+    from netcfg.vendors import vendor
+
+    adapter = vendor("nxos").deploy
+    why = ("(NX-OS: a queuing policy change is disruptive, traffic on all ports of the type "
+           "is briefly lost)")
+    policy = ("policy-map type queuing OUT\n  class type queuing c-out-8q-q3\n"
+              "    bandwidth remaining percent {}\n")
+    system = "system qos\n  service-policy type queuing output OUT\n"
+    port = "interface Ethernet1/{}\n  mtu 9216\n  service-policy type queuing output {}\n"
+    running = adapter.sections(policy.format(50) + "policy-map type queuing P\n"
+                               + system + port.format(1, "P") + port.format(2, "P"))
+    same = adapter.sections(policy.format(50) + "policy-map type queuing P\n"
+                            + system + port.format(1, "P") + port.format(2, "P"))
+    assert adapter.disruptive(running, same) == []
+    changed = adapter.sections(policy.format(60) + "policy-map type queuing P\n" + system
+                               + port.format(1, "OUT") + "interface Ethernet1/2\n  mtu 9216\n")
+    assert adapter.disruptive(running, changed) == [
+        f"changes queuing policy `OUT` (system qos) {why}",
+        f"changes queuing policy `P` (2 ports) {why}"]
+    factory = adapter.sections("hostname s1\ninterface Ethernet1/1\n  mtu 9216\n")
+    assert adapter.disruptive(factory, running) == []

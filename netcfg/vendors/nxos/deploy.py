@@ -59,7 +59,8 @@ class NxosDeploy(DeployAdapter):
         before, after = breakouts(running), breakouts(candidate)
         why = "(NX-OS reloads the module: its links go down)"
         return ([f"adds `{line}` {why}" for line in sorted(after - before)]
-                + [f"removes `{line}` {why}" for line in sorted(before - after)])
+                + [f"removes `{line}` {why}" for line in sorted(before - after)]
+                + _queuing_changes(running, candidate))
 
     def driver_options(self, target: Target, timeout: int, workdir: Path) -> dict[str, Any]:
         args: dict[str, Any] = {
@@ -147,6 +148,51 @@ class NxosDeploy(DeployAdapter):
         from netcfg.deploy.sections import add_line_sections
 
         return add_line_sections(running, candidate, keys)
+
+
+#: where a queuing policy is applied: `system qos` or an interface, in either direction
+_APPLIED = re.compile(r"service-policy type queuing (input|output) (\S+)")
+#: Cisco Nexus 9000 NX-OS Quality of Service Configuration Guide 10.5(x), "Configuring Queuing
+#: and Scheduling", guidelines: "Changes are disruptive. The traffic passing through ports of
+#: the specified port type experience a brief period of traffic loss."
+_QUEUING_WHY = ("(NX-OS: a queuing policy change is disruptive, traffic on all ports of the "
+                "type is briefly lost)")
+
+
+def _applied(sections: dict[str, tuple[str, str]]) -> dict[tuple[str, str], str]:
+    """(where, direction) -> the queuing policy applied there."""
+    out = {}
+    for key, (_, text) in sections.items():
+        if key == "system qos" or key.startswith("interface "):
+            for line in text.splitlines():
+                if m := _APPLIED.fullmatch(line.strip()):
+                    out[(key, m.group(1))] = m.group(2)
+    return out
+
+
+def _queuing_changes(running: dict[str, tuple[str, str]],
+                     candidate: dict[str, tuple[str, str]]) -> list[str]:
+    """Each queuing policy the switch runs whose effect the replace changes: its classes
+    changed, or another policy (or none) applied where it was, one phrase per policy with
+    where it is applied. A switch that runs only NX-OS's default queuing (no policy of its
+    own: fresh from the factory) gets its first policy without this gate: nothing it ran is
+    changed (docs/render-nxos.md)."""
+    before, after = _applied(running), _applied(candidate)
+    places: dict[str, list[str]] = {}
+    for (where, direction), name in before.items():
+        key = f"policy-map type queuing {name}"
+        same = (after.get((where, direction)) == name
+                and candidate.get(key, ("", ""))[1] == running.get(key, ("", ""))[1])
+        if not same:
+            places.setdefault(name, []).append(where)
+    out = []
+    for name in sorted(places):
+        system = "system qos" in places[name]
+        ports = len(places[name]) - system
+        scope = ", ".join((["system qos"] if system else [])
+                          + ([f"{ports} port{'s' if ports != 1 else ''}"] if ports else []))
+        out.append(f"changes queuing policy `{name}` ({scope}) {_QUEUING_WHY}")
+    return out
 
 
 def _pending(status: str) -> bool:
