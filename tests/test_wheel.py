@@ -190,6 +190,7 @@ def main(inventory: Path) -> int:
     reveal_type(api.lint(fabric))
     reveal_type(api.from_yaml("fabric: {}"))
     reveal_type(api.from_data({"fabric": {}}))
+    reveal_type(api.verify(fabric, "devices.yaml"))
     verdict: int = api.deadlock(fabric).verdict
     return 0 if verdict else 1
 '''
@@ -209,6 +210,7 @@ REVEALED = [
     "netcfg.lint.run.LintResult",
     "netcfg.api.Fabric",
     "netcfg.api.Fabric",
+    "netcfg.verify.run.VerifyResult",
 ]
 
 
