@@ -8,7 +8,11 @@ install, before it does any work, instead of failing on an import halfway.
 
 from __future__ import annotations
 
+import json
+import shlex
+from importlib.metadata import distributions
 from importlib.util import find_spec
+from urllib.parse import unquote, urlsplit
 
 #: the distribution's name in the package index (`netcfg` there is an unrelated project)
 DISTRIBUTION = "netcfg-roce"
@@ -33,7 +37,27 @@ COMMANDS = {
 
 
 def install_hint(extra: str) -> str:
+    """The pip command that adds `extra` to this installation: from the checkout netcfg is
+    installed from in editable mode (pip's direct_url.json, PEP 610), else from the index."""
+    checkout = editable_checkout()
+    if checkout is not None:
+        return f"pip install -e {shlex.quote(f'{checkout}[{extra}]')}"
     return f"pip install '{DISTRIBUTION}[{extra}]'"
+
+
+def editable_checkout() -> str | None:
+    """The directory of an editable install of netcfg-roce, None for any other install."""
+    # every record of the name: a source tree's own egg-info (no direct_url.json) may come
+    # first on the path, before what pip installed
+    for found in distributions(name=DISTRIBUTION):
+        try:
+            record = json.loads(found.read_text("direct_url.json") or "null")
+        except ValueError:
+            continue
+        if isinstance(record, dict) and record.get("dir_info", {}).get("editable"):
+            url = urlsplit(str(record.get("url", "")))
+            return unquote(url.path) if url.scheme == "file" and url.path else None
+    return None
 
 
 def missing_for(command: str) -> str | None:
