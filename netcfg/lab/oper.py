@@ -124,6 +124,19 @@ def chassis_mac(name: str) -> str:
     return "02:" + ":".join(f"{b:02x}" for b in d[:5])
 
 
+def dotted_mac(mac: str) -> str:
+    """A MAC as Cisco and Arista print it in LLDP: xxxx.xxxx.xxxx."""
+    h = mac.replace(":", "")
+    return f"{h[0:4]}.{h[4:8]}.{h[8:12]}"
+
+
+def system_description(nos: str) -> str:
+    """The LLDP system description a neighbour of this NOS sends (its first words)."""
+    return {"eos": "Arista Networks EOS", "nxos": "Cisco Nexus Operating System (NX-OS)",
+            "junos": "Juniper Networks, Inc. Junos OS", "sonic": "SONiC Software Version",
+            "cumulus": "Cumulus Linux"}.get(nos, nos)
+
+
 class Wiring:
     """The lab's cabling and the state that follows from it (see the module docstring)."""
 

@@ -13,7 +13,14 @@ import re
 import time
 from typing import TYPE_CHECKING, Any
 
-from netcfg.lab.oper import ConfigFacts, NeighborFacts, PortFacts, Wiring
+from netcfg.lab.oper import (
+    ConfigFacts,
+    NeighborFacts,
+    PortFacts,
+    Wiring,
+    dotted_mac,
+    system_description,
+)
 
 if TYPE_CHECKING:
     from netcfg.lab.eos.emulator import EosEmulator
@@ -164,23 +171,11 @@ def _lldp(dev: EosEmulator, wiring: Wiring, only: list[str]) -> dict[str, Any]:
                 "maxFrameSize": 0},
             "neighborDiscoveryTime": time.time() - 60,
             "lastContactTime": time.time(),
-            "chassisId": _dotted(n.mac), "systemName": n.device,
-            "systemDescription": _description(n.nos), "ttl": 120,
+            "chassisId": dotted_mac(n.mac), "systemName": n.device,
+            "systemDescription": system_description(n.nos), "ttl": 120,
             "managementAddresses": [], "chassisIdType": "macAddress"}]
         out[port] = {"lldpNeighborInfo": info}
     return {"lldpNeighbors": out}
-
-
-def _dotted(mac: str) -> str:
-    """EOS prints MAC addresses as xxxx.xxxx.xxxx."""
-    h = mac.replace(":", "")
-    return f"{h[0:4]}.{h[4:8]}.{h[8:12]}"
-
-
-def _description(nos: str) -> str:
-    return {"eos": "Arista Networks EOS", "nxos": "Cisco Nexus Operating System (NX-OS)",
-            "junos": "Juniper Networks, Inc. Junos OS", "sonic": "SONiC Software Version",
-            "cumulus": "Cumulus Linux"}.get(nos, nos)
 
 
 def interfaces(dev: EosEmulator, wiring: Wiring, data: dict[str, Any]) -> None:

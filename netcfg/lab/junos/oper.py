@@ -11,7 +11,14 @@ from xml.sax.saxutils import escape
 from lxml import etree
 
 from netcfg.lab.junos.config import JNode
-from netcfg.lab.oper import ConfigFacts, NeighborFacts, PortFacts, Session, Wiring
+from netcfg.lab.oper import (
+    ConfigFacts,
+    NeighborFacts,
+    PortFacts,
+    Session,
+    Wiring,
+    system_description,
+)
 
 if TYPE_CHECKING:
     from netcfg.lab.junos.emulator import JunosEmulator
@@ -142,8 +149,6 @@ def _bgp_summary(sessions: list[Session]) -> str:
 
 
 def _lldp(dev: JunosEmulator, wiring: Wiring, only: str | None) -> str:
-    from netcfg.lab.eos.oper import _description
-
     items = []
     for port, n in wiring.lldp(dev.name).items():
         if only and only != port:
@@ -161,7 +166,7 @@ def _lldp(dev: JunosEmulator, wiring: Wiring, only: str | None) -> str:
             + f"<lldp-remote-port-description>{n.port}</lldp-remote-port-description>"
             f"<lldp-remote-system-name>{escape(n.device)}</lldp-remote-system-name>"
             + ("<lldp-system-description><lldp-remote-system-description>"
-               f"{escape(_description(n.nos))}</lldp-remote-system-description>"
+               f"{escape(system_description(n.nos))}</lldp-remote-system-description>"
                "</lldp-system-description>"
                "<lldp-remote-system-capabilities-supported>Bridge Router "
                "</lldp-remote-system-capabilities-supported>"

@@ -7,7 +7,14 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from netcfg.lab.oper import ConfigFacts, NeighborFacts, PortFacts, Wiring
+from netcfg.lab.oper import (
+    ConfigFacts,
+    NeighborFacts,
+    PortFacts,
+    Wiring,
+    dotted_mac,
+    system_description,
+)
 
 if TYPE_CHECKING:
     from netcfg.lab.nxos.emulator import NxosEmulator
@@ -106,16 +113,14 @@ def _short(port: str) -> str:
 
 
 def _lldp_text(dev: NxosEmulator, wiring: Wiring, only: str | None) -> str:
-    from netcfg.lab.eos.oper import _description, _dotted
-
     blocks = []
     for port, n in wiring.lldp(dev.name).items():
         if only is not None and only.lower() not in (port.lower(), _short(port).lower()):
             continue
         blocks.append(
-            f"Chassis id: {_dotted(n.mac)}\nPort id: {n.port}\nLocal Port id: {_short(port)}\n"
+            f"Chassis id: {dotted_mac(n.mac)}\nPort id: {n.port}\nLocal Port id: {_short(port)}\n"
             f"Port Description: {n.port}\nSystem Name: {n.device}\n"
-            f"System Description: {_description(n.nos)}\nTime remaining: 103 seconds\n"
+            f"System Description: {system_description(n.nos)}\nTime remaining: 103 seconds\n"
             "System Capabilities: B, R\nEnabled Capabilities: B, R\n"
             "Management Address: not advertised\nVlan ID: not advertised\n\n")
     return (_LLDP_HEAD + "\n" + "\n".join(blocks)
