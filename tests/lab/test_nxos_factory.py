@@ -10,9 +10,9 @@ routed (`no switchport`) port is `shutdown` unless the file says `no shutdown` (
 loopbacks are up, an L2 port follows `system default switchport shutdown` (cisco.nxos). That
 `configure replace` replaces the whole running configuration is Cisco's configuration-replace
 guide ("not a merge operation"); that NAPALM's nxos driver uploads the replace file by SCP is
-its `load_replace_candidate` (netmiko `file_transfer`), and that the switch serves SCP only
-with `feature scp-server` is the factory README's (DEFAULTS.md: nxapi and scp-server absent
-from the factory state, NAPALM needs both)."""
+its `load_replace_candidate` (netmiko `file_transfer`), and that the switch must run `feature
+nxapi` and `feature scp-server` for it is NAPALM's nxos documentation ("The features nxapi
+server scp-server must be enabled"; DEFAULTS.md: both absent from the factory state)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 
 import pytest
-from napalm.base.exceptions import ReplaceConfigException
+from napalm.base.exceptions import ConnectionException, ReplaceConfigException
 
 from netcfg.lab import DeviceSpec
 from netcfg.lab.truth import vendor_options
@@ -99,6 +99,11 @@ def test_factory_boot_defaults_and_a_replace_that_removes_what_the_file_lacks(ma
     # and the switch no longer takes NAPALM's upload of the next file
     with pytest.raises(ReplaceConfigException, match="transfer"):
         drv.load_replace_candidate(config=_file(own))
+    # NAPALM's nxos docs: "The features nxapi server scp-server must be enabled": without
+    # `feature nxapi` the switch answers no NX-API request, so NAPALM cannot even connect
+    drv.device.config("no feature nxapi")
+    with pytest.raises(ConnectionException):
+        drivers("nxos", dev).open()
 
 
 def test_without_the_vendor_folder_the_built_in_factory_says_so(make_lab):

@@ -174,15 +174,15 @@ class NxosEmulator(Emulator):
                     "ssh_config_file": str(self.ssh_config),
                 }}
 
-    def file_server_on(self, kind: str) -> bool:
-        """Whether the switch serves `kind` ("scp" or "sftp") now: NX-OS runs its SCP and
-        SFTP servers only with `feature scp-server` / `feature sftp-server` (the features
-        Cisco's System Management guide names for copying files to the switch), so a
+    def file_server_on(self, kind: str, suffix: str = "-server") -> bool:
+        """Whether the switch runs `kind` now ("scp" or "sftp" for its file servers): NX-OS
+        runs its SCP and SFTP servers only with `feature scp-server` / `feature sftp-server`
+        (NAPALM's nxos docs: "The features nxapi server scp-server must be enabled"), so a
         running config without `feature scp-server` refuses NAPALM's upload of the next
         replace file."""
         from netcfg.lab.nxos.config import features
 
-        return f"{kind}-server" in features(self.running)
+        return f"{kind}{suffix}" in features(self.running)
 
     # --- interfaces (show interface) --------------------------------------------------------------
     def interface_table(self) -> list[tuple[str, dict[str, Any]]]:
@@ -398,6 +398,10 @@ class NxosEmulator(Emulator):
 
     # --- NX-API -----------------------------------------------------------------------------------
     async def _nxapi(self, request: web.BaseRequest) -> web.StreamResponse:
+        if not self.file_server_on("nxapi", ""):
+            # NX-API runs only with `feature nxapi` (NAPALM's nxos docs: the device and every
+            # checkpoint file pushed must have it): a switch without it does not answer
+            raise Dropped()
         if request.method != "POST" or request.path != "/ins":
             return web.Response(status=404, text="Not Found")
         try:
