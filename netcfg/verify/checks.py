@@ -148,8 +148,19 @@ def _misplaced(device: str, i: Interface, got: str, seen: dict[str, str | None],
     return text
 
 
-def bgp(plan: DevicePlan, state: DeviceState) -> list[Check]:
-    """Every planned session present with the planned AS (VFY008) and established (VFY007)."""
+def originated(plan: DevicePlan) -> int:
+    """How many prefixes a switch announces itself: its loopback and server subnets; SONiC
+    announces the blocks holding the subnets instead, each as an advertised blackhole route,
+    and no block of one subnet (netcfg/vendors/sonic/render.py, CAP009)."""
+    if plan.nos == "sonic":
+        return 1 + len(plan.bgp.merged_blocks())
+    return len(plan.bgp.networks)
+
+
+def bgp(plan: DevicePlan, state: DeviceState,
+        origins: dict[str, int] | None = None) -> list[Check]:
+    """Every planned session present with the planned AS (VFY008) and established (VFY007);
+    with `origins` (peer -> prefixes it originates), receiving at least those (VFY009)."""
     if state.bgp is None:
         return []
     out: list[Check] = []
@@ -172,6 +183,11 @@ def bgp(plan: DevicePlan, state: DeviceState) -> list[Check]:
                       if int(af.get("received_prefixes") or 0) > 0)
             out.append(Check("VFY007", plan.hostname, n.interface, True,
                              f"{what} established, {got} prefix(es) received"))
+            want = origins.get(n.name) if origins else None
+            if want is not None:
+                out.append(Check("VFY009", plan.hostname, n.interface, got >= want,
+                                 f"{what}: {got} prefix(es) received, {n.name} originates "
+                                 f"{want}"))
         else:
             why = "shut down" if peer.get("is_enabled") is False else "not established"
             out.append(Check("VFY007", plan.hostname, n.interface, False, f"{what} {why}"))
@@ -248,6 +264,7 @@ def _over_interval(dev: str, port: str, prio: int, first: PfcState, after: PfcSt
     return out
 
 
-def state_checks(plan: DevicePlan, state: DeviceState, max_pauses: int = 0) -> list[Check]:
-    return (interfaces(plan, state) + cabling(plan, state) + bgp(plan, state)
+def state_checks(plan: DevicePlan, state: DeviceState, max_pauses: int = 0,
+                 origins: dict[str, int] | None = None) -> list[Check]:
+    return (interfaces(plan, state) + cabling(plan, state) + bgp(plan, state, origins)
             + pfc(plan, state, max_pauses))

@@ -42,7 +42,7 @@ def verify(path: str, fmt: str, output: str | None, interval: float, max_pauses:
     from netcfg.lint.cli import _emit, _fabric_file
     from netcfg.render.plan import PlanBuilder
     from netcfg.verify import report
-    from netcfg.verify.run import verify_fleet
+    from netcfg.verify.run import peer_origins, verify_fleet
 
     setup = _Setup(path, kw)
     fabric, physics = setup.validation.fabric, setup.validation.physics
@@ -53,7 +53,8 @@ def verify(path: str, fmt: str, output: str | None, interval: float, max_pauses:
     bar = Progress(len(setup.targets), "verifying")
     try:
         result = verify_fleet(setup.targets, plans, setup.desired, opts, setup.state,
-                              fabric.name, _fabric_file(path), bar, interval, max_pauses)
+                              fabric.name, _fabric_file(path), bar, interval, max_pauses,
+                              peer_origins(builder, plans))
     finally:
         bar.close()
     out = report.render(result, fmt, _colour if output is None else _plain)

@@ -64,6 +64,7 @@ _HOLDS = {"VFY001": "running config is the rendered one",
           "VFY002": "LLDP neighbour as planned", "VFY003": "LLDP neighbour present",
           "VFY004": "planned port up", "VFY005": "planned speed", "VFY006": "planned MTU",
           "VFY007": "BGP session established", "VFY008": "BGP session configured",
+          "VFY009": "peer's own prefixes received",
           "VFY010": "lossless queue watched by the PFC watchdog",
           "VFY011": "no PFC storm", "VFY012": "PFC pauses within the threshold",
           "VFY013": "no drop on a lossless queue"}

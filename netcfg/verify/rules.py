@@ -35,6 +35,12 @@ RULES: dict[str, Rule] = {r.id: r for r in (
     Rule("VFY008", "error", "planned BGP session missing on the switch or with another AS",
          "the switch runs no session toward the planned peer address and AS",
          "NAPALM get_bgp_neighbors; RFC 7938"),
+    Rule("VFY009", "error", "an established BGP session receives fewer prefixes than its peer "
+         "originates",
+         "every switch announces its loopback and its server subnets (SONiC: the blocks "
+         "holding them); a session that brings fewer lost an announcement or filters it, and "
+         "the fabric's ECMP toward those servers narrows",
+         "NAPALM get_bgp_neighbors (received_prefixes); the peer's plan"),
     Rule("VFY010", "error", "PFC watchdog does not watch a planned lossless queue",
          "the watchdog watches the queues PFC is on for; a lossless queue it does not watch "
          "has PFC or the watchdog off, so a storm there is never broken",

@@ -26,6 +26,7 @@ from netcfg.verify.collect import PFC_READERS, collect
 
 if TYPE_CHECKING:
     from netcfg.deploy.runs import State
+    from netcfg.render.plan import PlanBuilder
     from netcfg.validate import Validation
 
 EXIT_FINDINGS, EXIT_DEVICE = 1, 4
@@ -77,7 +78,7 @@ class VerifyResult:
 
 def verify_device(target: Target, plan: DevicePlan, desired: Desired, opts: Options,
                   state: State | None, interval: float = 0.0,
-                  max_pauses: int = 0) -> DeviceReport:
+                  max_pauses: int = 0, origins: dict[str, int] | None = None) -> DeviceReport:
     """Config check, then the state checks over a second connection."""
     start = time.perf_counter()
     report = DeviceReport(target.name, target.nos)
@@ -105,7 +106,7 @@ def verify_device(target: Target, plan: DevicePlan, desired: Desired, opts: Opti
                                       f"{', '.join(PFC_READERS)} only so far)")
         elif interval <= 0:
             report.not_checked.append("pause frames and lossless drops (give --interval)")
-        report.checks += checks.state_checks(plan, got, max_pauses)
+        report.checks += checks.state_checks(plan, got, max_pauses, origins)
     report.seconds = time.perf_counter() - start
     return report
 
@@ -119,13 +120,13 @@ def verify_fleet(targets: list[Target], plans: dict[str, DevicePlan],
                  desired: dict[str, Desired], opts: Options, state: State | None,
                  fabric: str, file: str | None,
                  progress: Callable[[object], None] | None = None, interval: float = 0.0,
-                 max_pauses: int = 0) -> VerifyResult:
+                 max_pauses: int = 0, origins: dict[str, int] | None = None) -> VerifyResult:
     start = time.perf_counter()
     by_name: dict[str, DeviceReport] = {}
 
     def one(t: Target) -> DiffResult:
         by_name[t.name] = verify_device(t, plans[t.name], desired[t.name], opts, state,
-                                        interval, max_pauses)
+                                        interval, max_pauses, origins)
         return DiffResult(t.name, "verified")
 
     pool(targets, one, opts.workers, progress)
@@ -156,4 +157,15 @@ def verify_validated(validation: Validation, connect: Path, devices: tuple[str, 
     builder = PlanBuilder(fabric, physics)
     plans = {d.name: builder.plan(d) for d in chosen}
     return verify_fleet(targets, plans, desired, Options(timeout=timeout, workers=workers),
-                        state, fabric.name, file, None, interval, max_pauses)
+                        state, fabric.name, file, None, interval, max_pauses,
+                        peer_origins(builder, plans))
+
+
+def peer_origins(builder: PlanBuilder, plans: dict[str, DevicePlan]) -> dict[str, int]:
+    """How many prefixes each BGP peer of the selected switches originates (from its own
+    plan; checks.originated)."""
+    fabric = builder.fabric
+    peers = {n.name for p in plans.values() for n in p.bgp.neighbors}
+    return {name: checks.originated(plans[name] if name in plans
+                                    else builder.plan(fabric.devices[name]))
+            for name in sorted(peers) if name in fabric.devices}

@@ -42,12 +42,13 @@ def test_after_a_push_every_check_holds(verify_lab: VerifyLab):
     count = {}
     for c in dev["checks"]:
         count[c["rule"]] = count.get(c["rule"], 0) + 1
+    # VFY009: each spine sends at least what it originates itself, its loopback
     assert count == {"VFY001": 1, "VFY004": 32, "VFY005": 32, "VFY006": 32, "VFY002": 16,
-                     "VFY007": 16, "VFY008": 16}
+                     "VFY007": 16, "VFY008": 16, "VFY009": 16}
     mtu = {c["message"] for c in dev["checks"] if c["rule"] == "VFY006"}
     assert mtu == {"MTU 9202"}
     code, text = _verify(verify_lab, "text")
-    assert code == 0 and "145 check(s), 0 failed" in text
+    assert code == 0 and "161 check(s), 0 failed" in text
     assert "ok    VFY007 BGP session established: 16" in text
 
 
@@ -94,8 +95,9 @@ def test_state_faults_are_named_in_every_format(verify_lab: VerifyLab):
     fails = {case.get("name") for case in root.iter("testcase")
              if case.find("failure") is not None}
     assert fails == {f"{r} {s}" for r, s in named}
-    # a port that is down has no speed or MTU to check: 145 checks less those two
-    assert root.get("failures") == "6" and root.get("tests") == "143"
+    # a port that is down has no speed or MTU to check, a session down no prefix count: 161
+    # checks less those two and those three
+    assert root.get("failures") == "6" and root.get("tests") == "156"
     github = outputs["github"][1].splitlines()
     assert len(github) == 6 and all(line.startswith("::error ") for line in github)
     assert any("title=VFY002" in line and "leaf-su1-r1%3AEthernet9/1" not in line
@@ -113,6 +115,14 @@ def test_drift_and_an_unreachable_switch(verify_lab: VerifyLab):
                                     "router bgp 4200000000\n   neighbor 10.64.0.0 shutdown\n")
         driver.commit_config()
         code, out = _verify(verify_lab, "json")
+        # the spine's side of the leaf's sessions, with one of the leaf's subnets no longer
+        # announced (`no network`): the three sessions still up bring 16 of its 17 prefixes
+        driver.load_merge_candidate(config="router bgp 4200000000\n"
+                                    "   no network 10.128.0.0/31\n")
+        driver.commit_config()
+        spine = CliRunner().invoke(main, [
+            "verify", str(verify_lab.inventory), "--device", "spine-pod1-1", "--connect",
+            str(verify_lab.connect), "--state", str(verify_lab.state), "--format", "json"])
         driver.load_replace_candidate(config=before)
         driver.commit_config()
     finally:
@@ -123,6 +133,15 @@ def test_drift_and_an_unreachable_switch(verify_lab: VerifyLab):
     assert "differs from the rendered one" in drift["message"]
     assert (down["rule"], down["interface"]) == ("VFY007", "Ethernet9/1")
     assert down["message"].endswith(" shut down")
+    spine_found = {(f["rule"], f["interface"]): f["message"]
+                   for f in json.loads(spine.stdout)["findings"]
+                   if f["interface"] in ("Ethernet1/1/1", "Ethernet1/1/2", "Ethernet1/2/1",
+                                         "Ethernet1/2/2")}
+    assert spine_found[("VFY007", "Ethernet1/1/1")].endswith(" not established")
+    for port in ("Ethernet1/1/2", "Ethernet1/2/1", "Ethernet1/2/2"):
+        assert spine_found[("VFY009", port)].endswith(
+            "16 prefix(es) received, leaf-su1-r1 originates 17")
+    assert len(spine_found) == 4
     leaf.inject("refused")
     try:
         code, out = _verify(verify_lab, "json")
@@ -324,7 +343,7 @@ def test_the_api_verifies_like_the_command(verify_lab: VerifyLab):
     from netcfg import api
 
     result = api.verify(verify_lab.inventory, verify_lab.connect, devices=(LEAF,))
-    assert result.exit_code == 0 and len(result.checks()) == 145
+    assert result.exit_code == 0 and len(result.checks()) == 161
     assert result.findings() == [] and result.file is not None
     assert result.file.endswith("multivendor/fabric.yaml")
 
