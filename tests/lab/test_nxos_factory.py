@@ -88,6 +88,11 @@ def test_factory_boot_defaults_and_a_replace_that_removes_what_the_file_lacks(ma
     drv.commit_config()
     state = drv.get_interfaces()
     assert not state["Ethernet1/3"]["is_up"] and state["Ethernet1/1"]["is_up"]
+    # the operational state the lab's wiring reads (netcfg/lab/oper.py) agrees
+    from netcfg.lab.nxos.oper import facts
+
+    ports = dev.do(lambda emu: facts(emu).ports)
+    assert [p for p in PORTS if not ports[p].shutdown] == ["Ethernet1/1"]
 
     # a partial file: `configure replace` (NAPALM: rollback to the file) removes what it lacks
     partial = _file([line for line in own if not line.startswith(("boot", "copp"))])

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from netcfg.lab.nxos.config import admin_up
 from netcfg.lab.oper import (
     ConfigFacts,
     NeighborFacts,
@@ -25,12 +26,11 @@ def facts(dev: NxosEmulator) -> ConfigFacts:
     for node in dev.running.children:
         toks = node.line.split()
         if node.mode == "if" and len(toks) == 2:
-            port = PortFacts()
+            # admin state by NX-OS's defaults: a routed port without `no shutdown` is down
+            port = PortFacts(shutdown=not admin_up(node, dev.running, dev.factory.l3_enabled))
             for c in node.children:
                 t = c.line.split()
-                if t == ["shutdown"]:
-                    port.shutdown = True
-                elif t[:1] == ["mtu"] and len(t) == 2 and t[1].isdigit():
+                if t[:1] == ["mtu"] and len(t) == 2 and t[1].isdigit():
                     port.mtu = int(t[1])
                 elif t[:1] == ["speed"] and len(t) == 2 and t[1].isdigit():
                     port.speed = int(t[1])  # NX-OS speed is in Mb/s
