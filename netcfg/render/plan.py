@@ -202,6 +202,9 @@ class Qos:
     queue_limit: int
     #: shared buffer pools sized from the ASIC buffer and the reserved headroom
     pools: BufferPools
+    #: qos.buffer.traffic_pattern (mtu, small_packet_percentage) the headroom was computed
+    #: for: a NOS that computes headroom itself (SONiC's dynamic model) is given the same
+    traffic_pattern: tuple[int, int] = (1024, 50)
 
     def tc_to_pg(self, tc: int) -> int:
         """Lossless priorities get their own priority group (same number); the rest PG 0."""
@@ -543,7 +546,9 @@ class PlanBuilder:
             watchdog_poll_ms=_ms(wd.poll_interval), watchdog_default=self.watchdog(dev, None),
             ecn_profiles=sorted(ecn_profiles.values(), key=lambda p: p.name),
             headroom_profiles=sorted(hr_profiles.values(), key=lambda p: p.name),
-            dynamic_th=dyn, queue_limit=budget.queue_limit, pools=pools)
+            dynamic_th=dyn, queue_limit=budget.queue_limit, pools=pools,
+            traffic_pattern=(intent.qos.buffer.traffic_pattern.mtu,
+                             intent.qos.buffer.traffic_pattern.small_packet_percentage))
         ecmp_i = intent.ecmp
         tier = dev.role if dev.role in ("leaf", "spine", "core") else "leaf"
         ecmp = Ecmp(tuple(ecmp_i.fields), dev.ecmp_seed if dev.ecmp_seed is not None

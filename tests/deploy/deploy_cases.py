@@ -50,7 +50,7 @@ def in_service(name: str, username: str = "netops") -> str:
 def specs(names: list[str], password: str = PASSWORD, factory: bool = False
           ) -> list[DeviceSpec]:
     """Lab devices for `names` of the multivendor inventory; NX-OS spines in service (their
-    cages split) unless `factory`."""
+    cages split) and SONiC switches in service (their SKU's buffers) unless `factory`."""
     result = multivendor()
     fabric = result.fabric
     assert fabric is not None
@@ -59,9 +59,12 @@ def specs(names: list[str], password: str = PASSWORD, factory: bool = False
         dev = fabric.devices[name]
         nos = fabric.platform(dev).nos
         startup = in_service(name) if nos == "nxos" and not factory else ""
+        # a SONiC switch in service has its SKU's buffers (`config qos reload` once)
+        service = {"qos_reload": True} if nos == "sonic" and not factory else {}
         out.append(DeviceSpec(name, nos, username="netops",
                               password=password, interfaces=[p.name for p in dev.ports],
-                              model=fabric.platform(dev).model, options=vendor_options(SHARED),
+                              model=fabric.platform(dev).model,
+                              options=vendor_options(SHARED) | service,
                               startup_config=startup))
     return out
 

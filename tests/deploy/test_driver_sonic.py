@@ -38,7 +38,8 @@ def test_getters_follow_napalm_models(leaf, drivers):
     facts = drv.get_facts()
     check_model(models.FactsDict, facts)
     assert facts["hostname"] == "leaf1" and facts["vendor"] == "SONiC"
-    assert facts["os_version"].startswith("SONiC.") and facts["model"] == "ACS-SN5600"
+    assert facts["os_version"].startswith("SONiC.") and facts["model"] == \
+        "Mellanox-SN5600-O128"  # the built-in factory's SKU: 2 x 400G ports
     assert facts["interface_list"][:3] == ["Ethernet0", "Ethernet4", "Ethernet8"]
     lab.advance(90)
     assert 90 <= drv.get_facts()["uptime"] < 100

@@ -28,7 +28,10 @@ def test_diff_push_then_nothing_to_do(one, tmp_path):
     lab, dev, target, desired, run = one
     first = diff_device(target, desired, OPTS)
     assert first.status == "drift" and first.diff
-    assert any("PFC priority 3 off" in line for line in first.meaning), first.meaning[:5]
+    # the lossless class is not yet as the intent has it (a SONiC switch in service runs its
+    # SKU's QoS: DSCP 26 in traffic class 0, not 3)
+    assert any("PFC priority 3 off" in line or "DSCP 26: traffic class 0 instead of 3" in line
+               for line in first.meaning), first.meaning[:5]
 
     pushed = _push(target, desired, run)
     assert pushed.status == "confirmed", pushed

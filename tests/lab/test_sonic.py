@@ -227,8 +227,6 @@ def test_rollback_of_a_pending_commit_stops_the_timer(leaf, drivers):
      "does not satisfy the range constraint"),
     (lambda db: db.update(QUEUE={"Ethernet0|3": {"scheduler": "missing"}}),
      "Invalid leafref value"),
-    (lambda db: db["BUFFER_POOL"]["egress_lossy_pool"].update(size="1"),
-     "Modification of BUFFER_POOL table is illegal"),
     (lambda db: db.update(PFC_WD={}), "will result in empty tables"),
 ])
 def test_invalid_replace_is_rejected_at_load(leaf, drivers, change, expected):
@@ -405,13 +403,53 @@ def test_every_rendered_config_replaces_and_commits(make_lab, drivers, rendered,
         drv.discard_config()
 
 
-def test_rendered_config_without_the_device_buffer_pools_is_refused(make_lab, drivers, rendered):
-    name, db = next(iter(rendered.items()))
-    lab = make_lab(DeviceSpec(name, "sonic", interfaces=list(db["PORT"])))
-    drv = drivers(DRIVER, lab[name])
+@pytest.mark.parametrize("change, legal", [
+    # gcu_field_operation_validators.conf.json (sonic-utilities): BUFFER_POOL "Shared/headroom
+    # pool size changes": `replace` of ingress_lossless_pool/xoff and /size and
+    # egress_lossy_pool/size only
+    (lambda pools: pools["ingress_lossless_pool"].update(xoff="1048576"), True),
+    (lambda pools: pools["egress_lossless_pool"].update(size="1"), False),
+    (lambda pools: pools.update(extra_pool={"type": "ingress", "mode": "static", "size": "1"}),
+     False),
+    (lambda pools: pools.pop("egress_lossless_pool"), False),
+], ids=["shp-size", "egress-lossless-size", "add", "remove"])
+def test_buffer_pools_change_only_as_gcu_allows(make_lab, drivers, change, legal):
+    """On a traditional box (the 7060X6's 2 x 400G SKU, whose pools carry sizes and a shared
+    headroom pool)."""
+    dev = make_lab(DeviceSpec("leaf1", "sonic", model=MULTIVENDOR_MODEL))["leaf1"]
+    drv = drivers(DRIVER, dev)
     drv.open()
+    drv.cli(["sudo config qos reload"])  # SONiC's SKU pools on the factory box
+    target = running(dev)
+    change(target["BUFFER_POOL"])
+    if legal:
+        drv.load_replace_candidate(config=json.dumps(target))
+        return
     with pytest.raises(ReplaceConfigException, match="BUFFER_POOL table is illegal"):
-        drv.load_replace_candidate(config=json.dumps(db))
+        drv.load_replace_candidate(config=json.dumps(target))
+
+
+def test_a_box_without_pools_gets_the_skus_then_the_file(make_lab, drivers, rendered):
+    """A factory CONFIG_DB has no BUFFER_POOL and GCU never adds one: the commit runs SONiC's
+    `config qos reload` first, and the file takes the pools it wrote (the SKU's)."""
+    if not (REPO.parent / "shared" / "factory").is_dir():
+        pytest.skip("SONiC factory files (../shared/factory) not present next to the repo")
+    from netcfg.lab.truth import vendor_options
+
+    name, db = next(iter(rendered.items()))
+    lab = make_lab(DeviceSpec(name, "sonic", interfaces=list(db["PORT"]),
+                              model=MULTIVENDOR_MODEL, options=vendor_options(REPO.parent /
+                                                                                "shared")))
+    dev = lab[name]
+    assert "BUFFER_POOL" not in running(dev)
+    drv = drivers(DRIVER, dev)
+    drv.open()
+    drv.load_replace_candidate(config=json.dumps(db))
+    assert "BUFFER_POOL" not in running(dev)  # loading changes nothing
+    drv.commit_config()
+    after = running(dev)
+    assert after["BUFFER_POOL"]["ingress_lossless_pool"]["xoff"] == "29423360"
+    assert after["BUFFER_PG"] == db["BUFFER_PG"]
 
 
 def test_yang_rejects_what_the_models_forbid(make_lab, drivers):
@@ -434,7 +472,7 @@ def _first_port(db: dict) -> str:
     (lambda e: e.update(lanes="0,1,2,3"), "lanes 0,1,2,3 is not the platform's 17,18,19,20"),
     (lambda e: e.update(index="7"), "index 7 is not the platform's 1"),
     (lambda e: e.pop("fec"), "fec \\(none\\) where the platform's SKU sets rs"),
-    (lambda e: e.update(lanes="17,18,19"), "has no port Ethernet0 of 3 lanes"),
+    (lambda e: e.update(lanes="17,18,19"), "netcfg does not break ports out"),
 ], ids=["name-order-lanes", "index", "no-fec", "lane-count"])
 def test_ports_the_hardware_does_not_have_are_refused(make_lab, drivers, rendered, edit,
                                                       message):

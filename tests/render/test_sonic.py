@@ -125,10 +125,18 @@ def test_conversions(multivendor):
     # portmgr: PORT.mtu is the Linux MTU (the frame less its 14-byte header); orchagent adds 22
     assert entry["mtu"] == str(port.mtu - 14) and entry["speed"] == str(port.speed)
     assert sonic.cable(2.1) == "3m" and sonic.cable(40.0) == "40m"
+    # traditional model: the profile buffermgrd itself makes from the SKU's
+    # pg_profile_lookup.ini (Arista-7060X6-64PE-O128S2: rows at 5m, 40m and 150m only, so a
+    # 3 m cable takes the 5 m row: "400000 5m 18796 0 612140 0 3556"), threshold as
+    # dynamic_th of the dynamic pool, with the SKU's xon_offset
+    assert db["CABLE_LENGTH"]["AZURE"][port.name] == "3m"
     pg = db["BUFFER_PG"][f"{port.name}|3"]["profile"]
-    prof = db["BUFFER_PROFILE"][pg]
-    assert (int(prof["xon"]), int(prof["xoff"]), int(prof["size"])) == (
-        port.headroom.xon, port.headroom.xoff, port.headroom.size)
+    assert pg == "pg_lossless_400000_3m_profile"
+    assert db["BUFFER_PROFILE"][pg] == {"pool": "ingress_lossless_pool", "size": "18796",
+                                        "xon": "0", "xoff": "612140", "dynamic_th": "0",
+                                        "xon_offset": "3556"}
+    # the SKU's shared headroom pool stays (buffers_defaults_t0.j2 of O128S2)
+    assert db["BUFFER_POOL"]["ingress_lossless_pool"]["xoff"] == "29423360"
 
 
 def test_hostile_description_stays_one_json_string(multivendor):
@@ -197,6 +205,8 @@ def test_shared_headroom_pool_is_the_ingress_xoff(shp_plans):
         shp = plan.qos.pools.headroom_pool
         assert shp > 0 and ingress["xoff"] == str(shp)
         for entry in db["BUFFER_PG"].values():  # lossless PGs reserve only xon
+            if entry["profile"] == "NULL":  # dynamic model: the buffer manager's
+                continue
             prof = db["BUFFER_PROFILE"][entry["profile"]]
             assert "xoff" not in prof or prof["size"] == prof["xon"]
 

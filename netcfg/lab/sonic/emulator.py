@@ -23,6 +23,7 @@ from netcfg.lab.clock import Timer
 from netcfg.lab.device import DeviceSpec, Dropped, Emulator, LabContext
 from netcfg.lab.faults import FaultKind
 from netcfg.lab.sonic import buffermgr, schema
+from netcfg.lab.sonic.factory import Factory, merge_under
 from netcfg.lab.sonic.gcu import GcuError, apply_patch, check_target
 from netcfg.lab.sonic.shell import SonicShell
 from netcfg.lab.sonic.sku import Platform
@@ -31,6 +32,9 @@ from netcfg.lab.sonic.yang import YangValidator
 DEFAULT_VERSION = "SONiC.202405.0-20240531"
 DEFAULT_INTERFACES = [f"Ethernet{i}" for i in range(0, 32, 4)]
 DEFAULT_MODEL = "ACS-SN5600"
+#: the SKU of the built-in factory (no vendor-data folder): the platform's 2 x 400G SKU, whose
+#: port names the lab's default interfaces are
+BUILTIN_SKU = {"SN5600": "Mellanox-SN5600-O128", "DCS-7060X6-64PE": "Arista-7060X6-64PE-O128S2"}
 PLATFORM = "x86_64-nvidia_sn5600-r0"
 CHECKPOINT_DIR = "/etc/sonic/checkpoints"
 SAVED_CONFIG = "/etc/sonic/config_db.json"
@@ -110,10 +114,23 @@ class SonicEmulator(Emulator):
             (self.root / folder).mkdir(parents=True, exist_ok=True)
         self.yang = YangValidator.from_options(spec.options)
         self.hardware = Platform.from_spec(spec.model, spec.options)
+        self.factory = Factory.of(spec.model, spec.options)
+        #: the SKU the box was installed with (factory.py: the platform's default unless told)
+        self.sku = self.factory.choose(str(spec.options.get("hwsku", "")), spec.interfaces)
+        #: what the buffer manager computed (APPL_DB): BUFFER_POOL_TABLE sizes, lossless
+        #: BUFFER_PROFILE_TABLE entries of the dynamic model (buffermgr.py)
+        self.appl: dict[str, dict[str, dict[str, str]]] = {}
+        #: no factory folder: the built-in minimum stands in for SONiC's first boot
+        self.builtin = False
         startup = json.loads(spec.startup_config) if spec.startup_config else self.factory_config()
-        self.write_file(SAVED_CONFIG, _dump(startup))
         self.running: dict[str, Any] = startup
         self.timers: dict[str, TransientTimer] = {}
+        if (spec.options.get("qos_reload") or self.builtin) and not spec.startup_config:
+            # a switch in service: someone ran `config qos reload` once and saved (the
+            # built-in factory is always one: the lab's own minimum, not SONiC's first boot)
+            self.qos_reload()
+        self.buffermgrd()
+        self.write_file(SAVED_CONFIG, _dump(self.running))
 
     # --- identity ---------------------------------------------------------------------------------
     @property
@@ -127,8 +144,27 @@ class SonicEmulator(Emulator):
         return f"1c:34:da:{n:02x}:00:01"
 
     def factory_config(self) -> dict[str, Any]:
-        """What a freshly installed SN5600 runs: identity, ports, management and the SKU's
-        buffer pools (from the platform's buffer template, not from netcfg)."""
+        """What the freshly installed switch runs: SONiC's own first-boot CONFIG_DB of its SKU
+        (factory.py), with this box's MAC; without the vendor-data folder a minimal built-in
+        one (the box's identity, its ports, the build's buffer model), which the log says."""
+        db = self.factory.first_boot(self.sku)
+        if db is not None:
+            db["DEVICE_METADATA"]["localhost"]["mac"] = self.mac
+            self.record("factory", f"first-boot CONFIG_DB of {self.sku} "
+                        "(factory/sonic/<SKU>/configdb_after_first_boot.json)")
+            return db
+        self.record("factory", "no factory folder: a minimal built-in CONFIG_DB with the "
+                    "SKU's buffers")
+        self.builtin = True
+        return self.builtin_factory()
+
+    def builtin_factory(self) -> dict[str, Any]:
+        """The minimal CONFIG_DB of a lab without SONiC's files: hostname, ports as the device
+        lists them (2 x 400G layout of the platform where the SKU files are), no
+        MGMT_INTERFACE; the SKU's buffer pools and profiles are added as `config qos reload`
+        would (a switch in service, unlike SONiC's first boot, which has none)."""
+        sku = str(self.spec.options.get("hwsku", "")) or BUILTIN_SKU.get(
+            self.spec.model or "SN5600", BUILTIN_SKU["SN5600"])
         ports = {}
         for index, name in enumerate(self.interfaces):
             first = int(name.removeprefix("Ethernet"))
@@ -141,21 +177,39 @@ class SonicEmulator(Emulator):
                 fec = self.hardware.fec.get((name, "400000"))  # type: ignore[union-attr]
                 if fec is not None:
                     ports[name]["fec"] = fec
+        self.sku = sku
         return {
             "DEVICE_METADATA": {"localhost": {
-                "hostname": self.spec.name, "hwsku": self.spec.model or DEFAULT_MODEL,
+                "hostname": self.spec.name, "hwsku": sku,
                 "platform": self.hardware.name if self.hardware is not None else PLATFORM,
                 "mac": self.mac, "type": "LeafRouter",
-                "buffer_model": "traditional", "default_pfcwd_status": "disable",
-                "docker_routing_config_mode": "separated"}},
+                "buffer_model": self.factory.boot_model(sku),
+                "default_pfcwd_status": "disable"}},
             "PORT": ports,
-            "MGMT_PORT": {"eth0": {"alias": "eth0", "admin_status": "up"}},
-            "MGMT_INTERFACE": {"eth0|192.0.2.10/24": {"gwaddr": "192.0.2.1"}},
-            **self.factory_buffers(ports),
             "FLEX_COUNTER_TABLE": {"PFCWD": {"FLEX_COUNTER_STATUS": "enable"},
                                    "QUEUE": {"FLEX_COUNTER_STATUS": "enable"},
                                    "PORT": {"FLEX_COUNTER_STATUS": "enable"}},
         }
+
+    def qos_reload(self) -> None:
+        """`config qos reload`: SONiC renders the SKU's buffer and QoS templates into CONFIG_DB
+        (the factory folder's qos_buffers.<model>.json; without it the SKU's BUFFER_POOL and
+        BUFFER_PROFILE only). On Mellanox it also sets `buffer_model dynamic`."""
+        sku = str(self.running.get("DEVICE_METADATA", {}).get("localhost", {})
+                  .get("hwsku", self.sku))
+        rendered = self.factory.qos_reload(sku)
+        if rendered is not None:
+            model, tables = rendered
+        else:
+            model = "dynamic" if self.factory.asic == "mellanox" else "traditional"
+            tables = self.factory_buffers(self.running.get("PORT", {}))
+            if model == "dynamic":
+                for name, pool in tables.get("BUFFER_POOL", {}).items():
+                    if name != "egress_lossless_pool":
+                        pool.pop("size", None)
+        self.running = merge_under(self.running, tables)
+        self.running["DEVICE_METADATA"]["localhost"]["buffer_model"] = model
+        self.buffermgrd()
 
     def factory_buffers(self, ports: dict[str, Any]) -> dict[str, Any]:
         """BUFFER_POOL and BUFFER_PROFILE as the SKU's own templates install them: rendered
@@ -191,8 +245,7 @@ class SonicEmulator(Emulator):
         for t in self.timers.values():
             t.timer.cancel()
         self.timers.clear()  # transient units do not survive a reboot
-        self.running = json.loads(self.read_file(SAVED_CONFIG))
-        self.buffermgrd()
+        self.config_reload()
 
     def on_fault_armed(self, fault: Any) -> None:
         if fault.kind == FaultKind.LOCK_HELD:
@@ -244,11 +297,19 @@ class SonicEmulator(Emulator):
 
     # --- CONFIG_DB operations (called by the shell) -----------------------------------------------
     def validate(self, target: dict) -> None:
-        schema.validate(target)
-        if self.hardware is not None:
-            self.hardware.check(target)
+        """SONiC's YANG models where the lab has them (the whole set: what they refuse is
+        refused, nothing else), else the emulator's own subset (schema.py); then the
+        hardware."""
         if self.yang is not None:
             self.yang.validate(target)
+        else:
+            schema.validate(target)
+        if self.hardware is not None:
+            self.hardware.check(target)
+
+    def modelled(self) -> frozenset[str]:
+        """The tables GCU may touch: those with a YANG model."""
+        return frozenset(self.yang.tables) if self.yang is not None else frozenset(schema.TABLES)
 
     def gcu_apply(self, target: dict, dry_run: bool, command: str, usage: str) -> str:
         """Check and (unless dry-run) make `target` the running CONFIG_DB, as GCU does."""
@@ -258,7 +319,8 @@ class SonicEmulator(Emulator):
             raise _click_failure(command, usage, fault.message or
                                  "Failed to apply patch: orchagent did not answer")
         try:
-            check_target(self.running, target, self.validate if self.spec.strict else _no_check)
+            check_target(self.running, target, self.validate if self.spec.strict else _no_check,
+                         self.modelled() if self.spec.strict else None)
         except GcuError as e:
             raise _click_failure(command, usage, str(e)) from None
         if not dry_run:
@@ -290,14 +352,40 @@ class SonicEmulator(Emulator):
             raise Dropped()
 
     def buffermgrd(self) -> None:
-        """The traditional buffer model's daemon reacting to the new CONFIG_DB (buffermgr.py):
-        on a box with the platform's SKU files it re-points lossless PGs at its own profiles."""
+        """The buffer manager reacting to the new CONFIG_DB (buffermgr.py): traditional, it
+        re-points lossless PGs at the SKU's pg_profile_lookup.ini profiles; dynamic, it
+        computes the lossless profiles and the pools' sizes. Either way `appl` holds the
+        pools as created (a pool without a size in the traditional model is not)."""
         meta = self.running.get("DEVICE_METADATA", {}).get("localhost", {})
-        if self.hardware is None or meta.get("buffer_model", "traditional") != "traditional":
-            return
-        lookup = self.hardware.pg_lookup(str(meta.get("hwsku", "")))
-        for line in buffermgr.run(self.running, lookup, self.hardware.asic):
+        model = meta.get("buffer_model", "traditional")
+        asic = self.hardware.asic if self.hardware is not None else self.factory.asic
+        if model == "dynamic":
+            self.appl, log = buffermgr.run_dynamic(self.running, asic, self.asic_table())
+        else:
+            log = []
+            if self.hardware is not None:
+                lookup = self.hardware.pg_lookup(str(meta.get("hwsku", "")))
+                log = buffermgr.run(self.running, lookup, self.hardware.asic)
+            self.appl, more = buffermgr.traditional_pools(self.running)
+            log += more
+        for line in log:
             self.record("buffermgrd", line)
+
+    def asic_table(self) -> dict[str, str]:
+        """STATE_DB ASIC_TABLE as SONiC's platform/mellanox/asic_table.j2 renders it for this
+        platform (next to the device tree), else the Spectrum-4 row (buffermgr.SPECTRUM4)."""
+        root = self.spec.options.get("sku_dir")
+        folder = Path(root).parent / "platform" / "mellanox" if root else None
+        platform = str(self.running.get("DEVICE_METADATA", {}).get("localhost", {})
+                       .get("platform", PLATFORM))
+        return buffermgr.asic_constants(folder, platform)
+
+    def config_reload(self) -> None:
+        """`config reload -y`: CONFIG_DB flushed, /etc/sonic/init_cfg.json and the saved file
+        written over it (sonic-cfggen -j init_cfg.json -j config_db.json), then the
+        daemons."""
+        self.running = merge_under(self.factory.init_cfg(), json.loads(self.startup_config()))
+        self.buffermgrd()
 
     def save(self) -> None:
         self.write_file(SAVED_CONFIG, _dump(self.running))

@@ -11,7 +11,7 @@ then the whole target validated against the models.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from netcfg.lab.sonic import schema
@@ -142,6 +142,11 @@ _ILLEGAL_REMOVALS = (
     "/LOOPBACK_INTERFACE/Loopback0",
 )
 _VALIDATOR = "generic_config_updater.field_operation_validators."
+#: BUFFER_POOL fields GCU lets a patch replace ("Shared/headroom pool size changes" of
+#: gcu_field_operation_validators.conf.json, spc4 and th5 on a recent image); nothing else,
+#: so a pool is never added or removed through GCU
+_POOL_FIELDS = {"ingress_lossless_pool/xoff", "ingress_lossless_pool/size",
+                "egress_lossy_pool/size"}
 #: BUFFER_PROFILE fields GCU lets a patch change one by one
 #: (gcu_field_operation_validators.conf.json, Spectrum/Tomahawk ASICs on a recent image):
 #: field -> allowed operations
@@ -158,7 +163,8 @@ def check_field_operations(old: dict, target: dict) -> None:
     for op in ops:
         parts = [_unescape(t) for t in op["path"][1:].split("/")]
         table = parts[0]
-        if table == "BUFFER_POOL":
+        if table == "BUFFER_POOL" and not (
+                op["op"] == "replace" and "/".join(parts[1:]) in _POOL_FIELDS):
             raise GcuError("Modification of BUFFER_POOL table is illegal- validating function "
                            f"{_VALIDATOR}rdma_config_update_validator returned False")
         if table == "BUFFER_PROFILE" and len(parts) != 2:
@@ -169,8 +175,10 @@ def check_field_operations(old: dict, target: dict) -> None:
                                "returned False")
 
 
-def check_target(old: dict, target: dict, validate: Callable[[dict], None]) -> None:
-    """Every check GCU makes before applying `target` over `old` (raises GcuError)."""
+def check_target(old: dict, target: dict, validate: Callable[[dict], None],
+                 modelled: Collection[str] | None = None) -> None:
+    """Every check GCU makes before applying `target` over `old` (raises GcuError);
+    `modelled`: the tables with a YANG model (None: any table may change)."""
     if not isinstance(target, dict):
         raise GcuError("the target configuration must be a JSON object")
     check_field_operations(old, target)
@@ -180,7 +188,7 @@ def check_target(old: dict, target: dict, validate: Callable[[dict], None]) -> N
                        f"is not allowed in ConfigDb. Table{'s' if len(empty) != 1 else ''}: "
                        f"{', '.join(empty)}")
     touched = {op["path"][1:].split("/")[0] for op in diff(old, target) if op["path"]}
-    if any(_unescape(t) not in schema.TABLES for t in touched):
+    if modelled is not None and any(_unescape(t) not in modelled for t in touched):
         raise GcuError("Given patch is not valid because it has changes to tables without YANG "
                        "models")
     try:

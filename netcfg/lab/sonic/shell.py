@@ -251,9 +251,12 @@ def _interfaces_status(dev: SonicEmulator) -> str:
         p = ports[name]
         speed = int(p.get("speed", "0"))
         admin = p.get("admin_status", "down")
+        # a link comes up only with a cable in the cage: the device's interfaces are the
+        # cabled ones (a factory box's other ports are admin up but oper down)
+        oper = admin if name in dev.interfaces else "down"
         rows.append((name, p.get("lanes", "N/A"), f"{speed // 1000}G" if speed else "N/A",
                      p.get("mtu", "9100"), p.get("fec", "N/A"), p.get("alias", name), "routed",
-                     admin, admin, "QSFP-DD Double Density 8X Pluggable Transceiver", "N/A"))
+                     oper, admin, "QSFP-DD Double Density 8X Pluggable Transceiver", "N/A"))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(c.rjust(w) for c, w in zip(r, widths)) for r in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
@@ -326,6 +329,10 @@ def run_config(dev: SonicEmulator, args: list[str]) -> str:
         dev.save()
         return "Running command: /usr/local/bin/sonic-cfggen -d --print-data > " \
             "/etc/sonic/config_db.json"
+    if sub == "qos" and words == ["reload"]:
+        dev.qos_reload()
+        return "Running command: /usr/local/bin/sonic-cfggen -d -t " \
+            "/usr/share/sonic/device/<platform>/<sku>/buffers_dynamic.json.j2,... --write-to-db"
     if sub == "load" and len(words) == 1 and flags & {"-y", "--yes"}:
         db = load_json(words[0], "load", "[FILENAME]")
         if not isinstance(db, dict):
@@ -336,8 +343,7 @@ def run_config(dev: SonicEmulator, args: list[str]) -> str:
         fault = dev.apply_fault("commit")
         if fault is not None and fault.kind.value == "commit_error":
             raise CommandFailed(fault.message or "Failed to reload configuration", 1)
-        dev.running = json.loads(dev.startup_config())
-        dev.buffermgrd()
+        dev.config_reload()
         return "Acquired lock on /etc/sonic/reload.lock\nRunning command: " \
             "/usr/local/bin/sonic-cfggen -j /etc/sonic/config_db.json --write-to-db"
     raise CommandFailed(f"Usage: config [OPTIONS] COMMAND [ARGS]...\n"

@@ -144,7 +144,9 @@ class Platform:
                     raise SchemaError(f"PORT|{name}: {key} {entry[key]} is not the platform's "
                                       f"{getattr(layout, key)} (platform.json)")
             fec = self.fec.get((name, str(entry.get("speed", ""))))
-            if fec is not None and entry.get("fec") != fec:
+            # port_config.ini `none` is no FEC, which SONiC's own port generator writes as
+            # no `fec` key (../shared/factory/sonic: the 7060X6's SFP ports)
+            if fec is not None and entry.get("fec", "none") != fec:
                 raise SchemaError(f"PORT|{name}: fec {entry.get('fec', '(none)')} where the "
                                   f"platform's SKU sets {fec} at {entry.get('speed')} Mb/s "
                                   "(port_config.ini)")

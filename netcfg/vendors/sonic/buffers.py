@@ -13,19 +13,15 @@ the pool sizes (SONiC's Spectrum pool rule applied to netcfg's headroom, physics
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from netcfg.nos import PoolLayout, Switch
 from netcfg.physics import sonic_spectrum
-from netcfg.physics.ports import lanes_of
-from netcfg.vendors.base import PoolLayout
 from netcfg.vendors.sonic import ports
-
-if TYPE_CHECKING:
-    from netcfg.topology.fabric import Device, Fabric
 
 #: DEVICE_METADATA type -> the buffer defaults file buffers_config.j2 picks. No SKU here has a
 #: t2 file (SpineRouter): netcfg lays a core out like a T1 (docs/render-sonic.md).
@@ -55,6 +51,9 @@ class Layout:
     lossy_queue: str
     #: the SKU whose tables these are, where the SKU's own templates render none
     borrowed_from: str | None = None
+    #: the SKU's pg_profile_lookup.ini: speed -> cable -> {size, xon, xoff, threshold[,
+    #: xon_offset]} (what traditional buffermgrd creates lossless profiles from)
+    pg_lookup: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
 
     @property
     def ingress_pools(self) -> list[str]:
@@ -92,16 +91,44 @@ def layout(platform: str, speed: int, device_type: str) -> Layout:
     topology = TOPOLOGY[device_type]
     sku = table.skus.get(speed) or table.skus[max(table.skus)]
     own = data["skus"][sku][topology]
+    lookup = data.get("pg_lookup", {}).get(sku, {})
     if own is not None:
-        return Layout(sku=sku, topology=topology, **own)
+        return Layout(sku=sku, topology=topology, pg_lookup=lookup, **own)
     # the sibling SKU with the largest buffer (the same ASIC, so the same buffer to share)
     others = [(int(v[topology]["pools"]["egress_lossless_pool"]["size"]), k)
               for k, v in data["skus"].items() if v[topology] is not None]
     if not others:
         raise ValueError(f"{platform}: no SKU renders buffer tables for {topology}")
     other = max(others)[1]
-    return Layout(sku=sku, topology=topology, borrowed_from=other,
+    return Layout(sku=sku, topology=topology, borrowed_from=other, pg_lookup=lookup,
                   **data["skus"][other][topology])
+
+
+#: mellanox_buffer_migrator.py `dynamic_model_skus` (sonic-utilities): the `Mellanox-` SKUs
+#: db_migrator leaves in the dynamic model
+DYNAMIC_SKUS = frozenset({"Mellanox-SN5600-O128"})
+
+
+def buffer_model(platform: str, sku: str) -> str:
+    """The buffer model a box of this SKU runs from its first boot: `dynamic` on Mellanox
+    builds (platform/mellanox/rules.mk SONIC_BUFFER_MODEL=dynamic), except `Mellanox-` SKUs
+    outside db_migrator's dynamic list; `traditional` elsewhere (../shared/factory/DEFAULTS.md)."""
+    if asic_type(platform) != "mellanox":
+        return "traditional"
+    return "traditional" if sku.startswith("Mellanox-") and sku not in DYNAMIC_SKUS \
+        else "dynamic"
+
+
+def lookup_row(lay: Layout, speed: int, cable_length: str) -> dict[str, str] | None:
+    """The SKU's pg_profile_lookup.ini row for (speed, cable), else its row at that speed for
+    the shortest listed cable that is not shorter (more headroom, the safe side); None where
+    the SKU lists none that long."""
+    rows = lay.pg_lookup.get(str(speed), {})
+    if cable_length in rows:
+        return rows[cable_length]
+    metres = int(cable_length.rstrip("m"))
+    longer = sorted((int(c.rstrip("m")), c) for c in rows if int(c.rstrip("m")) >= metres)
+    return rows[longer[0][1]] if longer else None
 
 
 def asic_type(platform: str) -> str:
@@ -120,29 +147,20 @@ def main_speed(speeds: list[int]) -> int:
     return max(counts, key=lambda s: (counts[s], s)) if counts else 0
 
 
-def pool_layout(fabric: Fabric, dev: Device, lossless_ports: int,
-                device_type: str) -> PoolLayout:
+def pool_layout(switch: Switch, device_type: str) -> PoolLayout:
     """The buffer a SONiC switch's pools divide (its SKU's egress lossless pool, which
     buffermgrd also takes as the buffer size) and, on Spectrum, SONiC's reserves
     (`cfgmgr/buffer_pool_mellanox.lua`) for the ports netcfg brings up. Lossless traffic has an
     ingress pool of its own where the SKU's layout has two."""
-    platform = fabric.platform(dev)
-    connected = [p for p in dev.ports if p.peer is not None]
-    lay = layout(dev.platform or "", main_speed([p.speed for p in connected]), device_type)
+    lay = layout(switch.platform, main_speed([speed for speed, _ in switch.ports]), device_type)
     source = (f"egress_lossless_pool of SKU {lay.borrowed_from or lay.sku} "
               f"(sonic-buildimage buffers_defaults_{lay.topology}.j2)")
-    spectrum = fabric.catalog.asics[platform.asic].spectrum
-    if spectrum is None:
+    if switch.pipeline_latency_kib is None:
         return PoolLayout(lay.mmu, source=source)
-    lanes: dict[int, int] = {}
-    for p in connected:
-        if p.speed not in lanes:
-            lanes[p.speed] = lanes_of(fabric, p)
-    shp = fabric.loaded.intent.qos.buffer.shared_headroom_pool is not None
     lossy_pgs = sum(_count(r) for r in lay.pgs)
     reserved = sonic_spectrum.pool_reserves(
-        spectrum.pipeline_latency_kib, [lanes[p.speed] for p in connected], lossy_pgs,
-        lay.egress_list_reserve(), lossless_ports, shp)
+        switch.pipeline_latency_kib, [lanes for _, lanes in switch.ports], lossy_pgs,
+        lay.egress_list_reserve(), switch.lossless_ports, switch.shared_headroom_pool)
     return PoolLayout(lay.mmu, reserved, lossless_pool=len(lay.ingress_pools) > 1,
                       source=source, reserves_source=(
                           "per port: management and lossy PGs, egress profile list, mirror "
@@ -175,16 +193,18 @@ def ranges(ids: list[int]) -> list[str]:
 
 
 def render_sku(root: Path, directory: str, sku: str, device_type: str,
-               port_rows: dict[str, dict[str, str]]) -> dict[str, Any]:
-    """CONFIG_DB tables SONiC's own templates write for a SKU (`buffers.json.j2`), with the
-    given PORT table, as sonic-cfggen renders them (template search path: the SKU folder,
-    then files/build_templates)."""
+               port_rows: dict[str, dict[str, str]],
+               template: str = "buffers.json.j2") -> dict[str, Any]:
+    """CONFIG_DB tables SONiC's own templates write for a SKU (`buffers.json.j2`, or
+    `buffers_dynamic.json.j2` for the dynamic model), with the given PORT table, as
+    sonic-cfggen renders them (template search path: the SKU folder, then
+    files/build_templates)."""
     import jinja2
 
     loader = jinja2.FileSystemLoader([str(root / "device" / directory / sku),
                                       str(root / "files" / "build_templates")])
     env = jinja2.Environment(loader=loader, extensions=["jinja2.ext.do"])
-    text = env.get_template("buffers.json.j2").render(
+    text = env.get_template(template).render(
         DEVICE_METADATA={"localhost": {"type": device_type, "hwsku": sku,
                                        "platform": directory.split("/")[1]}},
         PORT=port_rows)
@@ -209,6 +229,21 @@ def _layout_of(tables: dict[str, Any], port: str) -> dict[str, Any] | None:
         "lossless_queue": lossless, "lossy_queue": lossy}
 
 
+def read_pg_lookup(path: Path) -> dict[str, dict[str, dict[str, str]]]:
+    """pg_profile_lookup.ini as speed -> cable -> row (`#` lines skipped; columns speed cable
+    size xon xoff threshold [xon_offset], as sonic-swss buffermgr.cpp reads them)."""
+    out: dict[str, dict[str, dict[str, str]]] = {}
+    if not path.is_file():
+        return out
+    for line in path.read_text().splitlines():
+        words = line.split()
+        if not words or words[0].startswith("#") or len(words) < 6:
+            continue
+        row = dict(zip(("size", "xon", "xoff", "threshold", "xon_offset"), words[2:7]))
+        out.setdefault(words[0], {})[words[1]] = row
+    return out
+
+
 def import_platform(platform: str, root: Path) -> dict[str, Any]:
     """The layout data of `platform` from a sonic-buildimage checkout (device/ and
     files/build_templates/)."""
@@ -223,7 +258,10 @@ def import_platform(platform: str, root: Path) -> dict[str, Any]:
         out[sku] = {t: _layout_of(render_sku(root, directory, sku, kind[t], port_rows), first)
                     for t in TOPOLOGIES}
     asic = (root / "device" / directory / "platform_asic").read_text().strip()
-    return {"source": f"sonic-net/sonic-buildimage@{ports.SOURCE_COMMIT[:8]}: device/"
+    lookup = {sku: read_pg_lookup(root / "device" / directory / sku / "pg_profile_lookup.ini")
+              for sku in skus.values()}
+    return {"pg_lookup": lookup,
+            "source": f"sonic-net/sonic-buildimage@{ports.SOURCE_COMMIT[:8]}: device/"
                       f"{directory}/<SKU>/buffers.json.j2 rendered with "
                       "files/build_templates/buffers_config.j2 (ToRRouter = t0, "
                       "LeafRouter = t1); asic from platform_asic", "asic": asic, "skus": out}

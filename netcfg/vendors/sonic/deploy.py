@@ -16,6 +16,16 @@ if TYPE_CHECKING:
     from netcfg.deploy.targets import Target
 
 
+#: tables SONiC writes at first boot that netcfg does not render (../shared/factory/sonic:
+#: init_cfg.json, db_migrator, featured, hostcfgd): which containers run (FEATURE), counters,
+#: techsupport, kdump, syslog rate limits, password rules, the DB version, BGP's own state, NTP's
+#: and the banner's globals. A replace without them stops containers and loses the box's
+#: settings (DEFAULTS.md: what `config replace` removes), so they are kept
+FIRST_BOOT_TABLES = ("FEATURE", "CRM", "AUTO_TECHSUPPORT", "AUTO_TECHSUPPORT_FEATURE", "KDUMP",
+                     "SYSLOG_CONFIG", "SYSLOG_CONFIG_FEATURE", "PASSW_HARDENING",
+                     "SYSTEM_DEFAULTS", "VERSIONS", "BGP_DEVICE_GLOBAL", "NTP",
+                     "BANNER_MESSAGE")
+
 class SonicDeploy(DeployAdapter):
     napalm_driver = "netcfg_sonic"
     #: the switch's management port, VRF and counters, who may log in (AAA, TACACS+,
@@ -23,14 +33,30 @@ class SonicDeploy(DeployAdapter):
     #: install: deployment_id, timezone, default_pfcwd_status, synchronous_mode, ...)
     device_local = ("MGMT_INTERFACE", "MGMT_PORT", "MGMT_VRF_CONFIG", "FLEX_COUNTER_TABLE",
                     "AAA", "TACPLUS", "TACPLUS_SERVER", "RADIUS", "RADIUS_SERVER",
-                    "SNMP", "SNMP_COMMUNITY", "SNMP_USER", "DEVICE_METADATA|localhost|*")
+                    "SNMP", "SNMP_COMMUNITY", "SNMP_USER", "DEVICE_METADATA|localhost|*",
+                    "PORT|*", *FIRST_BOOT_TABLES)
     #: the hardware's identity, set at install (a file's `hwsku` that differs is reported,
-    #: not applied), and the SKU's buffer pools: GCU refuses any change to BUFFER_POOL
-    #: (`Modification of BUFFER_POOL table is illegal`)
-    device_owned = ("BUFFER_POOL", *(f"DEVICE_METADATA|localhost|{name}" for name in (
-        "hwsku", "platform", "mac", "asic_id")))
+    #: not applied), the SKU's buffer pools (GCU refuses to add or remove one:
+    #: gcu_field_operation_validators.conf.json), the buffer model the box runs (netcfg never
+    #: changes it through a replace; the driver refuses a file for the other model) and the
+    #: cages' breakout modes (BREAKOUT_CFG, written at install from the SKU's hwsku.json)
+    device_owned = ("BUFFER_POOL", "BREAKOUT_CFG", *(
+        f"DEVICE_METADATA|localhost|{name}" for name in (
+            "hwsku", "platform", "mac", "asic_id", "buffer_model")))
     default_port = 22
     protocol = "ssh"
+
+    def disruptive(self, running: dict[str, tuple[str, str]],
+                   candidate: dict[str, tuple[str, str]]) -> list[str]:
+        """A box without buffer pools (SONiC's factory CONFIG_DB has none) gets them only from
+        SONiC's own `config qos reload` (GCU adds no pool: gcu_field_operation_validators
+        .conf.json), which the driver runs before the replace: it reprograms the buffers and
+        QoS of every port, outside the commit-confirm."""
+        if "BUFFER_POOL" in running or "BUFFER_POOL" not in candidate:
+            return []
+        return ["installs the SKU's buffer pools and QoS with `config qos reload` (SONiC adds "
+                "pools no other way; every port's buffers are reprogrammed, and a rollback "
+                "keeps the pools)"]
 
     def driver_options(self, target: Target, timeout: int, workdir: Path) -> dict[str, Any]:
         return netmiko_options(target, timeout)
@@ -39,15 +65,19 @@ class SonicDeploy(DeployAdapter):
         driver.cli(["sudo config save -y"])
 
     def sections(self, text: str) -> dict[str, tuple[str, str]]:
-        """One section per CONFIG_DB table (`NTP_SERVER`, `SYSLOG_SERVER`, `PORT`), and per
-        field of DEVICE_METADATA (`DEVICE_METADATA|localhost|hwsku`), whose fields are
-        unrelated settings of the switch; the family is the table."""
+        """One section per CONFIG_DB table (`NTP_SERVER`, `SYSLOG_SERVER`), per port
+        (`PORT|Ethernet0`), and per field of DEVICE_METADATA (`DEVICE_METADATA|localhost|
+        hwsku`), whose fields are unrelated settings of the switch; the family is the
+        table."""
         out = {}
         for table, body in json.loads(text).items():
             if table in _BY_FIELD and isinstance(body, dict):
                 for entry, fields in body.items():
                     for name, value in (fields or {}).items():
                         out[f"{table}|{entry}|{name}"] = (table, json.dumps(value))
+            elif table in _BY_ENTRY and isinstance(body, dict):
+                for entry, fields in body.items():
+                    out[f"{table}|{entry}"] = (table, json.dumps(fields, sort_keys=True))
             else:
                 out[table] = (table, json.dumps(body, sort_keys=True))
         return out
@@ -61,6 +91,10 @@ class SonicDeploy(DeployAdapter):
                     merged[table] = theirs[table]
                 continue
             entry, _, name = rest.partition("|")
+            if not name:  # a whole entry (_BY_ENTRY)
+                if entry in theirs.get(table, {}):
+                    merged.setdefault(table, {})[entry] = theirs[table][entry]
+                continue
             value = theirs.get(table, {}).get(entry, {}).get(name)
             if value is not None:
                 merged.setdefault(table, {}).setdefault(entry, {})[name] = value
@@ -74,9 +108,15 @@ class SonicDeploy(DeployAdapter):
                 merged.pop(table, None)
                 continue
             entry, _, name = rest.partition("|")
+            if not name:
+                merged.get(table, {}).pop(entry, None)
+                continue
             merged.get(table, {}).get(entry, {}).pop(name, None)
         return json.dumps(merged, indent=4, sort_keys=True) + "\n"
 
 
 #: tables whose fields are each a section of their own
 _BY_FIELD = frozenset({"DEVICE_METADATA"})
+#: tables whose entries are each a section of their own: a port of the SKU the file does not
+#: use stays as the box has it (`PORT|*` in device_local), never deleted by a replace
+_BY_ENTRY = frozenset({"PORT"})

@@ -151,6 +151,8 @@ class SonicDriver(_NapalmDriver):
         self._patch: list[dict[str, Any]] | None = None  # merge candidate
         self._pending_checkpoint: str | None = None
         self._last_checkpoint: str | None = None
+        #: the box has no buffer pools (a factory CONFIG_DB): commit runs `config qos reload`
+        self._qos_reload = False
 
     # --- connection ------------------------------------------------------------------------------
     def _clean(self, text: str) -> str:
@@ -310,18 +312,37 @@ class SonicDriver(_NapalmDriver):
         target = self._read(filename, config, ReplaceConfigException)
         if not isinstance(target, dict):
             raise ReplaceConfigException("a replace candidate is a whole CONFIG_DB JSON object")
+        running = self._running()
+        refusal = fit(running, target)
+        if refusal is not None:
+            raise ReplaceConfigException(f"{self.hostname}: {refusal}")
         if self.keep_local:
             from netcfg.vendors import vendor
 
             try:
                 target = json.loads(vendor("sonic").deploy.keep_device_local(
-                    json.dumps(self._running()), json.dumps(target)))
+                    json.dumps(running), json.dumps(target)))
             except CommitError as exc:
                 raise ReplaceConfigException(str(exc)) from None
+        for table in ("BUFFER_POOL", "BUFFER_PROFILE"):
+            if running.get(table) and not target.get(table):
+                # GCU never removes the pools or the profiles as a whole either
+                # (gcu_field_operation_validators.conf.json): a file without any (a factory
+                # config put back) keeps the box's
+                target = {**target, table: running[table]}
         self.discard_config()
-        self._upload(CANDIDATE_FILE, _dump(target), ReplaceConfigException)
+        # GCU never adds a pool (gcu_field_operation_validators.conf.json allows only
+        # `replace` of three BUFFER_POOL sizes), and a factory CONFIG_DB has none: SONiC's own
+        # `config qos reload` writes the SKU's at commit; until then the dry-run checks
+        # everything but the tables that need them
+        needs_pools = not running.get("BUFFER_POOL") and bool(target.get("BUFFER_POOL"))
+        checked = {t: v for t, v in target.items() if t not in POOL_TABLES} if needs_pools \
+            else target
+        self._upload(CANDIDATE_FILE, _dump(checked), ReplaceConfigException)
         self._must(f"sudo config replace --dry-run {CANDIDATE_FILE}", ReplaceConfigException)
-        self._candidate = target
+        if needs_pools:
+            self._upload(CANDIDATE_FILE, _dump(target), ReplaceConfigException)
+        self._candidate, self._qos_reload = target, needs_pools
 
     def load_merge_candidate(self, filename: str | None = None,
                              config: str | None = None) -> None:
@@ -350,6 +371,7 @@ class SonicDriver(_NapalmDriver):
     def discard_config(self) -> None:
         had = self._has_candidate()
         self._candidate = self._patch = None
+        self._qos_reload = False
         if had and self.device is not None:
             self._run(f"rm -f {CANDIDATE_FILE} {PATCH_FILE}")
 
@@ -369,6 +391,8 @@ class SonicDriver(_NapalmDriver):
                 raise LockError(f"{self.hostname}: another commit-confirm is pending "
                                 f"({REVERT_UNIT}.timer is active); refusing to commit over it")
             raise CommitError("a commit is pending confirmation: confirm or roll it back first")
+        if self._candidate is not None and self._qos_reload:
+            self._install_pools()
         checkpoint = f"netcfg-{int(time.time() * 1000)}"
         self._must(f"sudo config checkpoint {checkpoint}", CommitError)
         if revert_in is not None:
@@ -394,6 +418,20 @@ class SonicDriver(_NapalmDriver):
             self._pending_checkpoint = checkpoint
             return
         self._finish(checkpoint)
+
+    def _install_pools(self) -> None:
+        """SONiC's own buffer and QoS templates for the box's SKU (`config qos reload`), then
+        the candidate takes the pools they wrote (GCU refuses any other): before the
+        checkpoint, so a rollback keeps them."""
+        assert self._candidate is not None
+        self._must("sudo config qos reload", CommitError)
+        pools = self._running().get("BUFFER_POOL")
+        if not pools:
+            raise CommitError(f"{self.hostname}: `config qos reload` wrote no buffer pools for "
+                              "this SKU; the file's buffer tables need them")
+        self._candidate["BUFFER_POOL"] = pools
+        self._upload(CANDIDATE_FILE, _dump(self._candidate), CommitError)
+        self._qos_reload = False
 
     def _finish(self, checkpoint: str) -> None:
         """The commit is final: persist it and keep its checkpoint for rollback()."""
@@ -441,6 +479,42 @@ class SonicDriver(_NapalmDriver):
         self._must("sudo config save -y", CommitError)
         self._run(f"sudo config delete-checkpoint {self._last_checkpoint}")
         self._last_checkpoint = None
+
+
+#: the tables whose entries name a buffer pool or profile
+POOL_TABLES = frozenset({"BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_PG", "BUFFER_QUEUE",
+                         "BUFFER_PORT_INGRESS_PROFILE_LIST", "BUFFER_PORT_EGRESS_PROFILE_LIST"})
+
+
+def fit(running: dict[str, Any], target: dict[str, Any]) -> str | None:
+    """Why the box cannot take `target` by a replace, in one line, or None.
+
+    The port layout (each port's name and lane count) is the SKU's, chosen at install
+    (`sonic-cfggen -H -k <SKU>` from the SKU's port_config.ini/hwsku.json); a port the box
+    does not run, or runs on other lanes, means another SKU or a breakout, which netcfg does
+    not push (docs/render-sonic.md). The buffer
+    model is the box's too: netcfg never changes it through a replace."""
+    ours = running.get("PORT") or {}
+    theirs = target.get("PORT") or {}
+    meta = running.get("DEVICE_METADATA", {}).get("localhost", {})
+    wanted = target.get("DEVICE_METADATA", {}).get("localhost", {})
+    sku = meta.get("hwsku", "its SKU")
+    missing = [n for n, p in theirs.items() if n not in ours
+               or _width(ours[n]) != _width(p)]
+    if missing:
+        return (f"the switch runs {sku} ({len(ours)} ports), whose ports do not include "
+                f"{', '.join(_natural(missing)[:3])}{' ...' if len(missing) > 3 else ''} as this "
+                "file has them: install the file's SKU first; netcfg does not break ports out")
+    model, needed = meta.get("buffer_model"), wanted.get("buffer_model")
+    if model and needed and model != needed:
+        return (f"the switch runs the {model} buffer model and this file is for the {needed} "
+                "one; netcfg never changes the model through a replace")
+    return None
+
+
+def _width(port: dict[str, Any]) -> int:
+    """How many lanes a port has (its breakout: 8 lanes 1x800G, 4 lanes 2x400G, ...)."""
+    return len(str(port.get("lanes", "")).split(","))
 
 
 def _apply_ops(db: dict[str, Any], patch: list[dict[str, Any]]) -> dict[str, Any]:

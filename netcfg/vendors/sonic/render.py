@@ -4,9 +4,13 @@ All SONiC spellings and unit conversions live here, so the template only seriali
 `build()` returns (sorted keys: the same plan always gives the same bytes). Every config_db value
 is a string (leaf-lists are JSON lists), thresholds are bytes, timers ms, as SONiC stores them.
 
-Buffer model "traditional": netcfg writes the lossless PG profiles itself, with the numbers the
-physics layer computed (on Spectrum, SONiC's own dynamic-buffer formula to the byte), instead of
-leaving buffermgrd to look them up in the SKU's pg_profile_lookup.ini.
+Buffer model: the one a box of the file's SKU runs from its first boot (buffers.buffer_model),
+never another. Dynamic (ACS-SN5600, Mellanox-SN5600-O128): lossless PGs without a profile and
+the inputs SONiC's buffer manager computes their headroom from (LOSSLESS_TRAFFIC_PATTERN,
+CABLE_LENGTH, DEFAULT_LOSSLESS_BUFFER_PARAMETER), pools without sizes: the headroom SONiC
+computes is the one netcfg's physics computed with the same formula. Traditional: the lossless
+profiles buffermgrd itself would make from the SKU's pg_profile_lookup.ini, with the SKU's
+shared headroom pool and xon_offset.
 """
 
 from __future__ import annotations
@@ -20,32 +24,13 @@ import orjson
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
 from netcfg.render.plan import DevicePlan, Interface
 from netcfg.vendors.sonic import buffers, ports
+from netcfg.vendors.sonic.capabilities import DEVICE_TYPES, HASH_ALGORITHMS, HASH_FIELDS
 from netcfg.vendors.units import frame_size, ip_packet
 
 #: PORT.mtu is the port's Linux MTU, the largest IP packet (sonic-swss cfgmgr/portmgr.cpp: `ip
 #: link set dev <port> mtu <mtu>`); orchagent gives the ASIC PORT.mtu + 22 to leave room for the
 #: header, one VLAN tag and the FCS (orchagent/portsorch.cpp setPortMtu, portsorch.h FCS_LEN and
 #: VLAN_TAG_LEN). So PORT.mtu is the intent's frame less its header (units.ip_packet).
-
-#: netcfg hash field -> sonic-hash.yang `hash-field` enum (SWITCH_HASH|GLOBAL ecmp_hash).
-HASH_FIELDS: dict[str, str] = {
-    "src_ip": "SRC_IP", "dst_ip": "DST_IP", "ip_proto": "IP_PROTOCOL",
-    "l4_src_port": "L4_SRC_PORT", "l4_dst_port": "L4_DST_PORT", "src_mac": "SRC_MAC",
-    "dst_mac": "DST_MAC", "ethertype": "ETHERTYPE", "vlan": "VLAN_ID", "ingress_port": "IN_PORT",
-    "ipv6_flow_label": "IPV6_FLOW_LABEL",
-}
-
-#: netcfg algorithm -> sonic-hash.yang `hash-algorithm` enum; "default" leaves the ASIC's own.
-HASH_ALGORITHMS: dict[str, str | None] = {
-    "default": None, "crc16": "CRC", "crc32": "CRC_32LO", "xor": "XOR"}
-
-#: DEVICE_METADATA type per role, SONiC's tier names: the server-facing leaf is SONiC's T0
-#: (ToRRouter), a spine T1 (LeafRouter), a core T2 (SpineRouter). The type selects the hash
-#: seed (orchagent's switch.json.j2; there is no seed leaf in CONFIG_DB), the SKU's buffer
-#: defaults file (buffers_config.j2: t0, t1, t2) and BGP template details (FACTS.md section 3).
-DEVICE_TYPES: dict[str, str] = {"leaf": "ToRRouter", "spine": "LeafRouter",
-                                "core": "SpineRouter"}
-
 
 MAP = "NETCFG"  # name of the QoS maps (one set per device)
 QUEUES = range(8)
@@ -98,7 +83,7 @@ def _prios(prios: tuple[int, ...]) -> str:
 def _device(plan: DevicePlan) -> dict[str, Any]:
     meta = {"hostname": plan.hostname, "bgp_asn": str(plan.bgp.asn),
             "hwsku": device_layout(plan).sku,
-            "type": DEVICE_TYPES[plan.role], "buffer_model": "traditional",
+            "type": DEVICE_TYPES[plan.role], "buffer_model": model_of(plan),
             "docker_routing_config_mode": "separated"}
     out: dict[str, Any] = {"DEVICE_METADATA": {"localhost": meta}}
     out["LOOPBACK_INTERFACE"] = {"Loopback0": {}, f"Loopback0|{plan.loopback}": {}}
@@ -190,6 +175,15 @@ def device_layout(plan: DevicePlan) -> buffers.Layout:
                           DEVICE_TYPES[plan.role])
 
 
+def model_of(plan: DevicePlan) -> str:
+    """The buffer model of the box the file is for (its SKU's, from first boot)."""
+    return buffers.buffer_model(plan.platform, device_layout(plan).sku)
+
+
+#: the name the SKU templates give the dynamic model's tables (buffers_config.j2)
+PATTERN_TABLE = "AZURE"
+
+
 def lossless_profile_name(speed: int, cable_length: str) -> str:
     """buffermgrd's own name for a lossless PG profile (sonic-swss cfgmgr/buffermgr.cpp
     doSpeedUpdateTask: `pg_lossless_<PORT.speed>_<CABLE_LENGTH>_profile`). Named so, an
@@ -205,9 +199,15 @@ def _pools(plan: DevicePlan, lay: buffers.Layout) -> dict[str, Any]:
     p = plan.qos.pools
     out = {name: dict(pool) for name, pool in lay.pools.items()}
     ingress = out[LOSSLESS_POOL]
-    ingress.pop("xoff", None)
-    if p.headroom_pool:
+    if p.headroom_pool:  # netcfg's shared headroom pool; else the SKU's own (its xoff)
         ingress["xoff"] = str(p.headroom_pool)
+    if model_of(plan) == "dynamic":
+        # buffers_dynamic.json.j2: the buffer manager sizes every pool but the egress
+        # lossless one (cfgmgr/buffer_pool_mellanox.lua)
+        for name, pool in out.items():
+            if name != EGRESS_LOSSLESS_POOL:
+                pool.pop("size", None)
+        return out
     if buffers.asic_type(plan.platform) == "mellanox":  # Spectrum: sized by SONiC's rule
         percent = p.lossless_percent or 100
         lossless = math.ceil(p.shared * percent / 100)
@@ -231,6 +231,7 @@ def _buffers(plan: DevicePlan) -> dict[str, Any]:
     ingress_lists: dict[str, dict[str, str]] = {}
     egress_lists: dict[str, dict[str, str]] = {}
     lossless_ids = sorted(set(q.pfc_priorities))
+    dynamic = model_of(plan) == "dynamic"
     lossy_queues = [n for n in buffers.PROFILED_QUEUES if n not in lossless_ids]
     for i in plan.interfaces:
         for ids, name in lay.pgs.items():
@@ -245,14 +246,25 @@ def _buffers(plan: DevicePlan) -> dict[str, Any]:
         if h is None:
             continue
         name = lossless_profile_name(i.speed, cable(i.cable_m))
-        worst = lossless.setdefault(name, {"xon": 0, "xoff": 0, "size": 0})
-        for f, v in (("xon", h.xon), ("xoff", h.xoff), ("size", h.size)):
-            worst[f] = max(worst[f], v)
+        if not dynamic:
+            worst = lossless.setdefault(name, {"xon": 0, "xoff": 0, "size": 0})
+            for f, v in (("xon", h.xon), ("xoff", h.xoff), ("size", h.size)):
+                worst[f] = max(worst[f], v)
         for ids in buffers.ranges(sorted({q.tc_to_pg(p) for p in i.pfc_priorities})):
-            pg[f"{i.name}|{ids}"] = {"profile": name}
+            # dynamic: NULL, the buffer manager computes the profile (buffermgrdyn.cpp)
+            pg[f"{i.name}|{ids}"] = {"profile": "NULL" if dynamic else name}
         for ids in buffers.ranges(list(i.pfc_priorities)):
             queue[f"{i.name}|{ids}"] = {"profile": lay.lossless_queue}
+    mode = lay.pools[LOSSLESS_POOL].get("mode", "dynamic")
     for name, worst in lossless.items():
+        speed, length = name.split("_")[2:4]
+        row = buffers.lookup_row(lay, int(speed), length)
+        if row is not None:  # what buffermgrd creates from the SKU's ini (buffermgr.cpp)
+            profiles[name] = {"pool": LOSSLESS_POOL, "xon": row["xon"], "xoff": row["xoff"],
+                              "size": row["size"], f"{mode}_th": row["threshold"]}
+            if row.get("xon_offset"):
+                profiles[name]["xon_offset"] = row["xon_offset"]
+            continue
         profiles[name] = {"pool": LOSSLESS_POOL, "xon": str(worst["xon"]),
                           "xoff": str(worst["xoff"]), "size": str(worst["size"]),
                           "dynamic_th": str(q.dynamic_th)}
@@ -260,6 +272,12 @@ def _buffers(plan: DevicePlan) -> dict[str, Any]:
         "BUFFER_POOL": _pools(plan, lay), "BUFFER_PROFILE": profiles, "BUFFER_PG": pg,
         "BUFFER_QUEUE": queue,
         "CABLE_LENGTH": {CABLE_TABLE: {i.name: cable(i.cable_m) for i in plan.interfaces}}}
+    if dynamic:
+        mtu, small = q.traffic_pattern
+        out["LOSSLESS_TRAFFIC_PATTERN"] = {PATTERN_TABLE: {
+            "mtu": str(mtu), "small_packet_percentage": str(small)}}
+        out["DEFAULT_LOSSLESS_BUFFER_PARAMETER"] = {PATTERN_TABLE: {
+            "default_dynamic_th": str(q.dynamic_th)}}
     if ingress_lists:
         out["BUFFER_PORT_INGRESS_PROFILE_LIST"] = ingress_lists
     if egress_lists:
@@ -332,8 +350,11 @@ def read(text: str) -> QosFacts:
         if name != "GLOBAL" and qos_map.get(name, {}).get("pfcwd_sw_enable"):
             f.watchdog[name] = WatchdogFacts(int(wd["detection_time"]),
                                              int(wd["restoration_time"]), wd["action"])
+    # the ports the file configures (each has a PORT_QOS_MAP entry); a port of the SKU the
+    # fabric does not use stays as the switch has it (SonicDeploy: PORT|* kept)
+    configured = set(qos_map) | {k.split("|")[0] for k in db.get("INTERFACE", {})}
     for name, p in ports.items():
-        if "mtu" in p:
+        if "mtu" in p and name in configured:
             f.mtu[name] = frame_size(int(p["mtu"]))
     back = {v: k for k, v in HASH_FIELDS.items()}
     f.hash_fields = tuple(back[h] for h in db.get("SWITCH_HASH", {}).get("GLOBAL", {})
