@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from netcfg.intent.model import Intent
+from netcfg.nos import registered
+from netcfg.platforms import load_catalog
 
 
 def intent_schema() -> dict[str, Any]:
@@ -33,13 +35,10 @@ def devices_schema() -> dict[str, Any]:
 def _with_catalog(schema: Any) -> Any:
     """Every `x-netcfg-catalog` marker replaced by the names the catalog knows (editors then
     complete platform and NIC names, and the schema refuses a misspelt one like validate)."""
-    from netcfg.platforms import load_catalog
-    from netcfg.vendors import vendors
-
     catalog = load_catalog()
     names = {"platforms": sorted(catalog.platforms), "nics": sorted(catalog.nics),
-             "nos": sorted(vendors())}
-    trees = sorted(n for n, v in vendors().items() if v.raw_form == "tree")
+             "nos": sorted(registered())}
+    trees = sorted(n for n, v in registered().items() if v.raw_form == "tree")
 
     def walk(node: Any) -> Any:
         if isinstance(node, dict):

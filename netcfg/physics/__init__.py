@@ -7,16 +7,13 @@ the renderers write them. Model docs: docs/physics.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
+from netcfg.nos import PoolLayout, Switch, facts
 from netcfg.physics.budget import Budget, budget
 from netcfg.physics.ecn import EcnSetting, thresholds
-from netcfg.physics.ports import HeadroomCalculator
+from netcfg.physics.ports import HeadroomCalculator, lanes_of
 from netcfg.physics.result import Headroom
 from netcfg.topology.fabric import Device, Fabric, Port
-
-if TYPE_CHECKING:
-    from netcfg.vendors.base import PoolLayout
 
 
 @dataclass
@@ -74,11 +71,22 @@ def derive(fabric: Fabric) -> Physics:
 
 
 def _layout(fabric: Fabric, dev: Device, lossless_ports: int) -> PoolLayout:
-    """How the device's NOS carves its ASIC's buffer (the vendor package knows)."""
-    # imported here: the vendor packages read the plan, which reads physics
-    from netcfg.vendors import vendor
-
-    return vendor(fabric.platform(dev).nos).pool_layout(fabric, dev, lossless_ports)
+    """How the device's NOS carves its ASIC's buffer (the NOS's facts know)."""
+    platform = fabric.platform(dev)
+    asic = fabric.catalog.asics[platform.asic]
+    lanes: dict[int, int] = {}
+    ports: list[tuple[int, int]] = []
+    for p in dev.ports:
+        if p.peer is not None:
+            if p.speed not in lanes:
+                lanes[p.speed] = lanes_of(fabric, p)
+            ports.append((p.speed, lanes[p.speed]))
+    switch = Switch(
+        platform=dev.platform or "", role=dev.role, buffer=asic.buffer,
+        pipeline_latency_kib=asic.spectrum.pipeline_latency_kib if asic.spectrum else None,
+        ports=tuple(ports), lossless_ports=lossless_ports,
+        shared_headroom_pool=fabric.loaded.intent.qos.buffer.shared_headroom_pool is not None)
+    return facts(platform.nos).pool_layout(switch)
 
 
 __all__ = ["Budget", "Device", "EcnSetting", "Headroom", "Physics", "derive"]

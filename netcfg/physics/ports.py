@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from netcfg.nos import facts
 from netcfg.physics import ieee, sonic_spectrum
 from netcfg.physics.result import Headroom
 from netcfg.platforms import Asic, Catalog
@@ -96,11 +97,8 @@ class HeadroomCalculator:
         platform = port.device.platform
         whole = self._whole_metres.get(platform)
         if whole is None:
-            # imported here: the vendor packages read the plan, which reads physics
-            from netcfg.vendors import vendor
-
             nos = self.fabric.platform(port.device).nos
-            whole = self._whole_metres[platform] = vendor(nos).capabilities.whole_metre_cables
+            whole = self._whole_metres[platform] = facts(nos).capabilities.whole_metre_cables
         return float(math.ceil(port.cable)) if whole else port.cable
 
     def inputs(self, port: Port) -> PortInputs:

@@ -16,12 +16,12 @@ from pydantic import AfterValidator, Field, PrivateAttr, model_validator
 from netcfg.intent.base import IntentModel, Name, Text
 from netcfg.intent.units import Size, Speed
 from netcfg.intent.yamlsrc import load_yaml
+from netcfg.nos import names
 
 
 def _registered_nos(value: str) -> str:
-    """A platform's NOS must have a vendor package (netcfg/vendors/, or a plugin's)."""
-    from netcfg.vendors import names
-
+    """A platform's NOS must have a vendor package (netcfg/vendors/, or a plugin's), whose
+    facts are registered in the `netcfg.nos` entry point group (netcfg/nos)."""
     if value not in names():
         raise ValueError(f"no vendor package for NOS {value!r}; known: {', '.join(names())}")
     return value

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from netcfg.intent.model import Aaa, Banners, CloudVision, Gnmi, Snmp
 from netcfg.intent.raw import RawConfig, RawPiece
 from netcfg.intent.units import format_length, format_speed
+from netcfg.nos import facts
 from netcfg.physics import Physics, lossless
 from netcfg.physics.ecn import EcnSetting
 from netcfg.physics.result import Headroom
@@ -464,9 +465,7 @@ class PlanBuilder:
         a key on one end only would keep the session down (CAP013 names the NOS without)."""
         if self.intent.routing.authentication is None:
             return False
-        from netcfg.vendors import vendor
-
-        return all(vendor(self.fabric.platform(d).nos).capabilities.session_key
+        return all(facts(self.fabric.platform(d).nos).capabilities.session_key
                    for d in (dev, peer))
 
     def watchdog(self, dev: Device, port: Port | None) -> Watchdog:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from fnmatch import fnmatchcase
+
 from netcfg.intent.base import suggest
 from netcfg.intent.load import LoadedIntent
 from netcfg.intent.model import Explicit, Settings
 from netcfg.intent.overrides import is_glob, matching_keys
 from netcfg.intent.yamlsrc import PathKey
+from netcfg.nos import facts, names
 from netcfg.platforms import Catalog, load_catalog
 from netcfg.topology.addressing import assign_addresses, assign_asns
 from netcfg.topology.build import FabricBuilder
@@ -108,17 +111,13 @@ def _raw_config(b: FabricBuilder) -> None:
     """Each `raw_config` entry onto the switches of its NOS it selects, after its vendor has
     checked its form and lines (SCH005 at the entry: a line that would leave configuration
     mode or close netcfg's own blocks is an injection, not configuration)."""
-    from fnmatch import fnmatchcase
-
-    from netcfg.vendors import vendor, vendors
-
     for i, entry in enumerate(b.intent.raw_config):
         where = ("raw_config", i)
-        if entry.nos not in vendors():
+        if entry.nos not in names():
             b.error("SCH003", f"raw_config names NOS '{entry.nos}', which netcfg does not "
-                    f"render{suggest(entry.nos, tuple(vendors()))}", where + ("nos",))
+                    f"render{suggest(entry.nos, names())}", where + ("nos",))
             continue
-        nos = vendor(entry.nos)
+        nos = facts(entry.nos)
         refusal = nos.raw_refusal(entry.lines, entry.merge)
         if refusal is not None:
             b.error("SCH005", f"raw_config for {entry.nos}: {refusal}",
@@ -137,8 +136,6 @@ def _raw_config(b: FabricBuilder) -> None:
 def _banners(b: FabricBuilder) -> None:
     """Each banner as the NOSes of the fabric's switches can carry it (SCH005 at the banner:
     a line a NOS's loader would drop or end the banner on)."""
-    from netcfg.vendors import vendor
-
     banners = b.intent.management.banners
     if banners is None:
         return
@@ -146,7 +143,7 @@ def _banners(b: FabricBuilder) -> None:
     for which in ("login", "motd"):
         text = getattr(banners, which)
         for nos in noses if text is not None else ():
-            refusal = vendor(nos).banner_refusal(text)
+            refusal = facts(nos).banner_refusal(text)
             if refusal is not None:
                 b.error("SCH005", f"management.banners.{which} on {nos}: {refusal}",
                         ("management", "banners", which))

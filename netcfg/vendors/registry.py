@@ -1,19 +1,22 @@
 """Vendors are found through the `netcfg.vendors` entry point group (Nornir's plugin pattern):
 netcfg's own five are declared in its pyproject.toml, and a separate distribution adds a NOS
 by declaring one more. Two entry points of one name are refused, as is a vendor whose `name`
-differs from its entry point: a NOS must mean one package."""
+differs from its entry point: a NOS must mean one package. Each vendor renders with the facts
+registered for its name in the `netcfg.nos` group (netcfg/nos/registry.py), which the layers
+below rendering read: a vendor without them, or with other facts, is refused too."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 from importlib.metadata import EntryPoint, entry_points
 
+from netcfg.nos import NosError, registered
 from netcfg.vendors.base import Vendor
 
 GROUP = "netcfg.vendors"
 
 
-class VendorError(Exception):
+class VendorError(NosError):
     """The vendor registry is inconsistent, or a NOS has no vendor."""
 
 
@@ -37,13 +40,26 @@ def build(points: list[EntryPoint]) -> dict[str, Vendor]:
     return found
 
 
+def matched(found: dict[str, Vendor], described: dict[str, object]) -> dict[str, Vendor]:
+    """`found`, once every vendor renders with the facts registered for its NOS and every
+    registered NOS has a vendor."""
+    for name in sorted(set(found) | set(described)):
+        if name not in found:
+            raise VendorError(f"NOS {name!r} is described in the netcfg.nos entry point group "
+                              f"but has no vendor in {GROUP!r}")
+        if described.get(name) is not found[name].facts:
+            raise VendorError(f"the vendor of NOS {name!r} does not render with the facts "
+                              "registered for it in the netcfg.nos entry point group")
+    return found
+
+
 @lru_cache(maxsize=1)
 def vendors() -> dict[str, Vendor]:
     found = build(sorted(entry_points(group=GROUP), key=lambda p: (p.name, p.value)))
     if not found:
         raise VendorError(f"no NOS is registered in the {GROUP!r} entry point group: install "
                           "netcfg (pip install -e .) so that its vendors are declared")
-    return found
+    return matched(found, dict(registered()))
 
 
 def names() -> tuple[str, ...]:

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from netcfg.vendors.base import ModuleVendor
 from netcfg.vendors.checks import unstated, unverified
 from netcfg.vendors.cumulus import render, routing
-from netcfg.vendors.cumulus.capabilities import CAPABILITIES
 from netcfg.vendors.cumulus.deploy import CumulusDeploy
+from netcfg.vendors.cumulus.facts import FACTS
 
 if TYPE_CHECKING:
     from netcfg.findings import Finding
@@ -17,14 +17,12 @@ if TYPE_CHECKING:
 
 
 class Cumulus(ModuleVendor):
-    name = "cumulus"
+    facts = FACTS
     template = "cumulus/device.j2"
     extension = "yaml"
-    capabilities = CAPABILITIES
     deploy = CumulusDeploy()
     render: ClassVar[ModuleType] = render
     routing: ClassVar[ModuleType] = routing
-    raw_form = "tree"
 
     def raw_document(self, text: str) -> dict[str, Any]:
         """The `set` mapping of the NVUE document (`- set: {...}`)."""

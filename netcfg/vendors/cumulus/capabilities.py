@@ -1,7 +1,13 @@
 """What netcfg renders for NVIDIA Cumulus Linux (NVUE), with the source of each."""
 
-from netcfg.vendors.base import Capabilities
-from netcfg.vendors.cumulus.render import HASH_FIELDS
+from netcfg.nos import Capabilities
+
+#: netcfg hash field -> `nv set system forwarding ecmp-hash <field>` (NVUE System-Forwarding ref).
+HASH_FIELDS: dict[str, str] = {
+    "src_ip": "source-ip", "dst_ip": "destination-ip", "ip_proto": "ip-protocol",
+    "l4_src_port": "source-port", "l4_dst_port": "destination-port",
+    "ipv6_flow_label": "ipv6-label", "ingress_port": "ingress-interface",
+}
 
 CAPABILITIES = Capabilities(
     # NVUE reference, System Forwarding: ecmp-hash fields (MAC/ethertype/VLAN are lag-hash only).

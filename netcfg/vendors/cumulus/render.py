@@ -21,6 +21,7 @@ from typing import Any
 
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
 from netcfg.render.plan import HEADROOM_PREFIX, DevicePlan, user_hash
+from netcfg.vendors.cumulus.capabilities import HASH_FIELDS
 from netcfg.vendors.cumulus.model import (
     BfdProfile,
     Bgp,
@@ -43,13 +44,6 @@ from netcfg.vendors.units import frame_size, ip_packet, whole_polls
 #: NVUE `link mtu` is the Linux interface MTU: the largest IP packet (Linux netdev convention;
 #: NVIDIA's RoCE examples set `link mtu 9216`), so the intent's frame less its header
 #: (units.ip_packet); NVUE takes 552-9216.
-
-#: netcfg hash field -> `nv set system forwarding ecmp-hash <field>` (NVUE System-Forwarding ref).
-HASH_FIELDS: dict[str, str] = {
-    "src_ip": "source-ip", "dst_ip": "destination-ip", "ip_proto": "ip-protocol",
-    "l4_src_port": "source-port", "l4_dst_port": "destination-port",
-    "ipv6_flow_label": "ipv6-label", "ingress_port": "ingress-interface",
-}
 
 
 WATCHDOG_ROBUSTNESS_MAX = 1000  # `qos pfc-watchdog robustness` 1-1000

@@ -1,6 +1,6 @@
 """What netcfg renders for Arista EOS (7060X/7800 XGS and Sand), with the source of each."""
 
-from netcfg.vendors.base import Capabilities
+from netcfg.nos import Capabilities
 
 #: `neighbor <group> maximum-routes` on each peer group: Arista's reference underlay value
 #: (AVD eos_designs `bgp_peer_groups.ipv4_underlay_peers.maximum_routes` default 256000 since

@@ -7,7 +7,7 @@ of templates/frr/frr.conf.j2 is checked by FRR's own parser (`vtysh -C`) in the 
 by the twin.
 """
 
-from netcfg.vendors.base import Capabilities
+from netcfg.nos import Capabilities
 
 CAPABILITIES = Capabilities(
     hash_fields=frozenset(), watchdog_actions=frozenset(), ecmp_modes=frozenset(),

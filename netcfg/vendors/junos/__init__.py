@@ -15,30 +15,18 @@ from netcfg.vendors import raw
 from netcfg.vendors.base import ModuleVendor
 from netcfg.vendors.checks import unstated, unverified, which_switches
 from netcfg.vendors.junos import render, routing, syntax
-from netcfg.vendors.junos.capabilities import CAPABILITIES
 from netcfg.vendors.junos.deploy import JunosDeploy
+from netcfg.vendors.junos.facts import FACTS, banner
 
 
 class Junos(ModuleVendor):
-    name = "junos"
+    facts = FACTS
     template = "junos/device.j2"
     extension = "conf"
-    capabilities = CAPABILITIES
     deploy = JunosDeploy()
     render: ClassVar[ModuleType] = render
     routing: ClassVar[ModuleType] = routing
-    filters = {"junos_string": render.quote, "junos_banner": render.banner}
-
-    def banner_refusal(self, text: str) -> str | None:
-        written = render.banner(text)[1:-1]
-        if len(written) > render.BANNER_LENGTH:
-            return (f"Junos takes at most {render.BANNER_LENGTH} characters for a login message "
-                    f"or announcement (junos-conf-system 24.4R1-EVO); this one is "
-                    f"{len(written)} as written, its line breaks and quotes escaped")
-        return None
-
-    def raw_line_refusal(self, lines: str) -> str | None:
-        return syntax.raw_refusal(lines)
+    filters = {"junos_string": render.quote, "junos_banner": banner}
 
     def add_raw(self, text: str, pieces: Sequence[raw.RawPiece]) -> str:
         """Raw statements merged into netcfg's hierarchy (syntax.merge_statements), not a

@@ -1,6 +1,6 @@
 """What netcfg renders for Juniper Junos OS Evolved (QFX5240), with the source of each."""
 
-from netcfg.vendors.base import Capabilities
+from netcfg.nos import Capabilities
 
 CAPABILITIES = Capabilities(
     # `forwarding-options hash-key family inet { layer-3; layer-4; }` [JVD configlet_dlb.tf];

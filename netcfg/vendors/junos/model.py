@@ -139,7 +139,7 @@ class JunosConfig:
     #: `system login user <name> { class <c>; authentication { encrypted-password <hash>; } }`
     users: tuple[tuple[str, str, str], ...]
     #: `system login message` (before login) and `announcement` (after login), as the intent
-    #: writes them; the template escapes them (render.banner)
+    #: writes them; the template escapes them (facts.banner)
     login_message: str | None
     announcement: str | None
     #: `system tacplus-server|radius-server <server> { secret <key>; source-address <mgmt>; }`

@@ -130,19 +130,6 @@ def quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def banner(text: str) -> str:
-    """A Junos login message or announcement: one double-quoted string whose line breaks are
-    `\\n` and whose backslashes and quotes are escaped, the special characters Juniper's
-    `login` statement page lists for both (`\\n`, `\\t`, `\\'`, `\\"`, `\\\\`)."""
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\t", "\\t")
-    return '"' + escaped.replace("\n", "\\n") + '"'
-
-
-#: the longest `system login message|announcement` (junos-conf-system 24.4R1-EVO: string
-#: length 1 .. 2048), counted on the escaped form netcfg writes
-BANNER_LENGTH = 2048
-
-
 def _sub_ports(plan: DevicePlan) -> dict[str, tuple[int, str]]:
     """Channelised parent port -> (number-of-sub-ports, speed) for the `et-0/0/N:M` names: the
     plan's split cages, at the speed their channels run."""

@@ -9,18 +9,17 @@ from netcfg.findings import Finding
 from netcfg.topology.fabric import Device, Fabric
 from netcfg.vendors.base import ModuleVendor
 from netcfg.vendors.nxos import render, routing
-from netcfg.vendors.nxos.capabilities import CAPABILITIES
 from netcfg.vendors.nxos.deploy import NxosDeploy
+from netcfg.vendors.nxos.facts import FACTS
 
 #: the queue Cisco's RoCE designs give CNP (qos-group 7)
 CNP_QUEUE = 7
 
 
 class Nxos(ModuleVendor):
-    name = "nxos"
+    facts = FACTS
     template = "nxos/device.j2"
     extension = "cfg"
-    capabilities = CAPABILITIES
     deploy = NxosDeploy()
     render: ClassVar[ModuleType] = render
     routing: ClassVar[ModuleType] = routing

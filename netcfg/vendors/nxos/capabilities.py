@@ -1,6 +1,6 @@
 """What netcfg renders for Cisco NX-OS (Nexus 9000, CloudScale), with the source of each."""
 
-from netcfg.vendors.base import Capabilities
+from netcfg.nos import Capabilities
 
 CAPABILITIES = Capabilities(
     # `ip load-sharing address source-destination port source-destination [universal-id S]`

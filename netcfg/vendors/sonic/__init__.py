@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from netcfg.vendors.base import ModuleVendor, PoolLayout
+from netcfg.vendors.base import ModuleVendor
 from netcfg.vendors.checks import which_switches
-from netcfg.vendors.sonic import buffers, render, routing
-from netcfg.vendors.sonic.capabilities import CAPABILITIES
+from netcfg.vendors.sonic import render, routing
 from netcfg.vendors.sonic.deploy import SonicDeploy
+from netcfg.vendors.sonic.facts import FACTS
 
 if TYPE_CHECKING:
     from netcfg.findings import Finding
@@ -19,22 +18,13 @@ if TYPE_CHECKING:
 
 
 class Sonic(ModuleVendor):
-    name = "sonic"
+    facts = FACTS
     template = "sonic/device.j2"
     extension = "json"
-    capabilities = CAPABILITIES
     deploy = SonicDeploy()
     render: ClassVar[ModuleType] = render
     routing: ClassVar[ModuleType] = routing
     filters = {"sonic_json": render.to_json}
-    raw_form = "tree"
-
-    def raw_tree_refusal(self, merge: Mapping[str, Any]) -> str | None:
-        """CONFIG_DB is tables of keys of fields: `{"SYSLOG_SERVER": {"10.0.0.5": {...}}}`."""
-        for table, keys in merge.items():
-            if not isinstance(keys, dict) or not all(isinstance(v, dict) for v in keys.values()):
-                return f"{table}: a CONFIG_DB table maps keys to mappings of fields"
-        return None
 
     def raw_document(self, text: str) -> dict[str, Any]:
         return cast(dict[str, Any], json.loads(text))
@@ -57,9 +47,6 @@ class Sonic(ModuleVendor):
             f"({which_switches(self.name, bare)}): SONiC's MGMT_INTERFACE needs a gateway of the "
             "address's family (management.gateway); the switch keeps its own eth0",
             path, severity="info", device=first.name)]
-
-    def pool_layout(self, fabric: Fabric, dev: Device, lossless_ports: int) -> PoolLayout:
-        return buffers.pool_layout(fabric, dev, lossless_ports, render.DEVICE_TYPES[dev.role])
 
 
 VENDOR = Sonic()

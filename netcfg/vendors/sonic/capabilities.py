@@ -1,7 +1,25 @@
 """What netcfg renders into SONiC's CONFIG_DB, with the source of each."""
 
-from netcfg.vendors.base import Capabilities
-from netcfg.vendors.sonic.render import DEVICE_TYPES, HASH_ALGORITHMS, HASH_FIELDS
+from netcfg.nos import Capabilities
+
+#: netcfg hash field -> sonic-hash.yang `hash-field` enum (SWITCH_HASH|GLOBAL ecmp_hash).
+HASH_FIELDS: dict[str, str] = {
+    "src_ip": "SRC_IP", "dst_ip": "DST_IP", "ip_proto": "IP_PROTOCOL",
+    "l4_src_port": "L4_SRC_PORT", "l4_dst_port": "L4_DST_PORT", "src_mac": "SRC_MAC",
+    "dst_mac": "DST_MAC", "ethertype": "ETHERTYPE", "vlan": "VLAN_ID", "ingress_port": "IN_PORT",
+    "ipv6_flow_label": "IPV6_FLOW_LABEL",
+}
+
+#: netcfg algorithm -> sonic-hash.yang `hash-algorithm` enum; "default" leaves the ASIC's own.
+HASH_ALGORITHMS: dict[str, str | None] = {
+    "default": None, "crc16": "CRC", "crc32": "CRC_32LO", "xor": "XOR"}
+
+#: DEVICE_METADATA type per role, SONiC's tier names: the server-facing leaf is SONiC's T0
+#: (ToRRouter), a spine T1 (LeafRouter), a core T2 (SpineRouter). The type selects the hash
+#: seed (orchagent's switch.json.j2; there is no seed leaf in CONFIG_DB), the SKU's buffer
+#: defaults file (buffers_config.j2: t0, t1, t2) and BGP template details (FACTS.md section 3).
+DEVICE_TYPES: dict[str, str] = {"leaf": "ToRRouter", "spine": "LeafRouter",
+                                "core": "SpineRouter"}
 
 #: orchagent's switch.json.j2 (sonic-buildimage dockers/docker-orchagent): ecmp_hash_seed by
 #: DEVICE_METADATA type, for the types netcfg writes: ToRRouter 0, LeafRouter 10, SpineRouter 25
