@@ -273,3 +273,26 @@ def test_a_server_subnet_that_forms_no_block_is_reported(tmp_path):
     assert result.ok and len(cap) == 1 and cap[0].severity == "warning"
     assert ("on leaf-su2-r1 and 3 more server subnets form no block (10.128.1.28/31)"
             in cap[0].text())
+
+
+def test_spines_take_routes_through_leaves_with_their_own_asn(tmp_path):
+    """SONiC's bgpd/templates/general/peer-group.conf.j2 (../shared/sonic-skus) gives a
+    LeafRouter's peer groups `allowas-in 1` only with BGP_BBR status enabled; the multivendor
+    fabric's spines of a pod share an ASN, so a SONiC spine must have it (a leaf, ToRRouter,
+    always has it)."""
+    template = (REPO.parent / "shared" / "sonic-skus" / "sonic-buildimage" / "dockers" /
+                "docker-fpm-frr" / "frr" / "bgpd" / "templates" / "general" /
+                "peer-group.conf.j2")
+    if not template.is_file():
+        pytest.skip("SONiC's bgpd templates (../shared/sonic-skus) not present next to the repo")
+    by_role = {}
+    for plan in plans(swapped(tmp_path, "multivendor", PLATFORM)):
+        by_role.setdefault(plan.role, plan)
+    spine_asns = {n.remote_as for n in by_role["leaf"].bgp.neighbors}
+    assert len(spine_asns) < len({n.name for n in by_role["leaf"].bgp.neighbors})  # shared
+    for role, want in (("leaf", 2), ("spine", 2)):
+        db = json.loads(render_plan(by_role[role]))
+        text = jinja2.Template(template.read_text()).render(
+            CONFIG_DB__DEVICE_METADATA=db["DEVICE_METADATA"],
+            CONFIG_DB__BGP_BBR=db.get("BGP_BBR", {}).get("all", {}))
+        assert text.count("allowas-in 1") == want, role

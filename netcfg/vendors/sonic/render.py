@@ -116,6 +116,13 @@ def _device(plan: DevicePlan) -> dict[str, Any]:
     # a block stay more specific, so traffic still reaches each NIC. A block of one subnet is
     # not announceable so (the connected route of the same prefix wins in zebra, the static is
     # never redistributed): CAP009 names those devices.
+    if DEVICE_TYPES[plan.role] == "LeafRouter":
+        # bgpd/templates/general/peer-group.conf.j2: a LeafRouter's PEER_V4/V6 get
+        # `allowas-in 1` only with BGP_BBR status enabled (a ToRRouter's always, a
+        # SpineRouter's never). Spines that share an ASN need it to take each other's routes
+        # through the leaves (their own ASN is in the path); with an ASN of its own a spine
+        # sees its ASN only on paths through itself, never its best
+        out["BGP_BBR"] = {"all": {"status": "enabled"}}
     blocks = plan.bgp.merged_blocks()
     if blocks:
         out["STATIC_ROUTE"] = {f"default|{b}": {"blackhole": "true", "advertise": "true"}
