@@ -29,11 +29,13 @@ oper.py) `pfc_storm`, `pfc_off` and `lossless_drops(device, port)`. Call them on
 
 from __future__ import annotations
 
+import functools
 import ipaddress
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import import_module
-from typing import Any
+from typing import Any, TypeVar, cast
 
 End = tuple[str, str]
 #: the Idle reason of a session shut down by configuration (EOS's idleReason wording)
@@ -152,6 +154,7 @@ class Wiring:
         self.pfc_faults: set[tuple[str, str, str]] = set()
         #: how often each faulted counter was read (counters move per reading)
         self.readings: dict[tuple[str, str, str], int] = {}
+        self._memo: dict[str, ConfigFacts | None] | None = None
 
     @classmethod
     def from_fabric(cls, fabric: Any) -> Wiring:
@@ -207,9 +210,29 @@ class Wiring:
 
     # --- state --------------------------------------------------------------------------------
     def facts(self, device: str) -> ConfigFacts | None:
+        """The device's running-config facts; read once per answer inside `answering()`."""
+        if self._memo is not None and device in self._memo:
+            return self._memo[device]
         emu = self.emulators.get(device)
         reader = _reader(emu.nos) if emu is not None else None
-        return reader(emu) if reader is not None else None
+        got = reader(emu) if reader is not None else None
+        if self._memo is not None:
+            self._memo[device] = got
+        return got
+
+    @contextmanager
+    def answering(self) -> Iterator[None]:
+        """While one command is answered, each device's config is read once (a spine's LLDP
+        table asks every far end about every port; configs do not change within one answer,
+        which runs on the lab loop to its end)."""
+        outer = self._memo is not None
+        if not outer:
+            self._memo = {}
+        try:
+            yield
+        finally:
+            if not outer:
+                self._memo = None
 
     def far_end(self, device: str, port: str) -> End | None:
         return self.links.get((device, port))
@@ -297,6 +320,19 @@ def _port_of(facts: ConfigFacts, address: str) -> str | None:
         if port.address and ip in ipaddress.ip_interface(port.address).network:
             return name
     return None
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def answered(fn: F) -> F:
+    """For a NOS's state entry point `fn(dev, wiring, ...)`: the whole answer reads each
+    device's config once (Wiring.answering)."""
+    @functools.wraps(fn)
+    def wrapped(dev: Any, wiring: Wiring, *args: Any, **kwargs: Any) -> Any:
+        with wiring.answering():
+            return fn(dev, wiring, *args, **kwargs)
+    return cast(F, wrapped)
 
 
 def wiring_of(spec_options: Mapping[str, Any]) -> Wiring | None:

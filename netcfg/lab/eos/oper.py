@@ -18,6 +18,7 @@ from netcfg.lab.oper import (
     NeighborFacts,
     PortFacts,
     Wiring,
+    answered,
     dotted_mac,
     system_description,
 )
@@ -96,6 +97,7 @@ def _limits(out: ConfigFacts, limits: dict[str, int], groups: dict[str, str],
         n.maximum_routes = limit or None
 
 
+@answered
 def show(dev: EosEmulator, wiring: Wiring, args: list[str]) -> dict[str, Any] | None:
     """The JSON of one show command (words after `show`, lower case), None if not ours."""
     if args == ["ip", "bgp", "summary", "vrf", "all"]:
@@ -178,6 +180,7 @@ def _lldp(dev: EosEmulator, wiring: Wiring, only: list[str]) -> dict[str, Any]:
     return {"lldpNeighbors": out}
 
 
+@answered
 def interfaces(dev: EosEmulator, wiring: Wiring, data: dict[str, Any]) -> None:
     """`show interfaces` with the link state and speed the wiring gives (in place)."""
     mine = wiring.facts(dev.name)

@@ -17,6 +17,7 @@ from netcfg.lab.oper import (
     PortFacts,
     Session,
     Wiring,
+    answered,
     system_description,
 )
 
@@ -73,6 +74,7 @@ def facts(dev: JunosEmulator) -> ConfigFacts:
 # junos_views.yml). tests/verify compares them.
 
 
+@answered
 def rpc(dev: JunosEmulator, wiring: Wiring, name: str, op: etree._Element) -> str | None:
     """The reply body of one operational RPC, None if not ours."""
     if name == "get-instance-information":
@@ -176,6 +178,7 @@ def _lldp(dev: JunosEmulator, wiring: Wiring, only: str | None) -> str:
     return f"<lldp-neighbors-information>{''.join(items)}</lldp-neighbors-information>"
 
 
+@answered
 def link_up(dev: JunosEmulator, wiring: Wiring, port: str) -> bool:
     """Whether the wiring has `port`'s link up (the interface RPC's oper-status)."""
     return wiring.link_up(dev.name, port)

@@ -13,6 +13,7 @@ from netcfg.lab.oper import (
     NeighborFacts,
     PortFacts,
     Wiring,
+    answered,
     dotted_mac,
     system_description,
 )
@@ -68,6 +69,7 @@ def _bgp(node: Any, out: ConfigFacts) -> None:
 # tests/verify compares them.
 
 
+@answered
 def show(dev: NxosEmulator, wiring: Wiring, args: list[str]
          ) -> tuple[dict[str, Any] | None, str] | None:
     """(structured body, text) of one show command (words after `show`), None if not ours."""
@@ -127,6 +129,7 @@ def _lldp_text(dev: NxosEmulator, wiring: Wiring, only: str | None) -> str:
             + f"Total entries displayed: {len(blocks)}\n")
 
 
+@answered
 def interfaces(dev: NxosEmulator, wiring: Wiring, data: dict[str, Any]) -> None:
     """`show interface` rows with the link state the wiring gives (in place)."""
     mine = wiring.facts(dev.name)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import ipaddress
 from typing import TYPE_CHECKING
 
-from netcfg.lab.oper import ConfigFacts, NeighborFacts, PortFacts, Wiring
+from netcfg.lab.oper import ConfigFacts, NeighborFacts, PortFacts, Wiring, answered
 
 if TYPE_CHECKING:
     from netcfg.lab.sonic.emulator import SonicEmulator
@@ -61,6 +61,7 @@ def facts(dev: SonicEmulator) -> ConfigFacts:
     return out
 
 
+@answered
 def run(dev: SonicEmulator, wiring: Wiring, argv: list[str]) -> str | None:
     """The output of one shell command, None if not ours."""
     words = [a for a in argv if not a.startswith("-")]
