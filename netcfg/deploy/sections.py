@@ -16,7 +16,7 @@ from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
-from netcfg.vendors.lineconfig import parse
+from netcfg.nos.lineconfig import parse
 
 #: section key -> (family, content): what each NOS's splitter returns
 Sections = dict[str, tuple[str, str]]

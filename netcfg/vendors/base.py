@@ -20,6 +20,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from netcfg.deploy.preserve import Policy, keep
 from netcfg.nos import WATCHDOG_FIELDS, Capabilities, NosFacts, PoolLayout, SeedSupport
 from netcfg.render.routing_facts import RoutingFacts, wanted
 from netcfg.vendors import raw
@@ -27,7 +28,6 @@ from netcfg.vendors import raw
 if TYPE_CHECKING:
     from napalm.base import NetworkDriver
 
-    from netcfg.deploy.preserve import Policy
     from netcfg.deploy.targets import Target
     from netcfg.findings import Finding
     from netcfg.render.facts import QosFacts
@@ -146,15 +146,11 @@ class DeployAdapter:
     def policy(self, preserve: Sequence[str] = (), device_wins: Sequence[str] = ()) -> Policy:
         """The preserve policy of a replace: this NOS's defaults and the intent's additions
         (`management.preserve`; Junos's root password unless the intent replaces it)."""
-        from netcfg.deploy.preserve import Policy
-
         return Policy(self.device_local + tuple(preserve), self.device_owned + tuple(device_wins))
 
     def keep_device_local(self, running: str, candidate: str) -> str:
         """`candidate` with what the NOS's default policy keeps of `running` (logins, AAA, the
         switch's own facts): a plain NAPALM replace and a rollback use this."""
-        from netcfg.deploy.preserve import keep
-
         return keep(self, running, candidate, self.policy()).text
 
 
