@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 from render_cases import nos_plans, swapped
 
-from netcfg.physics import sonic_spectrum
 from netcfg.render import render_plan
 from netcfg.render.plan import DevicePlan
 from netcfg.vendors.sonic import buffers
+from netcfg.vendors.sonic.pools import pool_reserves
 
 REPO = Path(__file__).resolve().parents[2]
 ROOT = REPO.parent / "shared" / "sonic-skus" / "sonic-buildimage"
@@ -150,10 +150,10 @@ def test_spectrum_reserves_by_hand():
     # per 4-lane port: management PG 19456 + lossy PG 19456 + 9216 + mirror 10240 = 58368
     # per 8-lane port: 2 x (2 x 19 - 1) KiB = 2 x 37888 + 9216 + 10240 = 95232
     # once: management pool 262144
-    assert sonic_spectrum.pool_reserves(19, [4, 8, 4], 1, 9216, 2, False) == \
+    assert pool_reserves(19, [4, 8, 4], 1, 9216, 2, False) == \
         262144 + 2 * 58368 + 95232 == 474112
     # a shared headroom pool adds 10 KiB private headroom per lossless port
-    assert sonic_spectrum.pool_reserves(19, [4, 8, 4], 1, 9216, 2, True) == 474112 + 20480
+    assert pool_reserves(19, [4, 8, 4], 1, 9216, 2, True) == 474112 + 20480
 
 
 @needs_skus

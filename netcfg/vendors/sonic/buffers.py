@@ -7,7 +7,7 @@ layout as data (`buffers/<platform>.json`, one per SKU and topology), imported b
 SONiC's own templates with Jinja2 (`python -m netcfg.vendors.sonic.buffers DEVICE_ROOT`) and
 compared with them by the tests. What netcfg changes: the lossless PG profiles (its physics),
 the cable lengths, which queues are lossless (the intent's PFC priorities) and, on Spectrum,
-the pool sizes (SONiC's Spectrum pool rule applied to netcfg's headroom, physics.sonic_spectrum).
+the pool sizes (SONiC's Spectrum pool rule applied to netcfg's headroom, pools.py).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from netcfg.nos import PoolLayout, Switch
-from netcfg.physics import sonic_spectrum
 from netcfg.vendors.sonic import ports
+from netcfg.vendors.sonic.pools import pool_reserves
 
 #: DEVICE_METADATA type -> the buffer defaults file buffers_config.j2 picks. No SKU here has a
 #: t2 file (SpineRouter): netcfg lays a core out like a T1 (docs/render-sonic.md).
@@ -158,7 +158,7 @@ def pool_layout(switch: Switch, device_type: str) -> PoolLayout:
     if switch.pipeline_latency_kib is None:
         return PoolLayout(lay.mmu, source=source)
     lossy_pgs = sum(_count(r) for r in lay.pgs)
-    reserved = sonic_spectrum.pool_reserves(
+    reserved = pool_reserves(
         switch.pipeline_latency_kib, [lanes for _, lanes in switch.ports], lossy_pgs,
         lay.egress_list_reserve(), switch.lossless_ports, switch.shared_headroom_pool)
     return PoolLayout(lay.mmu, reserved, lossless_pool=len(lay.ingress_pools) > 1,
