@@ -46,8 +46,11 @@ TEMPLATES = _templates()
 
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
+    # a NOS plugin's own templates come after netcfg's (Vendor.template_dir)
+    folders = [str(TEMPLATES)] + [str(nos.template_dir) for nos in vendors().values()
+                                  if nos.template_dir is not None]
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
+        loader=jinja2.FileSystemLoader(folders), undefined=jinja2.StrictUndefined,
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
     for nos in vendors().values():
         for name, func in nos.filters.items():

@@ -162,6 +162,8 @@ class Vendor(ABC):
     facts: ClassVar[NosFacts]
     #: device template under templates/ (includes the section templates)
     template: ClassVar[str]
+    #: a plugin's own template folder, searched after netcfg's templates/ (None: netcfg's)
+    template_dir: ClassVar[Path | None] = None
     #: file extension of a rendered config
     extension: ClassVar[str]
     deploy: ClassVar[DeployAdapter]
