@@ -51,7 +51,9 @@ SHOWN = {
               "any warning;",
               "extension-service", "local-certificate"],
     "cumulus": ["192.0.2.123", "192.0.2.53", "192.0.2.55", "gnmi-server"],
-    "sonic": [],
+    # CONFIG_DB as `show runningconfiguration all` prints it (NTP_SERVER, DNS_NAMESERVER,
+    # SYSLOG_SERVER keys; RFC 5424 warning is SONiC's warn)
+    "sonic": ['"192.0.2.123": {', '"192.0.2.53": {}', '"192.0.2.55": {', '"severity": "warn"'],
 }
 
 
@@ -69,10 +71,11 @@ def test_the_management_plane_is_pushed_and_stays(nos, make_lab, tmp_path):
     assert again.status == "unchanged", again
 
 
-#: how each device shows the SNMP community it holds (Cumulus and SONiC render none: CAP010)
+#: how each device shows the SNMP community it holds (Cumulus renders none: CAP010)
 COMMUNITY_HELD = {"eos": "snmp-server community Ro-Community-9 ro",
                   "nxos": "snmp-server community Ro-Community-9 group network-operator",
-                  "junos": "community Ro-Community-9 {"}
+                  "junos": "community Ro-Community-9 {",
+                  "sonic": '"Ro-Community-9": {'}
 
 
 @pytest.mark.parametrize("nos", sorted(COMMUNITY_HELD))

@@ -142,10 +142,25 @@ def test_radius_on_each_nos(radius):
 
 def test_cumulus_and_sonic_say_they_render_none(tacacs):
     findings = tacacs["findings"].splitlines()
-    for nos in ("cumulus", "sonic"):
-        assert any("management.aaa" in ln and f"{nos} config does not state aaa" in ln
-                   and "[CAP010]" in ln for ln in findings), nos
-    assert "tacacs" not in tacacs["leaf-su2-r5"] and "TACPLUS" not in tacacs["leaf-su2-r1"]
+    assert any("management.aaa" in ln and "cumulus config does not state aaa" in ln
+               and "[CAP010]" in ln for ln in findings)
+    assert "tacacs" not in tacacs["leaf-su2-r5"]
+
+
+def test_sonic_asks_the_servers_first_to_last(tacacs, radius):
+    """sonic-system-aaa.yang AAA authentication `login` (servers, then local) with the key in
+    TACPLUS|global / RADIUS|global `passkey` (the login's must needs it); hostcfgd asks the
+    servers by priority, highest first."""
+    import json
+
+    from netcfg.render.plan import AAA_KEY
+
+    for rendered, server, glob, proto in ((tacacs, "TACPLUS_SERVER", "TACPLUS", "tacacs+"),
+                                          (radius, "RADIUS_SERVER", "RADIUS", "radius")):
+        db = json.loads(rendered["leaf-su2-r1"])
+        assert db["AAA"] == {"authentication": {"login": f"{proto},local"}}
+        assert db[glob] == {"global": {"passkey": AAA_KEY}}
+        assert db[server] == {"192.0.2.7": {"priority": "2"}, "192.0.2.8": {"priority": "1"}}
 
 
 def test_a_key_written_in_the_intent_is_refused(tmp_path):

@@ -88,8 +88,15 @@ def test_cumulus_snmp_server_as_nvidia_documents_it(tmp_path, release):
     check_nvue(rendered["leaf-su2-r5"].replace(SNMP_COMMUNITY, "Ro-Community-1"), release)
 
 
-def test_sonic_says_it_renders_none(rendered):
-    assert "SNMP" not in rendered["leaf-su2-r1"]
+def test_sonic_tables(rendered):
+    """sonic-snmp.yang: SNMP|LOCATION Location, SNMP|CONTACT Contact, SNMP_COMMUNITY keyed by
+    the community (put in by `netcfg push`) with TYPE RO."""
+    import json
+
+    db = json.loads(rendered["leaf-su2-r1"])
+    assert db["SNMP"] == {"LOCATION": {"Location": "DC1 hall 2"},
+                          "CONTACT": {"Contact": "noc@example.com"}}
+    assert db["SNMP_COMMUNITY"] == {SNMP_COMMUNITY: {"TYPE": "RO"}}
     lines = rendered["findings"].splitlines()
-    assert any("management.snmp" in ln and "[CAP010]" in ln and "sonic" in ln for ln in lines)
+    assert not any("management.snmp" in ln and "sonic" in ln for ln in lines)
     assert not any("management.snmp" in ln and "cumulus" in ln for ln in lines)

@@ -296,3 +296,43 @@ def test_spines_take_routes_through_leaves_with_their_own_asn(tmp_path):
             CONFIG_DB__DEVICE_METADATA=db["DEVICE_METADATA"],
             CONFIG_DB__BGP_BBR=db.get("BGP_BBR", {}).get("all", {}))
         assert text.count("allowas-in 1") == want, role
+
+
+MANAGEMENT = """management:
+  ntp_servers: [192.0.2.123, 198.51.100.7]
+  dns_servers: [192.0.2.53]
+  syslog_servers: [192.0.2.55]
+  syslog_severity: warning
+  snmp:
+    location: DC1 hall 2
+    contact: noc@example.com
+    community: {password_env: NETCFG_SNMP_COMMUNITY}
+  banners:
+    login: Authorised use only.
+    motd: managed by netcfg
+  aaa:
+    protocol: %s
+    servers: [192.0.2.7, 192.0.2.8]
+    key: {password_env: NETCFG_AAA_KEY}
+"""
+
+
+@needs_yang
+@pytest.mark.parametrize("protocol", ["tacacs+", "radius"])
+def test_yang_valid_with_the_management_plane(tmp_path, protocol):
+    """Every management table (NTP, DNS, syslog, SNMP, banner, AAA with TACACS+ or RADIUS)
+    under SONiC's whole YANG set, with the secrets as `netcfg push` puts them in."""
+    from render_cases import render_multivendor
+
+    from netcfg.render.plan import AAA_KEY, SNMP_COMMUNITY
+
+    text = render_multivendor(tmp_path, MANAGEMENT % protocol)["leaf-su2-r1"]
+    db = json.loads(text.replace(SNMP_COMMUNITY, "ro-community").replace(AAA_KEY, "aaa-key"))
+    assert db["SYSLOG_SERVER"] == {"192.0.2.55": {"severity": "warn"}}  # RFC 5424 warning
+    assert {"NTP_SERVER", "DNS_NAMESERVER", "SNMP", "SNMP_COMMUNITY", "BANNER_MESSAGE",
+            "AAA"} <= set(db)
+    f = tmp_path / "leaf.json"
+    f.write_text(json.dumps(db))
+    run = subprocess.run([sys.executable, str(SONIC_YANG / "validate_config_db.py"), str(f)],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr

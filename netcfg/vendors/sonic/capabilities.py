@@ -61,31 +61,13 @@ CAPABILITIES = Capabilities(
     # bgpd.main.conf.j2 takes both from constants.yml.j2 (docker-fpm-frr; FACTS.md section 4),
     # not from CONFIG_DB
     unrendered={
-        "ntp_source": "no NTP_SERVER table is rendered (see ntp_servers)",
+        "ntp_source": "NTP|global is the switch's own: its first-boot src_intf eth0 already "
+                      "sends NTP from the management port (../shared/factory/sonic)",
         "users": "no user is rendered: logins are the Linux host's, outside CONFIG_DB; the "
                  "switch keeps its own",
-        "banners": "no BANNER_MESSAGE table is rendered: the SONiC YANG models in the "
-                   "project's vendor data have no banner model to check it against",
         "cloudvision": "CloudVision's agent (TerminAttr) is EOS's; nothing is rendered here",
-        "gnmi": "no GNMI table is rendered: the SONiC YANG models in the project's vendor "
-                "data have no telemetry model to check it against; the switch keeps its own",
-        "ntp_servers": "no NTP_SERVER table is rendered: the SONiC YANG models in the "
-                       "project's vendor data have no NTP model to check it against; the "
-                       "switch keeps its own (management.preserve: [NTP_SERVER] keeps it "
-                       "through a push)",
-        "syslog_servers": "no SYSLOG_SERVER table is rendered: the SONiC YANG models in the "
-                          "project's vendor data have no syslog model to check it against; "
-                          "the switch keeps its own (management.preserve: [SYSLOG_SERVER])",
-        "syslog_severity": "no SYSLOG_SERVER table is rendered (see syslog_servers)",
-        "snmp": "no SNMP or SNMP_COMMUNITY table is rendered: the SONiC YANG models in the "
-                "project's vendor data have no SNMP model to check them against; the switch "
-                "keeps its own (management.preserve: [SNMP, SNMP_COMMUNITY])",
-        "aaa": "no AAA or TACPLUS_SERVER/RADIUS_SERVER table is rendered: the SONiC YANG models "
-               "in the project's vendor data have no AAA model to check them against; the "
-               "switch keeps its own (kept by default)",
-        "dns_servers": "no DNS_NAMESERVER table is rendered: the SONiC YANG models in the "
-                       "project's vendor data have no DNS model to check it against; the "
-                       "switch keeps its own (management.preserve keeps it through a push)",
+        "gnmi": "no GNMI table is rendered: what its fields do on the image is not yet read "
+                "in SONiC's code; the switch keeps its own",
         "breakouts[].parent": "the PORT table lists the split ports themselves; "
                               "BREAKOUT_CFG is not rendered",
         "breakouts[].ports": "the PORT table lists the split ports themselves; BREAKOUT_CFG "

@@ -23,7 +23,7 @@ import orjson
 
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
 from netcfg.render.plan import DevicePlan, Interface
-from netcfg.vendors.sonic import buffers, ports
+from netcfg.vendors.sonic import buffers, management, ports
 from netcfg.vendors.sonic.capabilities import DEVICE_TYPES, HASH_ALGORITHMS, HASH_FIELDS
 from netcfg.vendors.units import frame_size, ip_packet
 
@@ -301,7 +301,8 @@ def _hash(plan: DevicePlan) -> dict[str, Any]:
 
 
 def config_db(plan: DevicePlan) -> dict[str, Any]:
-    return {**_device(plan), **_qos(plan), **_buffers(plan), **_hash(plan)}
+    return {**_device(plan), **_qos(plan), **_buffers(plan), **_hash(plan),
+            **management.tables(plan)}
 
 
 #: CONFIG_DB as SONiC stores it: table -> key -> field -> value (strings, leaf-lists as
