@@ -68,6 +68,12 @@ RULES: dict[str, Rule] = {r.id: r for r in (
          "on NX-OS CNP then shares strict priority level 1 with q7, which carries the switch's "
          "control traffic, instead of having q7 as in Cisco's designs",
          "Cisco RoCE designs; NX-OS default queuing policy"),
+    Rule("CAP021", "warning", "a management address without a gateway on NX-OS: the file "
+         "states no management VRF route", "netcfg push keeps the switch's own `vrf context "
+         "management` and its default route; the file alone as a configure replace target "
+         "removes them and the switch answers only its management subnet",
+         "Cisco configuration-replace guide; Nexus 9000 Fundamentals guide, management "
+         "interface"),
     Rule("CAP027", "warning", "a management address without a gateway on Junos: the file "
          "moves no management instance or route", "netcfg push keeps the switch's own "
          "`system management-instance` and `routing-instances mgmt_junos` route; the file loaded "

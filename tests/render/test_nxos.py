@@ -225,3 +225,28 @@ def test_every_routed_port_is_brought_up():
         assert routed == {p.name for p in dev.ports}
         assert all(blocks[n].splitlines().count("  no shutdown") == 1 for n in routed)
         assert "shutdown" not in blocks["loopback0"]
+
+
+def test_without_a_gateway_the_management_vrf_is_the_switchs(tmp_path):
+    """No management.gateway: the file has no `vrf context management` block, so a push keeps
+    the switch's own with the default route its setup gave it (the deploy adapter's
+    device_local), and validate warns that the file alone would remove it (CAP021); with a
+    gateway the block and its route are rendered (tests/render/test_management_gateway.py)."""
+    from netcfg.render import render_plan
+    from netcfg.validate import validate
+    from netcfg.vendors import vendor
+
+    result = validate(INVENTORIES / "multivendor")
+    found = [f for f in result.findings if f.rule == "CAP021"]
+    assert len(found) == 1 and found[0].severity == "warning"
+    assert "management.gateway" in found[0].message and "spine" in found[0].message
+    text = render_plan(PlanBuilder(result.fabric, result.physics).plan(
+        result.fabric.devices["spine-pod1-1"]))
+    assert "vrf context management" not in text
+    assert "interface mgmt0\n  vrf member management\n" in text
+    adapter = vendor("nxos").deploy
+    running = "hostname s\nvrf context management\n  ip route 0.0.0.0/0 192.0.2.1\n"
+    from netcfg.deploy.preserve import keep
+
+    kept = keep(adapter, running, text, adapter.policy()).text
+    assert "vrf context management\n  ip route 0.0.0.0/0 192.0.2.1\n" in kept

@@ -27,7 +27,29 @@ class Nxos(ModuleVendor):
     def check(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
         if not devices:
             return []
-        return self._logins(fabric, devices) + self._cnp(fabric, devices)
+        return (self._logins(fabric, devices) + self._cnp(fabric, devices)
+                + self._management_route(fabric, devices))
+
+    def _management_route(self, fabric: Fabric, devices: list[Device]) -> list[Finding]:
+        """CAP021: a management address without a gateway renders no `vrf context
+        management` (nor its default route). A push keeps the switch's own (deploy
+        device_local), but the file alone, as a `configure replace` target, would remove the
+        route the setup script gave the switch, which then answers only its management
+        subnet."""
+        bare = [d for d in devices if d.management and d.management_gateway is None]
+        if not bare:
+            return []
+        from netcfg.vendors.checks import which_switches
+
+        first = bare[0]
+        path = (("devices", first.name, "management", "address")
+                if first.name in fabric.loaded.intent.devices else ("addressing", "management"))
+        return [fabric.loaded.finding(
+            "CAP021", f"{self.name} files state no management default route "
+            f"({which_switches(self.name, bare)}): without management.gateway netcfg push keeps "
+            "the switch's own `vrf context management` and its `ip route 0.0.0.0/0`, but the "
+            "file alone as a configure replace target removes them. Set management.gateway",
+            path, severity="warning", device=first.name)]
 
     def _logins(self, fabric: Fabric, devices: list[Device]) -> list[Finding]:
         """CAP010 for the logins NX-OS gets no line for: `username ... password 5` takes a
