@@ -6,7 +6,7 @@ switches of some roles or some device globs, at a defined point of the file. Lin
 NX-OS, Junos, FRR) take `lines` of their own syntax at the `start` or the `end` of the file;
 structured ones (SONiC's config_db.json, Cumulus's NVUE document) take a `merge` mapping laid
 over the rendered one. The NOS's own checks on what a line may be (no line that leaves
-configuration mode, balanced Junos braces) are its vendor's (`Vendor.raw_refusal`), applied
+configuration mode, balanced Junos braces) are its facts' (`NosFacts.raw_refusal`), applied
 when the fabric is built; here only what holds for every NOS: printable text, no control
 characters but the line breaks between lines and tabs.
 """

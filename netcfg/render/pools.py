@@ -1,7 +1,7 @@
 """Shared buffer pool sizes of one switch, from its physics budget.
 
 The budget (netcfg/physics/budget.py) takes the buffer the NOS's pools divide and what the
-NOS keeps back from its vendor package (`Vendor.pool_layout`: on SONiC the SKU's buffer and,
+NOS keeps back from its facts (`NosFacts.pool_layout`, netcfg/nos: on SONiC the SKU's buffer and,
 on Spectrum, the reserves of SONiC's own pool rule, `cfgmgr/buffer_pool_mellanox.lua`).
 """
 

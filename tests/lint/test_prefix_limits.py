@@ -110,7 +110,7 @@ def test_384_eos_leaves_past_12000_per_session(eos384, monkeypatch):
     default = {int(n) for n in re.findall(r"^\s+neighbor \S+ maximum-routes (\d+)$",
                                           SHOW_RUN_ALL.read_text(), re.M)}
     assert default == {12000}
-    eos = type(vendor("eos"))
+    eos = type(vendor("eos").facts)
     monkeypatch.setattr(eos, "capabilities", dataclasses.replace(
         eos.capabilities, prefix_limit=12000,
         prefix_limit_source="EOS's default, no maximum-routes line"))
