@@ -53,7 +53,18 @@ def port_entry(plan: DevicePlan, iface: Interface) -> dict[str, str]:
     if table is None:
         raise ValueError(f"{plan.hostname}: no SONiC port table for platform {plan.platform} "
                          f"(known: {', '.join(sorted(ports.PLATFORMS))})")
-    return table.entry(iface.name, iface.lanes, iface.speed)
+    entry = table.entry(iface.name, iface.lanes, iface.speed)
+    if "fec" not in entry and iface.speed // max(iface.lanes, 1) >= RS_FEC_PER_LANE:
+        # SONiC's own port generator (sonic-config-engine portconfig.py, BreakoutCfg.
+        # get_config()) writes `fec rs` on every port of 50G per lane or more when the SKU
+        # files name none: what the box runs from its first boot (../shared/factory/sonic/
+        # <SKU>/config_db.json, every SN5600 port); without it a replace would drop it
+        entry["fec"] = "rs"
+    return entry
+
+
+#: Mb/s per lane from which SONiC's port generator sets RS-FEC (portconfig.py)
+RS_FEC_PER_LANE = 50_000
 
 
 def port_mtu(l2_mtu: int) -> str:
