@@ -12,9 +12,13 @@ import jinja2
 import pytest
 import yaml
 
+from netcfg.nos import NosError, facts
+from netcfg.nos import names as nos_names
+from netcfg.nos.registry import GROUP as NOS_GROUP
+from netcfg.nos.registry import build as build_facts
 from netcfg.validate import validate
 from netcfg.vendors import names, vendor
-from netcfg.vendors.registry import GROUP, VendorError, build
+from netcfg.vendors.registry import GROUP, VendorError, build, matched
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -53,6 +57,37 @@ def test_a_vendor_must_call_itself_by_its_entry_point_name():
 def test_an_unknown_nos_names_the_known_ones():
     with pytest.raises(VendorError, match="known: cumulus, eos, frr, junos, nxos, sonic"):
         vendor("ios-xr")
+
+
+def test_what_each_nos_is_is_registered_beside_its_vendor():
+    """The netcfg.nos group names the same six, and each vendor renders with the facts the
+    layers below rendering read for its NOS."""
+    assert nos_names() == SIX
+    for nos in SIX:
+        assert vendor(nos).facts is facts(nos) and vendor(nos).name == nos
+
+
+def test_nos_facts_are_refused_like_vendors():
+    def point(name: str, value: str) -> EntryPoint:
+        return EntryPoint(name=name, value=value, group=NOS_GROUP)
+
+    with pytest.raises(NosError, match="described twice"):
+        build_facts([point("eos", "netcfg.vendors.eos.facts:FACTS"),
+                     point("eos", "other.pkg:FACTS")])
+    with pytest.raises(NosError, match="calls itself 'nxos'"):
+        build_facts([point("cisco", "netcfg.vendors.nxos.facts:FACTS")])
+    with pytest.raises(NosError, match="not netcfg NosFacts"):
+        build_facts([point("eos", "netcfg.vendors.eos:VENDOR")])
+
+
+def test_a_vendor_must_render_with_the_facts_registered_for_its_nos():
+    found = {nos: vendor(nos) for nos in ("eos", "nxos")}
+    described = {"eos": facts("eos"), "nxos": facts("eos")}
+    with pytest.raises(VendorError, match="vendor of NOS 'nxos' does not render with the facts"):
+        matched(found, described)
+    with pytest.raises(VendorError, match="NOS 'junos' is described .* but has no vendor"):
+        matched(found, {"eos": facts("eos"), "nxos": facts("nxos"), "junos": facts("junos")})
+    assert matched(found, {"eos": facts("eos"), "nxos": facts("nxos")}) == found
 
 
 def _nos_literals(path: Path) -> list[tuple[int, str]]:

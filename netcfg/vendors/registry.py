@@ -7,10 +7,11 @@ below rendering read: a vendor without them, or with other facts, is refused too
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from importlib.metadata import EntryPoint, entry_points
 
-from netcfg.nos import NosError, registered
+from netcfg.nos import NosError, NosFacts, registered
 from netcfg.vendors.base import Vendor
 
 GROUP = "netcfg.vendors"
@@ -40,7 +41,7 @@ def build(points: list[EntryPoint]) -> dict[str, Vendor]:
     return found
 
 
-def matched(found: dict[str, Vendor], described: dict[str, object]) -> dict[str, Vendor]:
+def matched(found: dict[str, Vendor], described: Mapping[str, NosFacts]) -> dict[str, Vendor]:
     """`found`, once every vendor renders with the facts registered for its NOS and every
     registered NOS has a vendor."""
     for name in sorted(set(found) | set(described)):
@@ -59,7 +60,7 @@ def vendors() -> dict[str, Vendor]:
     if not found:
         raise VendorError(f"no NOS is registered in the {GROUP!r} entry point group: install "
                           "netcfg (pip install -e .) so that its vendors are declared")
-    return matched(found, dict(registered()))
+    return matched(found, registered())
 
 
 def names() -> tuple[str, ...]:
