@@ -19,9 +19,9 @@ FORMATS = click.Choice(["text", "json"])
 
 def _emit(text: str, output: str | None) -> None:
     if output:
-        from netcfg.fsutil import write_atomic
+        from netcfg.fsutil import write_output
 
-        write_atomic(output, text if text.endswith("\n") else text + "\n")
+        write_output(output, text if text.endswith("\n") else text + "\n")
     else:
         click.echo(text)
 

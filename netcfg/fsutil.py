@@ -4,9 +4,12 @@ Whole output directories are netcfg/outdir.py's (a manifest of what netcfg wrote
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
+import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -78,3 +81,42 @@ def write_atomic(path: str | Path, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def check_output(path: str | Path, ours: Callable[[bytes], bool] | None = None) -> None:
+    """Refuse an output path netcfg may not replace, before anything is written: only a new
+    file or an existing regular file (not a symbolic link, device node, FIFO, socket or
+    directory: replacing `/dev/null` or a link the user made is never what an output means).
+    `ours`, given the first 4 KiB of an existing file, says whether netcfg wrote it; a file it
+    rejects is refused (the lab's devices file must not overwrite an intent). Raises an
+    OSError naming the path and the reason in one line."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return
+    if stat.S_ISLNK(info.st_mode):
+        raise OSError(errno.EEXIST, "is a symbolic link; netcfg writes only a new file or "
+                      "one it wrote", str(path))
+    if stat.S_ISDIR(info.st_mode):
+        raise OSError(errno.EISDIR, "is a directory, not a file", str(path))
+    if not stat.S_ISREG(info.st_mode):
+        raise OSError(errno.EEXIST, "exists and is not a regular file (a device, FIFO or "
+                      "socket); netcfg writes only a new file or one it wrote", str(path))
+    if ours is not None:
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+        if not ours(head):
+            raise OSError(errno.EEXIST, "exists and netcfg did not write it; name a new file",
+                          str(path))
+
+
+def write_output(path: str | Path, text: str,
+                 ours: Callable[[bytes], bool] | None = None) -> None:
+    """An `--output`/`--out` file: `-` is stdout; anything else passes `check_output` first
+    and is then written atomically."""
+    if str(path) == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    check_output(path, ours)
+    write_atomic(path, text)

@@ -4,7 +4,11 @@
 inventory itself, another fabric's configs in a shared `configs/`. DIR therefore carries a
 manifest of the files netcfg wrote into it, per fabric. A render writes its files and removes
 only files that the manifest lists for the same fabric and that the new render no longer has.
-A directory that is neither new, empty, nor carries a manifest is refused.
+A directory that is neither new, empty, nor carries a manifest is refused. Every name, in the
+manifest or to be written, is a plain relative path inside DIR (no absolute path, no `..`, no
+empty or `.` part: a crafted manifest must not make a render delete a file elsewhere), and no
+part of it below DIR may be a symbolic link (a link would carry the write or the removal out
+of DIR); either is refused before anything is touched.
 
 Each file is replaced atomically. Everything is staged first (inside DIR, so the final renames
 stay on one file system): a failure while staging leaves DIR as it was. The manifest is widened
@@ -51,6 +55,8 @@ def write_owned(root: str | Path, owner: str, files: Mapping[str, str], *,
     before = set(manifest.get(owner, []))
     after = before | set(files) if partial else set(files)
     stale = sorted(before - after)
+    for rel in stale:  # removed: refused before anything is touched, as a written one
+        _no_link_below(target, rel)
     target.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=target, prefix=".netcfg-staging-"))
     try:
@@ -78,11 +84,13 @@ def _claim(target: Path, owner: str, files: Mapping[str, str]) -> dict[str, list
     if target.exists() and not target.is_dir():
         raise NotOurs(f"{target} exists and is not a directory")
     for rel in files:
-        if rel.startswith(("/", "../")) or "/../" in rel or rel == MANIFEST:
+        if not plain(rel) or rel == MANIFEST:
             raise NotOurs(f"refusing to write {rel!r} outside or over netcfg's own files")
     if not target.exists():
         return {}
     manifest = _read_manifest(target)
+    for rel in sorted(files):
+        _no_link_below(target, rel)
     if not manifest and any(not e.name.startswith(".netcfg-staging-") for e in target.iterdir()):
         raise NotOurs(f"{target} is not empty and netcfg did not write it (no {MANIFEST}); "
                       f"render into a new or empty directory")
@@ -92,9 +100,28 @@ def _claim(target: Path, owner: str, files: Mapping[str, str]) -> dict[str, list
         if who is not None and who != owner:
             raise NotOurs(f"{target / rel} belongs to fabric {who!r}, not {owner!r}; "
                           f"render each fabric into its own directory")
-        if who is None and (target / rel).exists():
+        if who is None and os.path.lexists(target / rel):
             raise NotOurs(f"{target / rel} exists and netcfg did not write it")
     return manifest
+
+
+def plain(rel: str) -> bool:
+    """A relative POSIX path that stays inside its directory: no leading `/`, and no part
+    that is empty, `.` or `..` (nor a NUL, which no file name holds)."""
+    return (bool(rel) and "\0" not in rel and not rel.startswith("/")
+            and all(part not in ("", ".", "..") for part in rel.split("/")))
+
+
+def _no_link_below(root: Path, rel: str) -> None:
+    """Refuse `rel` when a part of it that exists below `root` is a symbolic link."""
+    path = root
+    for part in rel.split("/"):
+        path = path / part
+        if path.is_symlink():
+            raise NotOurs(f"{path} is a symbolic link; netcfg writes and removes only its own "
+                          f"files inside {root}, never through a link")
+        if not os.path.lexists(path):
+            return
 
 
 def _read_manifest(root: Path) -> dict[str, list[str]]:
@@ -108,6 +135,9 @@ def _read_manifest(root: Path) -> dict[str, list[str]]:
                 isinstance(k, str) and isinstance(v, list) and all(isinstance(n, str) for n in v)
                 for k, v in owners.items()):
             raise ValueError("owners is not a mapping of lists of paths")
+        foreign = next((n for v in owners.values() for n in v if not plain(n)), None)
+        if foreign is not None:
+            raise ValueError(f"it names {foreign!r}, not a plain name inside {root}")
     except (OSError, ValueError, KeyError, TypeError) as e:  # UnreadableFile is an OSError
         raise NotOurs(f"{path} is unreadable ({e}); fix or remove it") from None
     return owners

@@ -80,9 +80,9 @@ def deadlock(path: str, failures: int, model: str | None, fmt: str, output: str 
         bar.close()
     text = json.dumps(report.as_dict(), indent=2) if fmt == "json" else render(report)
     if output:
-        from netcfg.fsutil import write_atomic
+        from netcfg.fsutil import write_output
 
-        write_atomic(output, text + "\n")
+        write_output(output, text + "\n")
     else:
         click.echo(text)
     sys.exit(1 if report.deadlock else 0)
@@ -123,13 +123,13 @@ def graph(path: str, out: str | None, dot: str | None, failures: int, model: str
     report = check(fabric, failures=failures, model=None if model == "auto" else model)
     svg = to_svg(fabric, report)
     if out:
-        from netcfg.fsutil import write_atomic
+        from netcfg.fsutil import write_output
 
-        write_atomic(out, svg)
+        write_output(out, svg)
     else:
         click.echo(svg)
     if dot:
-        from netcfg.fsutil import write_atomic
+        from netcfg.fsutil import write_output
 
-        write_atomic(dot, to_dot(fabric, report))
+        write_output(dot, to_dot(fabric, report))
     sys.exit(1 if report.deadlock else 0)

@@ -127,6 +127,10 @@ def _write_private(path: Path, text: str) -> None:
         raise
 
 
+#: what a run id is: a plain name (`new_run_id` makes them), never a path
+RUN_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z_.\-]{0,127}")
+
+
 def new_run_id() -> str:
     """UTC start time to the millisecond, then a random tail: ids sort as runs started (to
     the second only, two runs of one second sorted at random and `rollback` could pick the
@@ -159,10 +163,16 @@ class Run:
 
     def __init__(self, state: State, run_id: str | None = None, command: str = "push") -> None:
         assert isinstance(state, Path)  # PgRun takes a PostgreSQL state
-        self.state = private_dir(state)
+        # a directory netcfg did not create keeps its mode and gets no file of netcfg's (a
+        # `.gitignore` of `*` at a repository's root hid the user's own files from git)
+        fresh = not state.exists()
+        self.state = private_dir(state) if fresh else state
         ignore = self.state / ".gitignore"
-        if not ignore.exists():
+        if fresh:
             _write_private(ignore, "# netcfg run state: backups hold device password hashes\n*\n")
+        elif not (self.state / "runs").exists() and not ignore.exists():
+            _write_private(private_dir(self.state / "runs") / ".gitignore",
+                           "# netcfg runs: backups hold device password hashes\n*\n")
         self.id = run_id or new_run_id()
         self.dir = private_dir(self.state / "runs" / self.id)
         self._lock = threading.Lock()
@@ -178,6 +188,8 @@ class Run:
             from netcfg.deploy.state_pg import PgRun
 
             return PgRun.open_pg(state, run_id)
+        if not RUN_ID.fullmatch(run_id):  # `../../x` named a journal outside the runs
+            raise FileNotFoundError(f"{run_id!r} is not a run id (`netcfg runs` lists them)")
         if not (state / "runs" / run_id / "journal.jsonl").is_file():
             raise FileNotFoundError(f"no run {run_id} under {state / 'runs'}")
         run = cls.__new__(cls, state)

@@ -17,6 +17,7 @@ from typing import Any
 
 import click
 
+from netcfg.fsutil import check_output
 from netcfg.lab.faults import Fault, FaultKind
 
 
@@ -94,6 +95,11 @@ def lab(path: str, out: str | None, patterns: tuple[str, ...], limit: int | None
         sys.exit(1)
     if out:
         target = Path(out)
+        try:  # never over an intent or a file of the user's: a new file, or a lab's own
+            check_output(target, _ours)
+        except OSError as exc:
+            click.echo(f"netcfg: --out {exc.filename}: {exc.strerror}", err=True)
+            sys.exit(1)
     else:  # beside the runs, out of the inventory's repository: the file holds lab passwords
         from netcfg.deploy.runs import default_state, private_dir
 
@@ -124,14 +130,14 @@ def lab(path: str, out: str | None, patterns: tuple[str, ...], limit: int | None
                            + ("" if fault.times is None else f", {fault.times} time(s)")
                            + (f", {fault.delay:g} s delay" if fault.delay else ""),
                            err=True)
-        _write(target, running.inventory(), yaml)
+        written = _write(target, running.inventory(), yaml)
         try:
             click.echo(f"serving {len(specs)} device(s) on loopback; devices file: {target}")
             click.echo("press Ctrl-C to stop", err=True)
             while not stop.wait(3600):
                 pass
         finally:
-            target.unlink(missing_ok=True)
+            _remove_if_ours(target, written)
     finally:
         running.stop()
     click.echo("lab stopped", err=True)
@@ -191,8 +197,32 @@ def parse_fault(text: str) -> tuple[str, Fault]:
         raise click.BadParameter(f"{text!r}: {exc}", param_hint="--fault") from None
 
 
-def _write(target: Path, inventory: dict[str, Any], yaml: Any) -> None:
-    from netcfg.fsutil import write_atomic
+#: the first line of every devices file the lab writes: how a later lab knows the file is its own
+HEADER = "# written by `netcfg lab`; valid while the lab runs (credentials are per run)\n"
 
-    header = "# written by `netcfg lab`; valid while the lab runs (credentials are per run)\n"
-    write_atomic(target, header + yaml.safe_dump(inventory, sort_keys=False))
+
+def _ours(head: bytes) -> bool:
+    return head.startswith(HEADER.encode())
+
+
+def _write(target: Path, inventory: dict[str, Any], yaml: Any) -> tuple[int, int]:
+    """Write the devices file; returns its (device, inode), the identity of what the lab
+    wrote."""
+    from netcfg.fsutil import write_output
+
+    write_output(target, HEADER + yaml.safe_dump(inventory, sort_keys=False), _ours)
+    if str(target) == "-":  # printed: nothing to remove at exit
+        return -1, -1
+    info = target.stat()
+    return info.st_dev, info.st_ino
+
+
+def _remove_if_ours(target: Path, written: tuple[int, int]) -> None:
+    """Remove the devices file at exit only while it is still the one this lab wrote (a
+    file someone put there meanwhile is theirs)."""
+    try:
+        info = target.lstat()
+    except FileNotFoundError:
+        return
+    if (info.st_dev, info.st_ino) == written:
+        target.unlink(missing_ok=True)

@@ -74,9 +74,9 @@ def _fabric_file(path: str) -> str | None:
 
 def _emit(text: str, output: str | None) -> None:
     if output:
-        from netcfg.fsutil import write_atomic
+        from netcfg.fsutil import write_output
 
-        write_atomic(output, text if text.endswith("\n") else text + "\n")
+        write_output(output, text if text.endswith("\n") else text + "\n")
     elif text:
         click.echo(text)
 
