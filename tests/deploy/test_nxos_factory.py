@@ -182,3 +182,7 @@ def test_queuing_changes_are_named_where_the_switch_applies_them():
         f"changes queuing policy `P` (2 ports) {why}"]
     factory = adapter.sections("hostname s1\ninterface Ethernet1/1\n  mtu 9216\n")
     assert adapter.disruptive(factory, running) == []
+    # the same switch with a port in service, on NX-OS's default queuing: the first policy
+    serving = adapter.sections("hostname s1\ninterface Ethernet1/1\n  no shutdown\n")
+    assert adapter.disruptive(serving, running) == [
+        f"applies queuing policy `OUT` (system qos) in place of NX-OS's default {why}"]

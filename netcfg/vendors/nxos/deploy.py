@@ -178,10 +178,15 @@ def _queuing_changes(running: dict[str, tuple[str, str]],
                      candidate: dict[str, tuple[str, str]]) -> list[str]:
     """Each queuing policy the switch runs whose effect the replace changes: its classes
     changed, or another policy (or none) applied where it was, one phrase per policy with
-    where it is applied. A switch that runs only NX-OS's default queuing (no policy of its
-    own: fresh from the factory) gets its first policy without this gate: nothing it ran is
-    changed (docs/render-nxos.md)."""
+    where it is applied; and a first policy in `system qos` where the switch runs NX-OS's
+    default queuing with ports in service (a port with `no shutdown`). A switch fresh from
+    the factory (no port brought up) gets its first policy without this gate
+    (docs/render-nxos.md)."""
     before, after = _applied(running), _applied(candidate)
+    first = after.get(("system qos", "output"))
+    if not before and first is not None and _in_service(running):
+        return [f"applies queuing policy `{first}` (system qos) in place of NX-OS's default "
+                f"{_QUEUING_WHY}"]
     places: dict[str, list[str]] = {}
     for (where, direction), name in before.items():
         key = f"policy-map type queuing {name}"
@@ -197,6 +202,12 @@ def _queuing_changes(running: dict[str, tuple[str, str]],
                           + ([f"{ports} port{'s' if ports != 1 else ''}"] if ports else []))
         out.append(f"changes queuing policy `{name}` ({scope}) {_QUEUING_WHY}")
     return out
+
+
+def _in_service(sections: dict[str, tuple[str, str]]) -> bool:
+    """Whether a port of the switch is brought up (`no shutdown` under an Ethernet port)."""
+    return any(key.startswith("interface Ethernet") and "  no shutdown" in text.splitlines()
+               for key, (_, text) in sections.items())
 
 
 def _pending(status: str) -> bool:
