@@ -6,6 +6,7 @@ password). Any function taking `self` must sit directly in a class."""
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import tomllib
@@ -118,6 +119,12 @@ def _graph(root: Path = ROOT) -> dict[str, list[tuple[str, int, bool]]]:
     return {m: _imports(m, p, modules) for m, p in modules.items()}
 
 
+@cache
+def _netcfg_graph() -> dict[str, list[tuple[str, int, bool]]]:
+    """netcfg's own graph, read once for the tests below."""
+    return _graph()
+
+
 def _package(module: str, graph: dict) -> str:
     """netcfg.<package> for a module of a subpackage, netcfg for a top-level module."""
     parts = module.split(".")
@@ -173,11 +180,11 @@ def _upward(graph: dict[str, list[tuple[str, int, bool]]]) -> list[str]:
 
 
 def test_no_import_cycle_spans_two_packages():
-    assert _cycles_across_packages(_graph()) == []
+    assert _cycles_across_packages(_netcfg_graph()) == []
 
 
 def test_the_layers_below_rendering_import_nothing_above_them():
-    assert _upward(_graph()) == []
+    assert _upward(_netcfg_graph()) == []
 
 
 def _facts_points() -> dict[str, str]:
@@ -193,7 +200,7 @@ def test_what_a_nos_is_reads_nothing_above_intent_and_platforms():
     their own package. Loading netcfg's own facts also runs netcfg/vendors/__init__.py and the
     NOS package's (the registry and the Vendor): those are not followed here, as a plugin's
     facts module need not sit in a package that has them."""
-    graph = _graph()
+    graph = _netcfg_graph()
     points = _facts_points()
     assert sorted(points) == ["cumulus", "eos", "frr", "junos", "nxos", "sonic"]
     low = ("netcfg.intent", "netcfg.platforms", "netcfg.nos")
