@@ -6,6 +6,8 @@ password). Any function taking `self` must sit directly in a class."""
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -258,3 +260,14 @@ def test_the_graph_sees_an_inline_import_a_package_init_and_a_typing_import(tmp_
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
         "    from netcfg.vendors import vendor\n")
     assert _cycles_across_packages(_graph(root)) == []
+
+
+def test_importing_the_layers_below_rendering_loads_no_layer_above():
+    """What Python really loads, beside what the source says: a fresh interpreter importing
+    intent, nos, platforms, topology and physics has no vendor, render, deploy or lab module
+    (the NOS facts arrive later, through their entry points, when first asked for)."""
+    code = ("import sys, netcfg.intent.schema, netcfg.nos, netcfg.platforms, netcfg.topology, "
+            "netcfg.physics\nprint('\\n'.join(sorted(sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, timeout=120)
+    assert [m for m in done.stdout.split() if m.startswith(ABOVE)] == []
