@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from netcfg.render.facts import QosFacts
     from netcfg.render.plan import DevicePlan
     from netcfg.topology.fabric import Device, Fabric
+    from netcfg.verify.pfc import PfcState
 
 #: what a NOS is lives in netcfg/nos (the layers below rendering read it there); these names
 #: stay importable from here for the vendor packages
@@ -227,6 +228,19 @@ class Vendor(ABC):
     def check(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
         """NOS-specific findings beyond the capability table (none by default)."""
         return []
+
+    def read_pfc(self, driver: NetworkDriver) -> PfcState | None:
+        """The switch's PFC watchdog, PFC frame and queue drop state, read with the NOS's own
+        commands through the NAPALM driver's `cli` (NAPALM has no getter for them), for
+        `netcfg verify`; None where netcfg reads none on this NOS."""
+        return None
+
+    def reported_mtu(self, l2_mtu: int) -> int | None:
+        """The MTU this NOS's NAPALM driver reports (get_interfaces) for a port rendered for
+        L2 frames of `l2_mtu` bytes: what the NOS's own `mtu` statement holds
+        (docs/render-<nos>.md). None where the driver's figure is not mapped, and
+        `netcfg verify` then leaves the MTU unchecked."""
+        return None
 
     def explain_headroom(self, size: int, xoff: int, frame: int) -> list[tuple[str, int, str]]:
         """How the config states one lossless PG's headroom (reserve `size`, `xoff` bytes

@@ -8,14 +8,14 @@ converted from the plan's L2 frame MTU by the same function the NOS's renderer u
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from netcfg.findings import Severity
 from netcfg.render.plan import DevicePlan, Interface
+from netcfg.vendors import vendor
 from netcfg.verify.collect import DeviceState
-from netcfg.verify.sonic import PfcState
+from netcfg.verify.pfc import PfcState
 
 SWITCH_ROLES = ("leaf", "spine", "core")
 
@@ -44,30 +44,12 @@ class Check:
         return RULES[self.rule].severity
 
 
-def _reported_mtu(nos: str) -> Callable[[int], int] | None:
-    """The MTU a NOS's NAPALM driver reports for a port rendered with L2 frame MTU `l2`: the
-    value the NOS's own `mtu` statement holds (docs/render-<nos>.md)."""
-    if nos == "eos":
-        from netcfg.vendors.eos.render import ip_mtu
-        return ip_mtu
-    if nos == "nxos":
-        from netcfg.vendors.nxos.render import ip_mtu as nx_mtu
-        return nx_mtu
-    if nos == "junos":
-        from netcfg.vendors.junos.render import media_mtu
-        return media_mtu
-    if nos == "sonic":  # netcfg_sonic reports the PORT table's mtu (the IP MTU)
-        from netcfg.vendors.sonic.render import port_mtu
-        return lambda l2: int(port_mtu(l2))
-    return None  # netcfg_cumulus: not mapped yet
-
-
 def interfaces(plan: DevicePlan, state: DeviceState) -> list[Check]:
     """Every planned port up, at the planned speed and MTU (VFY004-VFY006)."""
     if state.interfaces is None:
         return []
     out: list[Check] = []
-    mtu_of = _reported_mtu(plan.nos)
+    mtu_of = vendor(plan.nos).reported_mtu
     for i in plan.interfaces:
         got = state.interfaces.get(i.name)
         dev, port = plan.hostname, i.name
@@ -84,8 +66,9 @@ def interfaces(plan: DevicePlan, state: DeviceState) -> list[Check]:
         out.append(Check("VFY005", dev, port, speed == i.speed,
                          f"speed {speed} Mb/s" + ("" if speed == i.speed
                                                   else f", planned {i.speed} Mb/s")))
-        if mtu_of is not None:
-            want, mtu = mtu_of(i.mtu), int(got.get("mtu") or 0)
+        want = mtu_of(i.mtu)
+        if want is not None:
+            mtu = int(got.get("mtu") or 0)
             out.append(Check("VFY006", dev, port, mtu == want,
                              f"MTU {mtu}" + ("" if mtu == want else
                                              f", planned {want} (L2 frame {i.mtu})")))
@@ -149,10 +132,10 @@ def _misplaced(device: str, i: Interface, got: str, seen: dict[str, str | None],
 
 
 def originated(plan: DevicePlan) -> int:
-    """How many prefixes a switch announces itself: its loopback and server subnets; SONiC
-    announces the blocks holding the subnets instead, each as an advertised blackhole route,
-    and no block of one subnet (netcfg/vendors/sonic/render.py, CAP009)."""
-    if plan.nos == "sonic":
+    """How many prefixes a switch announces itself: its loopback and server subnets; a NOS
+    that announces server subnets as blocks (SONiC) announces the blocks holding them instead,
+    each as an advertised blackhole route, and no block of one subnet (CAP009)."""
+    if vendor(plan.nos).capabilities.server_subnets == "blocks":
         return 1 + len(plan.bgp.merged_blocks())
     return len(plan.bgp.networks)
 

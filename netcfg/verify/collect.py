@@ -4,7 +4,7 @@ connection (the same connection file, trust and drivers as diff and push).
 Only the getters' documented models are read (napalm/base/base.py): get_bgp_neighbors,
 get_lldp_neighbors_detail, get_interfaces. Each NOS's driver maps its own commands to them
 (docs/verify.md lists the commands). PFC and queue state has no getter: on SONiC it is read
-with SONiC's own commands (netcfg/verify/sonic.py).
+with the NOS's own commands where netcfg reads them (`Vendor.read_pfc`).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import Any
 
 from netcfg.deploy.connect import Connection, DeviceError, describe
 from netcfg.deploy.targets import Target
-from netcfg.verify import sonic
-from netcfg.verify.sonic import PfcState
+from netcfg.vendors import vendor
+from netcfg.verify.pfc import PfcState
 
 
 @dataclass
@@ -32,7 +32,7 @@ class DeviceState:
     errors: dict[str, str] = field(default_factory=dict)
     #: getters the switch's driver does not implement (those parts are not checked)
     missing: list[str] = field(default_factory=list)
-    #: PFC and queue state (netcfg/verify/sonic.py) where verify reads it, and a second
+    #: PFC and queue state (netcfg/verify/pfc.py) where verify reads it, and a second
     #: reading `interval` seconds later when one was asked
     pfc: PfcState | None = None
     pfc_after: PfcState | None = None
@@ -49,15 +49,11 @@ def bgp_peers(getter: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return peers
 
 
-#: NOSes whose PFC and queue state verify reads with the NOS's own commands
-PFC_READERS = ("sonic",)
-
-
 def collect(target: Target, timeout: int, interval: float = 0.0) -> DeviceState:
     """Open one connection and run the getters; a getter that raises is recorded, the others
-    still run; one the driver does not implement is noted as missing. Where verify reads PFC
-    state (PFC_READERS), it does so once, and again `interval` seconds later (counters are
-    compared over that interval). A failed connection raises DeviceError."""
+    still run; one the driver does not implement is noted as missing. Where netcfg reads PFC
+    state on the NOS (`Vendor.read_pfc`), it does so once, and again `interval` seconds
+    later (counters are compared over that interval). A failed connection raises DeviceError."""
     state = DeviceState(interval=interval)
     with Connection(target, timeout) as driver:
         for part, call in (("interfaces", driver.get_interfaces),
@@ -71,16 +67,12 @@ def collect(target: Target, timeout: int, interval: float = 0.0) -> DeviceState:
                 raise
             except Exception as exc:  # noqa: BLE001 - every driver has its own exceptions
                 state.errors[part] = describe(exc)
-        if target.nos in PFC_READERS:
-            try:
-                state.pfc = _pfc(driver)
-                if interval > 0:
-                    time.sleep(interval)
-                    state.pfc_after = _pfc(driver)
-            except Exception as exc:  # noqa: BLE001
-                state.errors["pfc"] = describe(exc)
+        read_pfc = vendor(target.nos).read_pfc
+        try:
+            state.pfc = read_pfc(driver)
+            if state.pfc is not None and interval > 0:
+                time.sleep(interval)
+                state.pfc_after = read_pfc(driver)
+        except Exception as exc:  # noqa: BLE001
+            state.errors["pfc"] = describe(exc)
     return state
-
-
-def _pfc(driver: Any) -> PfcState:
-    return sonic.parse(driver.cli(list(sonic.COMMANDS)))

@@ -22,7 +22,7 @@ from netcfg.findings import Finding
 from netcfg.render.plan import DevicePlan
 from netcfg.verify import checks
 from netcfg.verify.checks import Check
-from netcfg.verify.collect import PFC_READERS, collect
+from netcfg.verify.collect import collect
 
 if TYPE_CHECKING:
     from netcfg.deploy.runs import State
@@ -101,9 +101,9 @@ def verify_device(target: Target, plan: DevicePlan, desired: Desired, opts: Opti
             report.checks.append(Check("VFY019", target.name, None, False,
                                        f"{GETTERS[part]} is not implemented by the "
                                        f"{target.driver} driver: not checked"))
-        if target.nos not in PFC_READERS:
-            report.not_checked.append(f"PFC and queue state (read on "
-                                      f"{', '.join(PFC_READERS)} only so far)")
+        if got.pfc is None and "pfc" not in got.errors:
+            report.not_checked.append(f"PFC and queue state (netcfg reads none on "
+                                      f"{target.nos} so far)")
         elif interval <= 0:
             report.not_checked.append("pause frames and lossless drops (give --interval)")
         report.checks += checks.state_checks(plan, got, max_pauses, origins)

@@ -171,7 +171,7 @@ def test_sonic_tables_as_sonic_utilities_prints_them():
     # pfcwd: Ethernet0:3 stormed 1/0 with 300 dropped each way; Ethernet4:3 operational 2/2;
     # pfcstat: Ethernet4 received 403 and sent 413 PFC3 frames, Ethernet0 1,200 PFC0;
     # queuestat: Ethernet0 UC3 dropped 19 packets, UC7 94; MC and ALL queues are not unicast
-    from netcfg.verify import sonic
+    from netcfg.vendors.sonic import pfcstate as sonic
 
     wd = sonic.pfcwd_stats((SONIC / "pfcwd_show_stats.txt").read_text())
     assert wd[("Ethernet0", 3)] == sonic.WatchedQueue("stormed", 1, 0, 300, 300)
@@ -189,7 +189,7 @@ def test_the_lab_prints_sonic_tables_byte_for_byte():
     """The lab's printer, given the rows of sonic-utilities' expected outputs, prints them
     exactly (tabulate's `simple` format, right aligned, as pfcwd, pfcstat and queuestat)."""
     from netcfg.lab.sonic.oper import simple_table
-    from netcfg.verify.sonic import tables
+    from netcfg.vendors.sonic.pfcstate import tables
 
     for name in ("pfcwd_show_stats.txt", "show_pfc_counters.txt", "show_queue_counters.txt"):
         text = (SONIC / name).read_text()
@@ -209,7 +209,7 @@ def test_pfc_checks_on_sonic_utilities_outputs():
     outputs: Ethernet0's queue 3 is stormed; Ethernet8's queue 3 is not watched (its
     watchdog row is queue 4); over an interval, Ethernet4 received 10 more PFC3 frames and
     dropped 5 more packets on UC3 (a second reading written by hand from the first)."""
-    from netcfg.verify import sonic
+    from netcfg.vendors.sonic import pfcstate as sonic
     from netcfg.verify.collect import DeviceState
 
     first = sonic.parse({

@@ -36,5 +36,9 @@ class Eos(ModuleVendor):
                           "AVD writes RADIUS keys only in type 7",
                           ("management", "aaa", "protocol"))
 
+    def reported_mtu(self, l2_mtu: int) -> int | None:
+        """The value the file's `mtu` statement holds."""
+        return render.ip_mtu(l2_mtu)
+
 
 VENDOR = Eos()

@@ -160,5 +160,9 @@ class Junos(ModuleVendor):
                                   path, device=device, interface=interface))
         return out
 
+    def reported_mtu(self, l2_mtu: int) -> int | None:
+        """The value the file's `mtu` statement holds."""
+        return render.media_mtu(l2_mtu)
+
 
 VENDOR = Junos()

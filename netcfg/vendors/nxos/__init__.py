@@ -91,5 +91,9 @@ class Nxos(ModuleVendor):
             "follow them", ("qos", "classes", qos.cnp_class, "traffic_class"),
             severity="warning", device=devices[0].name)]
 
+    def reported_mtu(self, l2_mtu: int) -> int | None:
+        """The value the file's `mtu` statement holds."""
+        return render.ip_mtu(l2_mtu)
+
 
 VENDOR = Nxos()

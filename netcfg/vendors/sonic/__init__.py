@@ -8,13 +8,16 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from netcfg.vendors.base import ModuleVendor
 from netcfg.vendors.checks import which_switches
-from netcfg.vendors.sonic import render, routing
+from netcfg.vendors.sonic import pfcstate, render, routing
 from netcfg.vendors.sonic.deploy import SonicDeploy
 from netcfg.vendors.sonic.facts import FACTS
 
 if TYPE_CHECKING:
+    from napalm.base import NetworkDriver
+
     from netcfg.findings import Finding
     from netcfg.topology.fabric import Device, Fabric
+    from netcfg.verify.pfc import PfcState
 
 
 class Sonic(ModuleVendor):
@@ -47,6 +50,15 @@ class Sonic(ModuleVendor):
             f"({which_switches(self.name, bare)}): SONiC's MGMT_INTERFACE needs a gateway of the "
             "address's family (management.gateway); the switch keeps its own eth0",
             path, severity="info", device=first.name)]
+
+    def read_pfc(self, driver: NetworkDriver) -> PfcState | None:
+        """sonic-utilities' own tables (netcfg/vendors/sonic/pfcstate.py), run in the
+        switch's shell by netcfg_sonic's `cli`."""
+        return pfcstate.parse(driver.cli(list(pfcstate.COMMANDS)))
+
+    def reported_mtu(self, l2_mtu: int) -> int | None:
+        """netcfg_sonic reports the PORT table's mtu, the IP MTU the file states."""
+        return int(render.port_mtu(l2_mtu))
 
 
 VENDOR = Sonic()

@@ -1,6 +1,6 @@
 """SONiC's own PFC and queue state: the tables sonic-utilities prints, parsed.
 
-NAPALM has no getter for PFC, the PFC watchdog or queue drops, so on SONiC verify runs the
+NAPALM has no getter for PFC, the PFC watchdog or queue drops, so on SONiC netcfg verify runs the
 commands SONiC's own tools provide, through the driver's `cli` (netcfg_sonic runs them in the
 switch's shell), and reads their tables (tabulate's `simple` format: a header line, a line of
 dashes whose runs give the columns, then rows):
@@ -19,7 +19,7 @@ The parsers are tested on the outputs sonic-utilities' own tests expect
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from netcfg.verify.pfc import PfcCounters, PfcState, WatchedQueue
 
 #: what verify runs on a SONiC switch, in order
 COMMANDS = ("pfcwd show stats --empty", "show pfc counters", "show queue counters")
@@ -66,15 +66,6 @@ def _int(text: str) -> int | None:
     return int(text) if text.isdigit() else None
 
 
-@dataclass(frozen=True)
-class WatchedQueue:
-    status: str  # operational | stormed | N/A
-    storms_detected: int
-    storms_restored: int
-    tx_drop: int
-    rx_drop: int
-
-
 def pfcwd_stats(text: str) -> dict[tuple[str, int], WatchedQueue]:
     """`pfcwd show stats`: (port, queue) -> its watchdog state."""
     out: dict[tuple[str, int], WatchedQueue] = {}
@@ -90,14 +81,6 @@ def pfcwd_stats(text: str) -> dict[tuple[str, int], WatchedQueue]:
                 row.get("STATUS", "N/A"), _int(detected) or 0, _int(restored) or 0,
                 _int(tx) or 0, _int(rx) or 0)
     return out
-
-
-@dataclass
-class PfcCounters:
-    """`show pfc counters`: port -> frames per priority 0-7, received and sent."""
-
-    rx: dict[str, list[int]] = field(default_factory=dict)
-    tx: dict[str, list[int]] = field(default_factory=dict)
 
 
 def pfc_counters(text: str) -> PfcCounters:
@@ -122,15 +105,6 @@ def queue_drops(text: str) -> dict[str, dict[int, int]]:
             if queue.startswith("UC") and queue[2:].isdigit() and drops is not None:
                 out.setdefault(row["Port"], {})[int(queue[2:])] = drops
     return out
-
-
-@dataclass
-class PfcState:
-    """One reading of a switch's PFC and queue state."""
-
-    watchdog: dict[tuple[str, int], WatchedQueue]
-    pfc: PfcCounters
-    drops: dict[str, dict[int, int]]
 
 
 def parse(outputs: dict[str, str]) -> PfcState:
