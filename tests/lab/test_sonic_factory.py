@@ -227,3 +227,25 @@ def test_a_file_for_other_ports_or_another_buffer_model_is_refused(make_lab, dri
             drv.load_replace_candidate(config=text)
         assert "\n" not in str(refused.value)
         assert dev.running_config() == before
+
+
+@pytest.mark.parametrize("tables", [
+    {"SYSLOG_SERVER": {"192.0.2.50": {"severity": "warning"}}},     # enum: warn
+    {"TACPLUS_SERVER": {"192.0.2.60": {"priority": "99"}}},         # range 1..64
+    {"SNMP_COMMUNITY": {"ro community": {"TYPE": "RO"}}},           # no spaces
+    {"BGP_BBR": {"all": {"status": "on"}}},                         # enabled | disabled
+    {"NTP_SERVER": {"192.0.2.1": {"association_type": "peer"}}},    # server | pool
+])
+def test_the_labs_own_checks_refuse_what_sonics_yang_refuses(tables):
+    """Without the YANG set the lab checks the management tables itself (schema.py); on the
+    refusals ../shared/sonic-yang/README.md lists, both refuse."""
+    pytest.importorskip("libyang")
+    from netcfg.lab.sonic import schema
+    from netcfg.lab.sonic.yang import YangValidator
+
+    with pytest.raises(schema.SchemaError):
+        schema.validate(tables)
+    yang = YangValidator.from_options(vendor_options(SHARED))
+    assert yang is not None
+    with pytest.raises(schema.SchemaError):
+        yang.validate(tables)

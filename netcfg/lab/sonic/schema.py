@@ -267,6 +267,46 @@ TABLES: dict[str, Table] = {
     "SWITCH_HASH": Table(containers={"GLOBAL": {
         "ecmp_hash": leaflist(enum(*_HASH_FIELDS)), "lag_hash": leaflist(enum(*_HASH_FIELDS)),
         "ecmp_hash_algorithm": enum(*_HASH_ALGOS), "lag_hash_algorithm": enum(*_HASH_ALGOS)}}),
+    # sonic-bgp-bbr.yang
+    "BGP_BBR": Table(containers={"all": {"status": enum("enabled", "disabled")}}),
+    # the management plane: sonic-ntp, sonic-dns, sonic-syslog, sonic-snmp,
+    # sonic-system-aaa, sonic-system-tacacs, sonic-system-radius, sonic-banner
+    "NTP": Table(containers={"global": {
+        "src_intf": leaflist(text), "vrf": pattern("default|mgmt"),
+        "authentication": enum("enabled", "disabled"), "dhcp": enum("enabled", "disabled"),
+        "server_role": enum("enabled", "disabled"), "admin_state": enum("enabled", "disabled")}}),
+    "NTP_SERVER": Table(keys=((text,),), fields={
+        "association_type": enum("server", "pool"), "iburst": enum("on", "off"),
+        "key": UINT8, "resolve_as": text, "admin_state": enum("enabled", "disabled"),
+        "trusted": enum("yes", "no"), "version": integer(3, 4)}),
+    "DNS_NAMESERVER": Table(keys=((ip_address,),)),
+    "SYSLOG_SERVER": Table(keys=((ip_address,),), fields={
+        "source": ip_address, "port": UINT16, "vrf": text, "filter": enum("include", "exclude"),
+        "filter_regex": text, "protocol": enum("udp", "tcp"),
+        "severity": enum("none", "debug", "info", "notice", "warn", "error", "crit")}),
+    "SNMP": Table(containers={"CONTACT": {"Contact": text}, "LOCATION": {"Location": text}}),
+    "SNMP_COMMUNITY": Table(keys=((pattern(r"[^ @\\'\"]{1,32}"),),), fields={
+        "TYPE": enum("RO", "RW")}),
+    "AAA": Table(keys=((enum("authentication", "authorization", "accounting"),),), fields={
+        "login": text, "failthrough": boolean, "fallback": boolean, "debug": boolean,
+        "trace": boolean}),
+    "TACPLUS": Table(containers={"global": {
+        "auth_type": enum("pap", "chap", "mschap", "login"), "timeout": integer(1, 60),
+        "passkey": text, "key_encrypt": boolean, "src_intf": text}}),
+    "TACPLUS_SERVER": Table(keys=((ip_address,),), fields={
+        "priority": integer(1, 64), "tcp_port": UINT16, "timeout": integer(1, 60),
+        "auth_type": enum("pap", "chap", "mschap", "login"), "passkey": text, "vrf": text,
+        "key_encrypt": boolean}),
+    "RADIUS": Table(containers={"global": {
+        "passkey": text, "auth_type": enum("pap", "chap", "mschap"), "src_ip": ip_address,
+        "nas_ip": ip_address, "statistics": boolean, "timeout": integer(1, 60),
+        "retransmit": integer(0, 10)}}),
+    "RADIUS_SERVER": Table(keys=((ip_address,),), fields={
+        "auth_port": UINT16, "passkey": text, "auth_type": enum("pap", "chap", "mschap"),
+        "priority": integer(1, 64), "timeout": integer(1, 60), "retransmit": integer(0, 10),
+        "vrf": text, "src_intf": text}),
+    "BANNER_MESSAGE": Table(containers={"global": {
+        "state": enum("enabled", "disabled"), "login": text, "motd": text, "logout": text}}),
     "FLEX_COUNTER_TABLE": Table(keys=((pattern(r"[A-Z_]+"),),), fields={
         "FLEX_COUNTER_STATUS": enum("enable", "disable"), "FLEX_COUNTER_DELAY_STATUS": text,
         "POLL_INTERVAL": UINT32}),
