@@ -110,10 +110,16 @@ def test_junipers_yang_takes_the_keyed_core(rendered, tmp_path):
     core = tmp_path / "core1.conf"
     core.write_text(rendered["core1"][1])
     files = [str(core)] + [str(p) for p in sorted((GOLDEN / "junos").glob("*.conf"))]
-    proc = subprocess.run([sys.executable, str(JUNOS_YANG), *files], capture_output=True,
+    # exactly the shared-buffer partitions go unchecked: Juniper's published Evolved YANG
+    # lacks them (../shared/junos-yang README, "Known gap"; tests/render/test_junos_yang.py)
+    proc = subprocess.run([sys.executable, str(JUNOS_YANG), *files,
+                           "--skip", "class-of-service shared-buffer"], capture_output=True,
                           text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.count(": VALID") == len(files)
+    skipped = {line.split(": ")[1] for line in proc.stdout.splitlines() if "skipped" in line}
+    assert skipped == {"class-of-service shared-buffer egress",
+                       "class-of-service shared-buffer ingress"}
 
 
 @pytest.mark.skipif(shutil.which("vtysh") is None, reason="FRR's vtysh is not installed")
