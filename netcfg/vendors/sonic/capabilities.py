@@ -26,6 +26,16 @@ DEVICE_TYPES: dict[str, str] = {"leaf": "ToRRouter", "spine": "LeafRouter",
 #: (tests/test_vendors.py renders the template to check this)
 SEED_OF_TYPE = {"ToRRouter": 0, "LeafRouter": 10, "SpineRouter": 25}
 
+#: where netcfg's lossless headroom and its threshold go instead (docs/render-sonic.md,
+#: "Buffer model")
+HEADROOM = ("the lossless PG profile is SONiC's own: in the traditional model the SKU's "
+            "pg_profile_lookup.ini row buffermgrd creates (on the 7060X6 its xoff counts "
+            "against the SKU's shared headroom pool); in the dynamic model the buffer "
+            "manager computes it from CABLE_LENGTH and LOSSLESS_TRAFFIC_PATTERN, equal to "
+            "netcfg's")
+THRESHOLD = ("traditional model: the SKU's pg_profile_lookup.ini threshold; dynamic model: "
+             "DEFAULT_LOSSLESS_BUFFER_PARAMETER default_dynamic_th")
+
 CAPABILITIES = Capabilities(
     # sonic-hash.yang (sonic-buildimage src/sonic-yang-models) hash-field enum: no RoCE QP field.
     hash_fields=frozenset(HASH_FIELDS),
@@ -84,6 +94,16 @@ CAPABILITIES = Capabilities(
                             "Spectrum the ingress and egress lossy pools divide it",
         "qos.pools.reserved": "on a Broadcom SKU the pools keep the SKU's own sizes; on "
                               "Spectrum it is what the pools leave out",
+        "interfaces[].headroom.xon": HEADROOM,
+        "qos.headroom_profiles[].xon": HEADROOM,
+        "interfaces[].headroom.xoff": HEADROOM,
+        "qos.headroom_profiles[].xoff": HEADROOM,
+        "interfaces[].headroom.size": HEADROOM,
+        "qos.headroom_profiles[].size": HEADROOM,
+        "interfaces[].headroom.dynamic_th": HEADROOM,
+        "qos.headroom_profiles[].dynamic_th": HEADROOM,
+        "qos.dynamic_th": THRESHOLD,
+        "qos.queue_limit": THRESHOLD,
         "bgp.groups[].name": "bgpcfgd puts every neighbour in its own peer group PEER_V4",
         "bgp.neighbors[].group": "bgpcfgd puts every neighbour in PEER_V4",
     },
