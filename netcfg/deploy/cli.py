@@ -97,6 +97,7 @@ class _Setup:
             self.state = open_state(kw["state"], Path(path))
         except ValueError as exc:
             _fail(str(exc))
+        _name_unreadable_runs(self.state)
         try:
             shard = parse_shard(kw["shard"]) if kw["shard"] else None
             chosen = select(fabric, kw["devices"], kw["roles"], kw["limit"], shard)
@@ -119,6 +120,15 @@ class _Setup:
             if kw[flag]:
                 click.echo(f"warning: {what} are NOT verified (--{flag.replace('_', '-')})",
                            err=True)
+
+
+def _name_unreadable_runs(state: Any) -> None:
+    """One warning line per run whose journal cannot be read (empty, broken): every other run
+    still counts (runs.BadJournal)."""
+    from netcfg.deploy.runs import unreadable_runs
+
+    for line in unreadable_runs(state):
+        click.echo(f"warning: {line}", err=True)
 
 
 def _fail(message: str) -> NoReturn:
@@ -275,12 +285,14 @@ def rollback(path: str, fmt: str, run_id: str | None, **kw: Any) -> None:
     """Restore the running configs a push saved before committing, on the devices it
     changed."""
     from netcfg.deploy.engine import Options, pool, restore_device
-    from netcfg.deploy.runs import Run, latest_change
+    from netcfg.deploy.runs import BadJournal, Run, latest_change
 
     setup = _Setup(path, kw)
     try:
         run = Run.open(setup.state, run_id) if run_id else latest_change(setup.state)
-    except FileNotFoundError as exc:
+        if run is not None:
+            run.events()  # a journal that cannot be read is named here, not met mid-rollback
+    except (FileNotFoundError, BadJournal) as exc:
         _fail(str(exc))
     if run is None:
         _fail(f"no push under {setup.state} changed a device; nothing to roll back "
@@ -336,6 +348,7 @@ def runs(path: str, state: str | None, fmt: str) -> None:
         where = open_state(state, Path(path))
     except ValueError as exc:
         _fail(str(exc))
+    _name_unreadable_runs(where)
     rows: list[dict[str, Any]] = []
     for run in list_runs(where):
         started = run.started()

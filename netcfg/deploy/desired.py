@@ -11,6 +11,8 @@ from netcfg.deploy.engine import Desired
 from netcfg.deploy.preserve import device_wins
 from netcfg.deploy.runs import State
 from netcfg.deploy.secrets import CredentialError, Secret
+from netcfg.fsutil import UnreadableFile, read_regular
+from netcfg.intent.yamlsrc import MAX_FILE_BYTES
 from netcfg.physics import Physics
 from netcfg.render.engine import Hashes, file_name, render_plan
 from netcfg.render.plan import AAA_KEY, SESSION_KEY, SNMP_COMMUNITY, PlanBuilder
@@ -47,10 +49,12 @@ def desired_configs(fabric: Fabric, physics: Physics, devices: list[Device],
             text = render_plan(plan)
         else:
             path = configs / file_name(plan)
-            try:
-                text = path.read_text(encoding="utf-8")
-            except OSError as exc:
-                raise DesiredError(f"{dev.name}: cannot read {path}: {exc.strerror}") from None
+            try:  # bounded as the intent is: a FIFO or /dev/zero is refused, not read on
+                text = read_regular(path, MAX_FILE_BYTES).decode("utf-8")
+            except UnreadableFile as exc:
+                raise DesiredError(f"{dev.name}: cannot read {path}: {exc.reason}") from None
+            except UnicodeDecodeError:
+                raise DesiredError(f"{dev.name}: cannot read {path}: not UTF-8") from None
         try:  # rendered here (files `netcfg render` wrote have the hash filled in)
             text = root.fill(text)
         except CredentialError as exc:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from netcfg.deploy.secrets import redact
+from netcfg.fsutil import UnreadableFile, read_regular
 
 if TYPE_CHECKING:
     from netcfg.deploy.state_pg import PgState
@@ -52,6 +53,17 @@ def open_state(given: str | None, inventory: Path) -> State:
     if name is None:
         raise ValueError(f"{inventory}: no fabric name to key the PostgreSQL state by")
     return PgState(given, name)
+
+
+class BadJournal(ValueError):
+    """A journal that cannot be read (empty, a broken line, not a file, too large); the
+    message is one line naming it."""
+
+
+#: largest journal read (a push of 32,768 switches journals some 70 MB)
+MAX_JOURNAL_BYTES = 256 * 2**20
+#: largest saved config (backup, candidate) read back: an intent file's bound
+MAX_SAVED_BYTES = 64 * 2**20
 
 
 class LockHeld(Exception):
@@ -221,21 +233,55 @@ class Run:
 
     def events(self) -> list[Event]:
         """The journal's events in order. A last line cut short (the run was killed in the
-        middle of writing it) is no event: it is skipped, not a crash of whoever reads."""
+        middle of writing it) is no event: it is skipped, not a crash of whoever reads. A
+        journal with no event (empty: killed before its first line) or with a broken line
+        before the last is `BadJournal`, one line naming it. A journal on disk is parsed once
+        while it does not change (`list_runs` reads each before handing it on)."""
+        stamp = self._stamp()
+        cached = getattr(self, "_cached", None)
+        if stamp is not None and cached is not None and cached[0] == stamp:
+            return list(cached[1])
         out = []
         lines = self._lines()
         for n, line in enumerate(lines, 1):
             try:
                 data = json.loads(line)
+                out.append(Event(data.pop("time"), data.pop("device"), data.pop("event"), data))
             except json.JSONDecodeError:
                 if n == len(lines):
                     break
-                raise
-            out.append(Event(data.pop("time"), data.pop("device"), data.pop("event"), data))
-        return out
+                raise BadJournal(f"journal {self.where} is unreadable: line {n} is not JSON; "
+                                 "move the run away to keep it") from None
+            except (AttributeError, KeyError, TypeError):
+                raise BadJournal(f"journal {self.where} is unreadable: line {n} is no journal "
+                                 "event; move the run away to keep it") from None
+        if not out:
+            raise BadJournal(f"journal {self.where} is unreadable: it holds no event (empty); "
+                             "remove the run or move it away")
+        if stamp is not None:
+            self._cached = (stamp, out)
+        return list(out)
+
+    def _stamp(self) -> tuple[int, int] | None:
+        """What identifies the journal file's content (size, modification time), or None for
+        a journal that is not a file (PostgreSQL)."""
+        if not isinstance(self.state, Path):
+            return None
+        try:
+            info = os.stat(self._journal)
+        except OSError:
+            return None
+        return info.st_size, info.st_mtime_ns
 
     def _lines(self) -> list[str]:
-        return self._journal.read_text(encoding="utf-8").splitlines()
+        try:  # bounded: a journal that is a FIFO or /dev/zero is refused, never read on
+            raw = read_regular(self._journal, MAX_JOURNAL_BYTES)
+        except UnreadableFile as exc:
+            raise BadJournal(f"journal {self._journal} is unreadable: {exc.reason}") from None
+        try:
+            return raw.decode("utf-8").splitlines()
+        except UnicodeDecodeError:
+            raise BadJournal(f"journal {self._journal} is unreadable: not UTF-8") from None
 
     def final_states(self) -> dict[str, str]:
         """Device -> the last state-changing event the journal holds for it."""
@@ -250,7 +296,12 @@ class Run:
 
     def saved(self, kind: str, device: str) -> str | None:
         path = self.dir / kind / device
-        return path.read_text(encoding="utf-8") if path.exists() else None
+        if not path.exists():
+            return None
+        try:  # bounded as an intent file is
+            return read_regular(path, MAX_SAVED_BYTES).decode("utf-8")
+        except UnicodeDecodeError:
+            raise UnreadableFile(path, "is not UTF-8") from None
 
     def saved_devices(self, kind: str) -> list[str]:
         folder = self.dir / kind
@@ -280,13 +331,38 @@ class Run:
 
 def list_runs(state: State) -> list[Run]:
     """Every run under the state directory, oldest first (run ids sort by start time)."""
+    return [run for run in _runs(state) if run is not None]
+
+
+def unreadable_runs(state: State) -> list[str]:
+    """One line for each run whose journal cannot be read (`BadJournal`): `list_runs` and
+    everything that reads runs pass over them, the commands name them."""
+    skipped: list[str] = []
+    _runs(state, skipped)
+    return skipped
+
+
+def _runs(state: State, skipped: list[str] | None = None) -> list[Run | None]:
+    """The runs of `state`, oldest first, None for one whose journal cannot be read (its
+    reason appended to `skipped`): an empty or broken journal is one run lost, never all."""
     if not isinstance(state, Path):
-        return [Run.open(state, run_id) for run_id in state.run_ids()]
-    runs = state / "runs"
-    if not runs.is_dir():
-        return []
-    return [Run.open(state, p.name) for p in sorted(runs.iterdir())
-            if (p / "journal.jsonl").is_file()]
+        found = [Run.open(state, run_id) for run_id in state.run_ids()]
+    else:
+        runs = state / "runs"
+        found = [Run.open(state, p.name) for p in sorted(runs.iterdir())
+                 if RUN_ID.fullmatch(p.name) and (p / "journal.jsonl").is_file()] \
+            if runs.is_dir() else []
+    out: list[Run | None] = []
+    for run in found:
+        try:
+            run.events()
+        except BadJournal as exc:
+            if skipped is not None:
+                skipped.append(str(exc))
+            out.append(None)
+            continue
+        out.append(run)
+    return out
 
 
 def latest_change(state: State) -> Run | None:

@@ -84,7 +84,9 @@ class _Builder:
             self.aliased += 1
         else:
             self.built.add(id(node))
-        if self.count > MAX_NODES or self.aliased > MAX_ALIAS_VALUES:
+        if self.count > MAX_NODES:
+            raise IntentError([_too_many(_pos(self.display, node.start_mark))])
+        if self.aliased > MAX_ALIAS_VALUES:
             raise IntentError(
                 [
                     Finding.at(
@@ -165,6 +167,38 @@ class _Builder:
         return out
 
 
+def _too_many(pos: Position) -> Finding:
+    return Finding.at("YAML005", f"document has more than {MAX_NODES:,} values (list items, "
+                      "keys and scalars); an intent needs far fewer: describe the topology, "
+                      "netcfg expands it", pos)
+
+
+#: YAML events that become a node of the tree (a scalar, a list, a mapping, an alias)
+_NODE_EVENTS = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent,
+                yaml.AliasEvent)
+
+
+def _count_nodes(text: str, shown: str) -> None:
+    """Refuse a document of more than MAX_NODES nodes while parsing, before the node tree is
+    composed: composing 4 million list items took a minute and 2 GiB before the bound on
+    building them was reached. A node takes at least half a character of the text (`[0,0]`),
+    so only a text of more than MAX_NODES / 2 characters is counted at all. Errors of the
+    YAML itself are left to the composer, which reports them with their position."""
+    if len(text) <= MAX_NODES // 2:
+        return
+    count = 0
+    try:
+        for event in yaml.parse(text, Loader=_Loader):
+            if isinstance(event, _NODE_EVENTS):
+                count += 1
+                if count > MAX_NODES:
+                    mark = event.start_mark  # libyaml's Mark: the same line and column
+                    raise IntentError([_too_many(Position(shown, mark.line + 1, mark.column + 1)
+                                                 if mark else Position(shown, 1, 1))])
+    except yaml.YAMLError:
+        return
+
+
 def _dotted(path: PathKey) -> str:
     """`("qos", "classes", "roce", "dscp", 0)` -> `qos.classes.roce.dscp[0]`."""
     text = ""
@@ -219,6 +253,7 @@ def load_yaml_text(text: str, shown: str) -> tuple[Any, SourceMap]:
     if text.startswith("\ufeff"):
         text = text[1:]
     try:
+        _count_nodes(text, shown)
         nodes = list(yaml.compose_all(text, Loader=_Loader))
     except yaml.reader.ReaderError as exc:
         line = text.count("\n", 0, exc.position) + 1

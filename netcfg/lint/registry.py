@@ -22,8 +22,9 @@ SCHEMA_RULES: tuple[Rule, ...] = (
     Rule("YAML004", "error", "duplicate key (also across fabric.yaml and devices.yaml)",
          "PyYAML silently keeps the last value; the first one would be lost unseen",
          "YAML 1.2 section 3.2.1.1 (keys are unique)"),
-    Rule("YAML005", "error", "alias expansion too large",
-         "an alias bomb ('billion laughs') would exhaust memory", "netcfg/intent/yamlsrc.py"),
+    Rule("YAML005", "error", "alias expansion too large, too many values or too deep",
+         "an alias bomb ('billion laughs') or millions of values would exhaust memory; more "
+         "than 2,000,000 values are refused while parsing", "netcfg/intent/yamlsrc.py"),
     Rule("YAML006", "error", "empty file", "an empty intent is always a mistake",
          "netcfg/intent/yamlsrc.py"),
     Rule("YAML007", "error", "top level is not a mapping of sections",
