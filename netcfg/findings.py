@@ -6,6 +6,7 @@ code-scanning UI can jump straight to it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 from typing import Literal
 
@@ -77,10 +78,22 @@ class Finding:
         if self.device:
             subject = f"{self.device}{':' + self.interface if self.interface else ''}: "
         prefix = f"{where}: " if where else ""
-        return f"{prefix}{subject}{self.message} [{self.rule}]"
+        return one_line(f"{prefix}{subject}{self.message} [{self.rule}]")
 
     def as_dict(self) -> dict[str, object]:
         return asdict(self)
+
+
+#: what would end or hide a printed line: C0/C1 controls (newline, carriage return, escape),
+#: DEL and the Unicode line and paragraph separators
+_BREAKS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def one_line(text: str) -> str:
+    """`text` with every line break or control character written as its escape (`\\n`): a
+    finding is one line whatever a name or value in it holds, so a name with a newline cannot
+    split it or forge a line of its own."""
+    return _BREAKS.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 class IntentError(Exception):

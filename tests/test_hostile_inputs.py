@@ -228,3 +228,36 @@ def test_ctrl_c_that_a_library_wraps_in_its_own_error_still_ends_as_interrupted(
                            str(ROOT / "inventories" / "example")],
                           capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert (done.returncode, done.stderr, done.stdout) == (130, "netcfg: interrupted\n", "")
+
+
+def _netcfg(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "netcfg", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+
+
+@pytest.mark.parametrize("where,needle", [
+    # a name template with a line break made device names with one
+    ("naming", "name template 'spine\\n{index}' makes 'spine\\n1', not a valid name"),
+    # a devices.yaml key with a line break inside, and one ending in a line break (a name
+    # was matched from its start only, so 'spine1\n' passed)
+    ("inside", "'spine\\n1' is not a valid name"),
+    ("trailing", "'spine1\\n' is not a valid name"),
+])
+def test_a_device_name_with_a_line_break_is_refused_in_one_line(tmp_path, where, needle):
+    inv = tmp_path / "inv"
+    shutil.copytree(EXAMPLE, inv)
+    if where == "naming":
+        fabric = inv / "fabric.yaml"
+        fabric.write_text(fabric.read_text().replace(
+            "  kind: rail_optimized\n",
+            '  kind: rail_optimized\n  naming: {spine: "spine\\n{index}"}\n', 1))
+    else:
+        devices = inv / "devices.yaml"
+        key = '"spine\\n1"' if where == "inside" else '"spine1\\n"'
+        devices.write_text(devices.read_text().replace("  spine1:", f"  {key}:", 1))
+    got = _netcfg("validate", str(inv))
+    assert got.returncode == 1, got.stdout + got.stderr
+    findings = got.stdout.splitlines()
+    assert len(findings) == 1 and needle in findings[0], got.stdout
+    assert findings[0].startswith("error: ") and findings[0].endswith("]")
+    assert got.stderr == "1 error(s)\n"

@@ -53,8 +53,14 @@ def suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,62}$")
 
 
+def is_name(value: str) -> bool:
+    """Whether `value` is a Name: the whole string (`match` let a name end in a newline,
+    which split every line that printed it)."""
+    return _NAME_RE.fullmatch(value) is not None
+
+
 def _check_name(value: str) -> str:
-    if not _NAME_RE.match(value):
+    if not is_name(value):
         raise PydanticCustomError(
             "bad_name",
             "'{value}' is not a valid name: use 1-63 letters, digits, '-', '_' or '.', "

@@ -17,7 +17,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path, PurePosixPath
 from xml.etree import ElementTree as ET
 
-from netcfg.findings import Finding, Rule
+from netcfg.findings import Finding, Rule, one_line
 from netcfg.lint.registry import all_rules, layers
 from netcfg.lint.run import LintResult
 from netcfg.lint.waive import Checked
@@ -81,13 +81,14 @@ def text(result: LintResult, fail_on: str, colour: Callable[[str, str], str]) ->
         for c in items:
             by_dev[c.finding.device or "(fabric)"].append(c)
         for dev in sorted(by_dev):
-            lines.append(f"  {dev}")
+            lines.append(one_line(f"  {dev}"))
             for c in by_dev[dev]:
                 f = c.finding
                 where = f.location()
                 iface = f"{f.interface}: " if f.interface else ""
                 waived = colour(f" [waived: {c.waiver.reason}]", "cyan") if c.waiver else ""
-                lines.append(f"    {where + ': ' if where else ''}{iface}{f.message}{waived}")
+                lines.append(one_line(f"    {where + ': ' if where else ''}{iface}{f.message}")
+                             + waived)
     lines.append(summary(result, fail_on))
     return "\n".join(lines)
 

@@ -10,7 +10,7 @@ Ports: downlinks take the first cages, uplinks the next ones (see CageAllocator)
 
 from __future__ import annotations
 
-from netcfg.intent.base import suggest
+from netcfg.intent.base import is_name, suggest
 from netcfg.intent.model import RailOptimized
 from netcfg.intent.units import format_speed
 from netcfg.intent.yamlsrc import PathKey
@@ -55,10 +55,15 @@ class RailBuilder(FabricBuilder):
             path = ("topology", "naming", role)
             tpl = getattr(self.t.naming, role) if self.loaded.is_set(path) else defaults[role]
             try:
-                tpl.format(**{k: 1 for k in _PLACEHOLDERS})
+                sample = tpl.format(**{k: 1 for k in _PLACEHOLDERS})
             except Exception as exc:  # noqa: BLE001 - any format error is the template's fault
                 self.error("SCH003", f"bad name template {tpl!r} ({exc}); placeholders: "
                            + ", ".join("{" + p + "}" for p in sorted(_PLACEHOLDERS)), path)
+            else:  # a device name is a Name: one printable word, as an explicit device's key
+                if not is_name(sample):
+                    self.error("SCH003", f"name template {tpl!r} makes {sample!r}, not a valid "
+                               "name: use 1-63 letters, digits, '-', '_' or '.', starting "
+                               "with a letter or digit", path)
             names[role] = tpl
         return names
 

@@ -88,9 +88,25 @@ def _quoted(token: str) -> str:
     """A token as Junos text again: one that held blanks or structure was a quoted string
     (`location "DC1 hall 2"`), and an unchecked subtree keeps it quoted, or the next reader
     takes its words for statements."""
-    if not token or any(c in token for c in ' \t{};#"'):
-        return '"' + token.replace('"', '\\"') + '"'
+    if not token or any(c in token for c in ' \t{};#"\\'):
+        return '"' + token + '"'  # kept as written: its `\"` and `\\` are escaped already
     return token
+
+
+#: the escapes of a quoted Junos string (Juniper's CLI reference, `login (System)`: `\n`,
+#: `\t`, `\'`, `\"`, `\\`); the tree keeps strings as the text writes them, escaped
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t"}
+_UNESCAPES = {"n": "\n", "t": "\t"}
+
+
+def escape(value: str) -> str:
+    """A string's characters (an XML element's text) as a quoted Junos string writes them."""
+    return re.sub(r'[\\"\n\t]', lambda m: _ESCAPES[m.group()], value)
+
+
+def unescape(value: str) -> str:
+    """A string as written between quotes -> its characters (for XML)."""
+    return re.sub(r"\\(.)", lambda m: _UNESCAPES.get(m.group(1), m.group(1)), value, flags=re.S)
 
 
 # --- resolution against the schema ---------------------------------------------------------------
@@ -317,7 +333,7 @@ def from_xml(element: etree._Element) -> JNode:
             op = child.get("operation") or ("replace" if child.get("replace") else "")
             prefix = f"{op}: " if op in ("delete", "replace") else ""
             spec = body.get(tag) if isinstance(body, dict) else ANY
-            name = _quote(name_el.text or "") if name_el is not None else ""
+            name = _quote(escape(name_el.text or "")) if name_el is not None else ""
             opened = 1
             if isinstance(spec, Named) and spec.ids and not name:
                 for g in rest:  # <family><inet>...</inet></family>
@@ -341,7 +357,7 @@ def from_xml(element: etree._Element) -> JNode:
             elif name_el is not None or not (child.text or "").strip():
                 lines.append(f"{prefix}{head};")
             else:
-                lines.append(f"{prefix}{head} {_quote((child.text or '').strip())};")
+                lines.append(f"{prefix}{head} {_quote(escape((child.text or '').strip()))};")
             lines.extend("}" * (opened - 1))
 
     walk(element, SCHEMA)
@@ -372,9 +388,10 @@ def to_xml(root: JNode) -> etree._Element:
         else:
             el = etree.SubElement(parent, re.sub(r"[^\w.-]", "-", words[0]))
             if node.value is not None:
-                el.text = node.value
+                el.text = unescape(node.value) if node.body is not WORDS else node.value
             elif len(words) == 2:
-                el.text = words[1]
+                quoted = words[1].startswith('"') and words[1].endswith('"') and len(words[1]) > 1
+                el.text = unescape(words[1][1:-1]) if quoted else words[1]
         for c in node.children or []:
             emit(el, c, words[0], node.body)
         if isinstance(node.body, dict) and ENTRY in node.body and len(el) == 0:
@@ -387,9 +404,10 @@ def to_xml(root: JNode) -> etree._Element:
 
 # --- text --------------------------------------------------------------------------------------
 def _quote(value: str) -> str:
-    if value.startswith("[") or (value and not re.search(r'[\s;{}#"]', value)):
+    """`value` (kept as written, escapes included) as Junos text: quoted when it must be."""
+    if value.startswith("[") or (value and not re.search(r'[\s;{}#"\\]', value)):
         return value
-    return '"' + value.replace('"', '\\"') + '"'
+    return '"' + value + '"'
 
 
 def render(nodes: list[JNode], depth: int = 0) -> list[str]:
