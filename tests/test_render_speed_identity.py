@@ -1,0 +1,76 @@
+"""Rendering faster must not change a byte: every switch and host file of gpu2048 and
+multivendor is compared, by SHA-256, with the digests in render_speed_digests.json beside this
+test.
+
+Where the digests come from (the outside truth): they were written by the code of the commit
+before the render speed work (the plain one-device-at-a-time renderer, e8419d9), not by the
+code under test. The list is regenerated only on purpose, after a deliberate change of
+rendered output (a NOS's goldens changing with it), with
+`NETCFG_UPDATE_RENDER_DIGESTS=1 pytest tests/test_render_speed_identity.py`, and the diff of
+the JSON read before committing.
+
+Both ways to the files are held to the same bytes: `api.configs` in this process, and
+`netcfg render --out` which renders large fabrics on a process pool and writes the files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from netcfg import api
+from netcfg.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+DIGESTS = Path(__file__).with_name("render_speed_digests.json")
+INVENTORIES = ("gpu2048", "multivendor")
+UPDATE = os.environ.get("NETCFG_UPDATE_RENDER_DIGESTS") == "1"
+
+
+def digests(files: dict[str, str]) -> dict[str, str]:
+    return {name: hashlib.sha256(text.encode("utf-8")).hexdigest()
+            for name, text in sorted(files.items())}
+
+
+def on_disk(root: Path) -> dict[str, str]:
+    """Every file below `root` but netcfg's manifest, by the same digest."""
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*"))
+            if p.is_file() and p.name != ".netcfg-manifest"}
+
+
+@pytest.fixture(scope="module")
+def expected() -> dict[str, dict[str, str]]:
+    if UPDATE:
+        fresh = {inv: digests(api.configs(api.load(ROOT / "inventories" / inv)))
+                 for inv in INVENTORIES}
+        DIGESTS.write_text(json.dumps(fresh, indent=1, sort_keys=True) + "\n")
+    data: dict[str, dict[str, str]] = json.loads(DIGESTS.read_text())
+    return data
+
+
+@pytest.mark.parametrize("inventory", INVENTORIES)
+def test_api_configs_are_byte_identical(inventory, expected):
+    files = api.configs(api.load(ROOT / "inventories" / inventory))
+    got = digests(files)
+    assert sorted(got) == sorted(expected[inventory])  # the same files, no more, no fewer
+    changed = [name for name in got if got[name] != expected[inventory][name]]
+    assert not changed, f"{len(changed)} files differ, first: {changed[:5]}"
+
+
+def test_render_out_writes_the_same_bytes(tmp_path, expected):
+    """gpu2048 through the command (its 96 switches go to the pool): the files on disk are
+    the ones listed, byte for byte."""
+    out = tmp_path / "configs"
+    r = CliRunner().invoke(main, ["render", str(ROOT / "inventories" / "gpu2048"), "--out",
+                                  str(out)], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    got = on_disk(out)
+    assert sorted(got) == sorted(expected["gpu2048"])
+    changed = [name for name in got if got[name] != expected["gpu2048"][name]]
+    assert not changed, f"{len(changed)} files differ, first: {changed[:5]}"
