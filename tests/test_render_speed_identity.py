@@ -74,3 +74,24 @@ def test_render_out_writes_the_same_bytes(tmp_path, expected):
     assert sorted(got) == sorted(expected["gpu2048"])
     changed = [name for name in got if got[name] != expected["gpu2048"][name]]
     assert not changed, f"{len(changed)} files differ, first: {changed[:5]}"
+
+
+def test_server_subnets_and_blocks_match_pythons_ipaddress():
+    """The plan's integer collapse of server subnets against Python's ipaddress (the truth:
+    IPv4Interface(...).network, sorted, and collapse_addresses), on random address sets with
+    mixed prefix lengths, overlaps, duplicates and neighbours that merge."""
+    import ipaddress
+    import random
+
+    from netcfg.render.plan import subnets_and_blocks
+
+    rng = random.Random(42)
+    for _ in range(300):
+        base = rng.choice([0, 10 << 24, (192 << 24) | (168 << 16), 0xFFFFFF00])
+        addresses = []
+        for _ in range(rng.randint(0, 40)):
+            n = (base + rng.randint(0, 511)) & 0xFFFFFFFF
+            addresses.append(f"{ipaddress.IPv4Address(n)}/{rng.choice([24, 28, 30, 31, 31, 32])}")
+        nets = sorted({ipaddress.IPv4Interface(a).network for a in addresses})
+        want = ([str(n) for n in nets], [str(n) for n in ipaddress.collapse_addresses(nets)])
+        assert subnets_and_blocks(addresses) == want, addresses

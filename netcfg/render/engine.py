@@ -51,7 +51,9 @@ def environment() -> jinja2.Environment:
                                   if nos.template_dir is not None]
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(folders), undefined=jinja2.StrictUndefined,
-        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
+        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False,
+        # templates are read once per process: no stat of every included file per render
+        auto_reload=False)
     for nos in vendors().values():
         for name, func in nos.filters.items():
             if not name.startswith(f"{nos.name}_"):

@@ -427,15 +427,79 @@ def _ms(us: float) -> int:
     return int(round(us / 1000))
 
 
-def _breakouts(platform: Platform, interfaces: list[Interface]) -> list[Breakout]:
-    """The cages whose ports run in a split mode (from the catalog's port naming)."""
+def _breakouts(platform: Platform, interfaces: list[Interface],
+               known: dict[tuple[str, int], Breakout | None] | None = None) -> list[Breakout]:
+    """The cages whose ports run in a split mode (from the catalog's port naming). `known`
+    holds what earlier devices of the same platform found per (port, speed): every switch of
+    a platform has the same port names, so each is looked up once per fabric."""
+    if known is None:
+        known = {}
     split: dict[int, Breakout] = {}
     for i in interfaces:
-        found = platform.cage_of(i.name, i.speed)
-        if found is not None and found[1].per_cage > 1 and found[0] not in split:
-            cage, mode = found
-            split[cage] = Breakout(cage, platform.native_port(cage), mode.per_cage, mode.speed)
+        key = (i.name, i.speed)
+        if key in known:
+            b = known[key]
+        else:
+            found = platform.cage_of(i.name, i.speed)
+            b = None
+            if found is not None and found[1].per_cage > 1:
+                cage, mode = found
+                b = Breakout(cage, platform.native_port(cage), mode.per_cage, mode.speed)
+            known[key] = b
+        if b is not None and b.cage not in split:
+            split[b.cage] = b
     return [split[c] for c in sorted(split)]
+
+
+def _server_subnets(dev: Device) -> tuple[list[str], list[str]]:
+    """(the server subnets, the fewest CIDR blocks holding exactly them), as text in address
+    order: what Device.server_subnets and Device.server_blocks give, in integer arithmetic
+    (the ipaddress objects cost more than the rest of a leaf's plan)."""
+    return subnets_and_blocks([p.ip for p in dev.ports if p.ip is not None
+                               and p.peer is not None and not p.peer.device.is_switch])
+
+
+def subnets_and_blocks(addresses: Iterable[str]) -> tuple[list[str], list[str]]:
+    """The networks of interface addresses ("a.b.c.d/len"), distinct and in address order,
+    and the fewest CIDR blocks holding exactly them (ipaddress.collapse_addresses)."""
+    nets: set[tuple[int, int]] = set()
+    for ip in addresses:
+        addr, _, length = ip.partition("/")
+        a, b, c, d = (int(x) for x in addr.split("."))
+        bits = int(length) if length else 32
+        mask = (0xFFFFFFFF << (32 - bits)) & 0xFFFFFFFF
+        nets.add((((a << 24) | (b << 16) | (c << 8) | d) & mask, bits))
+    ordered = sorted(nets)
+    subnets = [f"{_dotted(n)}/{bits}" for n, bits in ordered]
+    blocks: list[str] = []
+    start = end = -1  # merge the ranges, then cut each into aligned blocks, largest first
+    for n, bits in ordered:
+        last = n + (1 << (32 - bits)) - 1
+        if start >= 0 and n <= end + 1:
+            end = max(end, last)
+            continue
+        if start >= 0:
+            blocks += _cidrs(start, end)
+        start, end = n, last
+    if start >= 0:
+        blocks += _cidrs(start, end)
+    return subnets, blocks
+
+
+def _dotted(n: int) -> str:
+    return f"{n >> 24}.{(n >> 16) & 255}.{(n >> 8) & 255}.{n & 255}"
+
+
+def _cidrs(first: int, last: int) -> list[str]:
+    """The CIDR blocks covering exactly first..last (ipaddress.summarize_address_range)."""
+    out = []
+    while first <= last:
+        size = (first & -first).bit_length() - 1 if first else 32
+        while size and first + (1 << size) - 1 > last:
+            size -= 1
+        out.append(f"{_dotted(first)}/{32 - size}")
+        first += 1 << size
+    return out
 
 
 class PlanBuilder:
@@ -447,6 +511,10 @@ class PlanBuilder:
         self.intent = fabric.loaded.intent
         self._qos_base = self._qos_classes()
         self._watchdogs: dict[tuple[str, str | None], Watchdog] = {}
+        #: per platform name: (port, speed) -> its split cage (what _breakouts found)
+        self._cages: dict[str, dict[tuple[str, int], Breakout | None]] = {}
+        #: per NOS: whether it can state a session key (keyed)
+        self._session_key: dict[str, bool] = {}
 
     def _qos_classes(self) -> tuple[list[QosClass], dict[int, int], int]:
         qos = self.intent.qos
@@ -465,8 +533,13 @@ class PlanBuilder:
         a key on one end only would keep the session down (CAP013 names the NOS without)."""
         if self.intent.routing.authentication is None:
             return False
-        return all(facts(self.fabric.platform(d).nos).capabilities.session_key
-                   for d in (dev, peer))
+        return all(self._keys(self.fabric.platform(d).nos) for d in (dev, peer))
+
+    def _keys(self, nos: str) -> bool:
+        got = self._session_key.get(nos)
+        if got is None:
+            got = self._session_key[nos] = facts(nos).capabilities.session_key
+        return got
 
     def watchdog(self, dev: Device, port: Port | None) -> Watchdog:
         if port is not None and not self.intent.overrides.ports:
@@ -554,7 +627,7 @@ class PlanBuilder:
                     else ecmp_i.seed(tier), ecmp_i.algorithm, ecmp_i.mode,
                     ecmp_i.flowlet_inactivity, ecmp_i.resilient)
         loopback = f"{dev.loopback_ip}/32"
-        subnets = dev.server_subnets()
+        subnets, blocks = _server_subnets(dev)
         bgp = Bgp(asn=dev.asn or 0, router_id=dev.loopback_ip or "0.0.0.0",
                   maximum_paths=effective.max_paths(fabric, dev), multipath_relax=True,
                   neighbors=neighbors,
@@ -562,14 +635,16 @@ class PlanBuilder:
                           for name, role in sorted({(group_name(p.device.role), p.device.role)
                                                     for p in (q.peer for q in dev.ports)
                                                     if p is not None and p.device.is_switch})],
-                  networks=[loopback] + [str(n) for n in subnets],
-                  server_blocks=[str(n) for n in dev.server_blocks(subnets)])
+                  networks=[loopback] + subnets, server_blocks=blocks)
         return DevicePlan(
             hostname=dev.name, role=dev.role, nos=platform.nos, platform=dev.platform or "",
             release=dev.release, model=f"{platform.vendor} {platform.model}",
             management=dev.management, management_gateway=dev.management_gateway,
             loopback=loopback, mtu=dev.mtu,
-            interfaces=interfaces, breakouts=_breakouts(platform, interfaces), bgp=bgp, qos=qos,
+            interfaces=interfaces,
+            breakouts=_breakouts(platform, interfaces,
+                                 self._cages.setdefault(dev.platform or "", {})),
+            bgp=bgp, qos=qos,
             ecmp=ecmp,
             root_authentication=intent.management.root_authentication is not None,
             ntp_servers=list(dev.ntp_servers), dns_servers=list(dev.dns_servers),

@@ -108,13 +108,22 @@ def build(plan: DevicePlan) -> EosConfig:
         by_tc.setdefault(q.dscp_to_tc[d], []).append(d)
     classes = sorted(q.classes, key=lambda c: c.tc)
     interfaces = []
+    # ports sharing ECN profiles share their queues, and ports sharing a watchdog its port
+    # form: built once per switch, not once per port (both are frozen values)
+    queues_of: dict[tuple, tuple[TxQueue, ...]] = {}
+    watchdog_of: dict[Watchdog, PortWatchdog] = {}
     for i in plan.interfaces:
-        marks = {e.queue: EcnMark(e.min, e.max, e.probability) for e in i.ecn}
-        queues = tuple(TxQueue(c.tc, c.mode == "strict",
-                               None if c.mode == "strict" else c.weight, marks.get(c.tc))
-                       for c in classes)
-        wd = (_port_watchdog(i.watchdog, q.watchdog_default)
-              if i.watchdog is not None and i.watchdog.enabled else None)
+        queues = queues_of.get(i.ecn)
+        if queues is None:
+            marks = {e.queue: EcnMark(e.min, e.max, e.probability) for e in i.ecn}
+            queues = queues_of[i.ecn] = tuple(
+                TxQueue(c.tc, c.mode == "strict", None if c.mode == "strict" else c.weight,
+                        marks.get(c.tc)) for c in classes)
+        wd = None
+        if i.watchdog is not None and i.watchdog.enabled:
+            wd = watchdog_of.get(i.watchdog)
+            if wd is None:
+                wd = watchdog_of[i.watchdog] = _port_watchdog(i.watchdog, q.watchdog_default)
         interfaces.append(EosInterface(i.name, i.description, speed(i), ip_mtu(i.mtu), i.address,
                                     tuple(i.pfc_priorities), wd, queues))
     default = q.watchdog_default
