@@ -42,7 +42,7 @@ def render(path: str, out: str, devices: tuple[str, ...], roles: tuple[str, ...]
     from netcfg.deadlock import gate
     from netcfg.deploy.secrets import CredentialError
     from netcfg.outdir import NotOurs, write_owned
-    from netcfg.render.engine import render_files, select
+    from netcfg.render.engine import render_files, select, workers_available
     from netcfg.validate import validate, waived_note
 
     result = validate(path)
@@ -69,13 +69,17 @@ def render(path: str, out: str, devices: tuple[str, ...], roles: tuple[str, ...]
     if len(chosen) >= PROGRESS_FROM and sys.stderr.isatty():
         bar = click.progressbar(length=len(chosen), label="rendering", file=sys.stderr)
 
-    def progress(done: int, total: int) -> None:
+    shown = [0]
+
+    def progress(done: int, total: int) -> None:  # the pool reports a chunk at a time
         if bar is not None:
-            bar.update(1)
+            bar.update(done - shown[0])
+            shown[0] = done
 
     try:
+        # a large fabric renders on every core this process may use (same files, same bytes)
         files = render_files(fabric, result.physics, chosen, with_hosts=not partial,
-                             progress=progress)
+                             progress=progress, workers=workers_available())
     except CredentialError as exc:  # the root-password hash: named, never shown
         click.echo(f"netcfg: nothing rendered, {out} left as it was: {exc}", err=True)
         sys.exit(1)

@@ -102,21 +102,91 @@ def select(fabric: Fabric, devices: Iterable[str] = (), roles: Iterable[str] = (
     return out
 
 
+#: switches from which render_files with workers hands them to a process pool: below it,
+#: starting the workers costs about what they save
+POOL_FROM = 64
+#: chunks per worker: small enough to keep both busy to the end, large enough that each
+#: round trip carries many files
+CHUNKS_PER_WORKER = 8
+
+#: what the forked workers inherit (the builder with its caches, the devices): set only
+#: while a pool runs, so nothing is pickled on the way in
+_job: tuple[PlanBuilder, list[Device]] | None = None
+
+
+def workers_available() -> int:
+    """The cores this process may run on (its affinity, not the machine's count)."""
+    import os
+
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 def render_files(fabric: Fabric, physics: Physics, devices: list[Device],
                  with_hosts: bool = True,
-                 progress: Callable[[int, int], None] | None = None) -> dict[str, str]:
-    """Relative path -> rendered text for the selected switches (and the host profiles)."""
+                 progress: Callable[[int, int], None] | None = None,
+                 workers: int = 1) -> dict[str, str]:
+    """Relative path -> rendered text for the selected switches (and the host profiles).
+
+    `workers` > 1 renders chunks of devices in that many forked processes when there are at
+    least POOL_FROM switches; the result is the same dict, in the same order, byte for byte
+    (each device's text depends only on the fabric and itself), and nothing is written
+    here either way. Where fork is not available (or this process is itself a pool's
+    worker) it renders in this process."""
     builder = PlanBuilder(fabric, physics)
     files: dict[str, str] = {}
     root = Hashes(fabric)
-    for i, dev in enumerate(devices):
-        plan = builder.plan(dev)
-        files[file_name(plan)] = root.fill(render_plan(plan))
-        if progress is not None:
-            progress(i + 1, len(devices))
+    for name, text in _rendered(builder, devices, progress, workers):
+        files[name] = root.fill(text)
     if with_hosts:
         files.update(host.render_hosts(fabric))
     return files
+
+
+def _rendered(builder: PlanBuilder, devices: list[Device],
+              progress: Callable[[int, int], None] | None,
+              workers: int) -> Iterable[tuple[str, str]]:
+    import multiprocessing
+
+    workers = min(workers, len(devices))
+    if (workers < 2 or len(devices) < POOL_FROM
+            or "fork" not in multiprocessing.get_all_start_methods()
+            or multiprocessing.current_process().daemon):
+        for i, dev in enumerate(devices):
+            plan = builder.plan(dev)
+            yield file_name(plan), render_plan(plan)
+            if progress is not None:
+                progress(i + 1, len(devices))
+        return
+    global _job
+    size = max(1, -(-len(devices) // (workers * CHUNKS_PER_WORKER)))
+    chunks = [(start, min(start + size, len(devices)))
+              for start in range(0, len(devices), size)]
+    environment()  # templates compiled once here, inherited by every worker
+    _job = (builder, devices)
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            done = 0
+            for part in pool.imap(_render_chunk, chunks):
+                yield from part
+                done += len(part)
+                if progress is not None:
+                    progress(done, len(devices))
+    finally:
+        _job = None
+
+
+def _render_chunk(bounds: tuple[int, int]) -> list[tuple[str, str]]:
+    """One chunk of devices, in a worker: (file name, text) in device order."""
+    assert _job is not None
+    builder, devices = _job
+    out = []
+    for dev in devices[bounds[0]:bounds[1]]:
+        plan = builder.plan(dev)
+        out.append((file_name(plan), render_plan(plan)))
+    return out
 
 
 class Hashes:
