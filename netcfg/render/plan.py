@@ -455,8 +455,10 @@ def _server_subnets(dev: Device) -> tuple[list[str], list[str]]:
     """(the server subnets, the fewest CIDR blocks holding exactly them), as text in address
     order: what Device.server_subnets and Device.server_blocks give, in integer arithmetic
     (the ipaddress objects cost more than the rest of a leaf's plan)."""
-    return subnets_and_blocks([p.ip for p in dev.ports if p.ip is not None
-                               and p.peer is not None and not p.peer.device.is_switch])
+    # a port's address is a /31 (Port.ip): its network is the address without its last bit
+    return _collapse({(p.address & 0xFFFFFFFE, 31) for p in dev.ports
+                      if p.address is not None and p.peer is not None
+                      and not p.peer.device.is_switch})
 
 
 def subnets_and_blocks(addresses: Iterable[str]) -> tuple[list[str], list[str]]:
@@ -469,6 +471,11 @@ def subnets_and_blocks(addresses: Iterable[str]) -> tuple[list[str], list[str]]:
         bits = int(length) if length else 32
         mask = (0xFFFFFFFF << (32 - bits)) & 0xFFFFFFFF
         nets.add((((a << 24) | (b << 16) | (c << 8) | d) & mask, bits))
+    return _collapse(nets)
+
+
+def _collapse(nets: set[tuple[int, int]]) -> tuple[list[str], list[str]]:
+    """(network, prefix length) pairs as text in address order, and as the fewest blocks."""
     ordered = sorted(nets)
     subnets = [f"{_dotted(n)}/{bits}" for n, bits in ordered]
     blocks: list[str] = []
@@ -515,6 +522,7 @@ class PlanBuilder:
         self._cages: dict[str, dict[tuple[str, int], Breakout | None]] = {}
         #: per NOS: whether it can state a session key (keyed)
         self._session_key: dict[str, bool] = {}
+        self._keyed: dict[tuple[str | None, str | None], bool] = {}
 
     def _qos_classes(self) -> tuple[list[QosClass], dict[int, int], int]:
         qos = self.intent.qos
@@ -533,7 +541,12 @@ class PlanBuilder:
         a key on one end only would keep the session down (CAP013 names the NOS without)."""
         if self.intent.routing.authentication is None:
             return False
-        return all(self._keys(self.fabric.platform(d).nos) for d in (dev, peer))
+        pair = (dev.platform, peer.platform)
+        got = self._keyed.get(pair)
+        if got is None:
+            got = self._keyed[pair] = all(self._keys(self.fabric.platform(d).nos)
+                                          for d in (dev, peer))
+        return got
 
     def _keys(self, nos: str) -> bool:
         got = self._session_key.get(nos)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+from functools import lru_cache
 from typing import Any
 
 import orjson
@@ -49,12 +50,26 @@ PFC_TO_PG_ASICS = frozenset({"mellanox", "barefoot"})
 def port_entry(plan: DevicePlan, iface: Interface) -> dict[str, str]:
     """lanes, alias, index and fec of a port, from the platform's own port table
     (netcfg/vendors/sonic/ports.py: platform.json and the SKUs' port_config.ini)."""
+    _port_table(plan)
+    return dict(_port_entry(plan.platform, iface.name, iface.lanes, iface.speed))
+
+
+def _port_table(plan: DevicePlan) -> ports.PortTable:
     table = ports.table(plan.platform)
     if table is None:
         raise ValueError(f"{plan.hostname}: no SONiC port table for platform {plan.platform} "
                          f"(known: {', '.join(sorted(ports.PLATFORMS))})")
-    entry = table.entry(iface.name, iface.lanes, iface.speed)
-    if "fec" not in entry and iface.speed // max(iface.lanes, 1) >= RS_FEC_PER_LANE:
+    return table
+
+
+@lru_cache(maxsize=65536)
+def _port_entry(platform: str, name: str, lanes: int, speed: int) -> dict[str, str]:
+    """port_entry's values: the same for a port name on every switch of a platform, so
+    looked up once (callers copy it; nothing may change the cached dict)."""
+    table = ports.table(platform)
+    assert table is not None  # port_entry and _device ask _port_table first
+    entry = table.entry(name, lanes, speed)
+    if "fec" not in entry and speed // max(lanes, 1) >= RS_FEC_PER_LANE:
         # SONiC's own port generator (sonic-config-engine portconfig.py, BreakoutCfg.
         # get_config()) writes `fec rs` on every port of 50G per lane or more when the SKU
         # files name none: what the box runs from its first boot (../shared/factory/sonic/
@@ -109,8 +124,11 @@ def _device(plan: DevicePlan) -> dict[str, Any]:
         out["MGMT_INTERFACE"] = {f"eth0|{plan.management}": {"gwaddr": plan.management_gateway}}
     port_table: dict[str, dict[str, str]] = {}
     intf: dict[str, dict[str, str]] = {}
+    if plan.interfaces:
+        _port_table(plan)  # a platform without a port table is refused, named
     for i in plan.interfaces:
-        port_table[i.name] = {**port_entry(plan, i), "speed": str(i.speed),
+        port_table[i.name] = {**_port_entry(plan.platform, i.name, i.lanes, i.speed),
+                              "speed": str(i.speed),
                               "mtu": port_mtu(i.mtu), "description": i.description,
                               "admin_status": "up"}
         if i.address:
@@ -158,22 +176,28 @@ def _qos(plan: DevicePlan) -> dict[str, Any]:
                          for e in q.ecn_profiles},
     }
     qos_map, queue, pfcwd = {}, {}, {}
+    schedulers = [(c.tc, scheduler_name(c.name)) for c in q.classes]
+    prios: dict[tuple[int, ...], str] = {}
     for i in plan.interfaces:
         entry = {"dscp_to_tc_map": MAP, "tc_to_queue_map": MAP, "tc_to_pg_map": MAP,
                  "pfc_to_queue_map": MAP}
+        enable = prios.get(i.pfc_priorities)
+        if enable is None:
+            enable = prios[i.pfc_priorities] = _prios(i.pfc_priorities)
         if i.pfc_priorities:
-            entry["pfc_enable"] = _prios(i.pfc_priorities)
+            entry["pfc_enable"] = enable
         if i.watchdog is not None and i.watchdog.enabled:
-            entry["pfcwd_sw_enable"] = _prios(i.pfc_priorities)
+            entry["pfcwd_sw_enable"] = enable
             pfcwd[i.name] = {"action": i.watchdog.action,
                              "detection_time": str(i.watchdog.detection_ms),
                              "restoration_time": str(i.watchdog.restoration_ms)}
         qos_map[i.name] = entry
         ecn = {e.queue: e.name for e in i.ecn}
-        for c in q.classes:
-            queue[f"{i.name}|{c.tc}"] = {"scheduler": scheduler_name(c.name)}
-            if c.tc in ecn:
-                queue[f"{i.name}|{c.tc}"]["wred_profile"] = ecn.pop(c.tc)
+        for tc, scheduler in schedulers:
+            if tc in ecn:
+                queue[f"{i.name}|{tc}"] = {"scheduler": scheduler, "wred_profile": ecn.pop(tc)}
+            else:
+                queue[f"{i.name}|{tc}"] = {"scheduler": scheduler}
         for qn, name in sorted(ecn.items()):  # ECN on a queue no class schedules
             queue[f"{i.name}|{qn}"] = {"wred_profile": name}
     if q.pfc_priorities and buffers.asic_type(plan.platform) in PFC_TO_PG_ASICS:
@@ -251,10 +275,13 @@ def _buffers(plan: DevicePlan) -> dict[str, Any]:
     lossless_ids = sorted(set(q.pfc_priorities))
     dynamic = model_of(plan) == "dynamic"
     lossy_queues = [n for n in buffers.PROFILED_QUEUES if n not in lossless_ids]
+    lossy_ranges = buffers.ranges(lossy_queues)
+    # a port's PG and queue ranges follow from its priorities alone: once per distinct set
+    pfc_ranges: dict[tuple[int, ...], tuple[list[str], list[str]]] = {}
     for i in plan.interfaces:
         for ids, name in lay.pgs.items():
             pg[f"{i.name}|{ids}"] = {"profile": name}
-        for ids in buffers.ranges(lossy_queues):
+        for ids in lossy_ranges:
             queue[f"{i.name}|{ids}"] = {"profile": lay.lossy_queue}
         if lay.ingress_list:
             ingress_lists[i.name] = {"profile_list": lay.ingress_list}
@@ -268,10 +295,15 @@ def _buffers(plan: DevicePlan) -> dict[str, Any]:
             worst = lossless.setdefault(name, {"xon": 0, "xoff": 0, "size": 0})
             for f, v in (("xon", h.xon), ("xoff", h.xoff), ("size", h.size)):
                 worst[f] = max(worst[f], v)
-        for ids in buffers.ranges(sorted({q.tc_to_pg(p) for p in i.pfc_priorities})):
+        got = pfc_ranges.get(i.pfc_priorities)
+        if got is None:
+            got = pfc_ranges[i.pfc_priorities] = (
+                buffers.ranges(sorted({q.tc_to_pg(p) for p in i.pfc_priorities})),
+                buffers.ranges(list(i.pfc_priorities)))
+        for ids in got[0]:
             # dynamic: NULL, the buffer manager computes the profile (buffermgrdyn.cpp)
             pg[f"{i.name}|{ids}"] = {"profile": "NULL" if dynamic else name}
-        for ids in buffers.ranges(list(i.pfc_priorities)):
+        for ids in got[1]:
             queue[f"{i.name}|{ids}"] = {"profile": lay.lossless_queue}
     mode = lay.pools[LOSSLESS_POOL].get("mode", "dynamic")
     for name, worst in lossless.items():
