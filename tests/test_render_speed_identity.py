@@ -95,3 +95,40 @@ def test_server_subnets_and_blocks_match_pythons_ipaddress():
         nets = sorted({ipaddress.IPv4Interface(a).network for a in addresses})
         want = ([str(n) for n in nets], [str(n) for n in ipaddress.collapse_addresses(nets)])
         assert subnets_and_blocks(addresses) == want, addresses
+
+
+def test_the_pool_renders_what_one_process_renders(expected):
+    """Two forked workers (whatever the machine's cores) give the same files in the same
+    order as one process."""
+    from netcfg.render.engine import render_files
+
+    v = api.load(ROOT / "inventories" / "gpu2048").validation
+    assert v.fabric is not None and v.physics is not None
+    switches = sorted(v.fabric.switches(), key=lambda d: d.name)
+    pooled = render_files(v.fabric, v.physics, switches, workers=2)
+    assert list(pooled) == list(api.configs(api.load(ROOT / "inventories" / "gpu2048")))
+    assert digests(pooled) == expected["gpu2048"]
+
+
+def test_a_device_failing_in_a_worker_writes_nothing(tmp_path, monkeypatch):
+    """A template error on one switch, raised inside a forked worker, reaches the command:
+    it names the failure and leaves DIR as it was (all or nothing, as without the pool)."""
+    import jinja2
+
+    from netcfg.render import engine
+
+    real = engine.render_plan
+
+    def failing(plan):
+        if plan.hostname == "spine7":
+            raise jinja2.UndefinedError("'c' has no attribute 'boom'")
+        return real(plan)
+
+    monkeypatch.setattr(engine, "render_plan", failing)
+    monkeypatch.setattr(engine, "workers_available", lambda: 2)
+    out = tmp_path / "configs"
+    r = CliRunner().invoke(main, ["render", str(ROOT / "inventories" / "gpu2048"), "--out",
+                                  str(out)], catch_exceptions=False)
+    assert r.exit_code == 1
+    assert "render failed" in r.output and "boom" in r.output
+    assert not out.exists()
