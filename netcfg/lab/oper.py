@@ -358,3 +358,83 @@ def parse_state_fault(text: str) -> tuple[str, tuple[str, ...]]:
     if len(rest) != 1 + len(want) or not all(rest):
         raise ValueError(f"{kind} takes DEVICE,{','.join(w.upper() for w in want)}")
     return kind, tuple(rest)
+
+
+# --- FRR and lldpd, as SONiC and Cumulus Linux run them ---------------------------------------
+# Both NOSes route with FRR and discover with lldpd; their labs answer `vtysh -c 'show ip bgp
+# summary json'` and `lldpctl -f json` in those programs' own JSON (tests/verify compares them
+# key by key with captures of real FRR and real lldpd).
+
+#: FRR's FSM state of a session that is not up, by the lab's Session state
+_FRR_STATE = {"Active": "Active", "Idle": "Idle"}
+
+
+def frr_bgp_summary(wiring: Wiring, device: str) -> dict[str, Any]:
+    """FRR 8's `show ip bgp summary json` for `device` (its IPv4 unicast table)."""
+    mine = wiring.facts(device)
+    if mine is None or mine.asn is None:
+        return {}
+    peers: dict[str, Any] = {}
+    for s in wiring.sessions(device):
+        up = s.state == "Established"
+        if s.shut_down:
+            state, peer_state = "Idle (Admin)", "Admin"
+        else:
+            state, peer_state = ("Established" if up else _FRR_STATE.get(s.state, "Idle")), "OK"
+        peer: dict[str, Any] = {}
+        far = wiring.far_end(device, s.port) if up and s.port else None
+        theirs = wiring.facts(far[0]) if far else None
+        if theirs is not None:  # the hostname the peer advertises (FRR's hostname capability)
+            peer["hostname"] = theirs.hostname or far[0]  # type: ignore[index]
+        peers[s.address] = peer | {
+            "remoteAs": s.remote_as, "localAs": s.local_as,
+            "version": 4, "msgRcvd": 0, "msgSent": 0, "tableVersion": 0, "outq": 0, "inq": 0,
+            "peerUptime": "never", "peerUptimeMsec": 0, "peerUptimeEstablishedEpoch": 0,
+            "pfxRcd": s.received if up else 0, "pfxSnt": s.sent if up else 0,
+            "state": state, "peerState": peer_state,
+            "connectionsEstablished": 1 if up else 0, "connectionsDropped": 0,
+            "desc": s.description, "idType": "ipv4"}
+    count = len(peers)
+    return {"ipv4Unicast": {
+        "routerId": mine.router_id or "0.0.0.0", "as": mine.asn, "vrfId": 0,
+        "vrfName": "default", "tableVersion": 0, "ribCount": 0, "ribMemory": 0,
+        "peerCount": count, "peerMemory": 0, "peerGroupCount": 0, "peerGroupMemory": 0,
+        "peers": peers, "failedPeers": sum(1 for p in peers.values()
+                                           if p["state"] != "Established"),
+        "displayedPeers": count, "totalPeers": count, "dynamicPeers": 0}}
+
+
+def lldpctl_json(wiring: Wiring, device: str) -> dict[str, Any]:
+    """lldpd's `lldpctl -f json` for `device`: one interface is an object keyed by its name,
+    several a list of such objects (lldpd's JSON writer); the neighbour's chassis is keyed by
+    its system name, its port ID is the interface name (subtype `ifname`)."""
+    entries = []
+    for rid, (port, n) in enumerate(sorted(wiring.lldp(device).items()), start=1):
+        entries.append({port: {
+            "via": "LLDP", "rid": str(rid), "age": "0 day, 00:00:01",
+            "chassis": {n.device: {
+                "id": {"type": "mac", "value": n.mac},
+                "descr": system_description(n.nos),
+                "capability": [{"type": "Bridge", "enabled": False},
+                               {"type": "Router", "enabled": True}]}},
+            "port": {"id": {"type": "ifname", "value": n.port}, "descr": n.port,
+                     "ttl": "120"}}})
+    if not entries:
+        return {"lldp": {}}
+    return {"lldp": {"interface": entries[0] if len(entries) == 1 else entries}}
+
+
+def run_linux_state(wiring: Wiring, device: str, argv: list[str]) -> str | None:
+    """The answer of `vtysh -c 'show ip bgp summary json'` or `lldpctl -f json` (after any
+    `sudo`), None for any other command."""
+    import json
+
+    if argv[:1] == ["sudo"]:
+        argv = argv[1:]
+    if argv == ["vtysh", "-c", "show ip bgp summary json"]:
+        with wiring.answering():
+            return json.dumps(frr_bgp_summary(wiring, device), indent=2)
+    if argv == ["lldpctl", "-f", "json"]:
+        with wiring.answering():
+            return json.dumps(lldpctl_json(wiring, device), indent=2)
+    return None

@@ -1,5 +1,6 @@
 """One lab for the verify tests: an EOS leaf of the multivendor inventory, the four NX-OS
-spines of its pod, a Junos core and a SONiC leaf of pod 2, with the lab's operational state
+spines of its pod, a Junos core, and a SONiC and a Cumulus leaf of pod 2 with the four NX-OS
+spines of that pod, with the lab's operational state
 (netcfg/lab/oper.py), after a real push of the rendered configs through the deploy engine."""
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ LEAF = "leaf-su1-r1"
 SPINES = [f"spine-pod1-{i}" for i in range(1, 5)]
 CORE = "core1"
 SONIC_LEAF = "leaf-su2-r1"
+CUMULUS_LEAF = "leaf-su2-r5"
+POD2_SPINES = [f"spine-pod2-{i}" for i in range(1, 5)]
 
 
 @dataclass
@@ -41,7 +44,7 @@ def verify_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VerifyLab]:
     v = multivendor()
     wiring = Wiring.from_fabric(v.fabric)
     links = dict(wiring.links)
-    names = [LEAF, *SPINES, CORE, SONIC_LEAF]
+    names = [LEAF, *SPINES, CORE, SONIC_LEAF, CUMULUS_LEAF, *POD2_SPINES]
     chosen = specs(names)
     for s in chosen:
         s.options["oper"] = wiring
@@ -58,7 +61,7 @@ def verify_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VerifyLab]:
                                       # the setup, not what is tested: whatever the
                                       # factory state holds that the intent does not
                                       # manage may go
-                                      Options(workers=5, allow_disruptive=True,
+                                      Options(workers=6, allow_disruptive=True,
                                               allow_removal=("*",)),
                                       threading.Event())
         assert not aborted and {r.status for r in results} == {"confirmed"}, results

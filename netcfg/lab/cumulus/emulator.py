@@ -24,6 +24,7 @@ from netcfg.lab.cumulus import factory
 from netcfg.lab.cumulus.schema import Leaf, SchemaError, release, validate, walk
 from netcfg.lab.device import DeviceSpec, Dropped, Emulator, LabContext
 from netcfg.lab.faults import FaultKind
+from netcfg.lab.oper import Wiring, run_linux_state, wiring_of
 
 DEFAULT_VERSION = "5.15.0"
 DEFAULT_MODEL = "MSN5600"
@@ -399,6 +400,14 @@ class CumulusEmulator(Emulator):
 
     def show_interfaces(self) -> dict[str, Any]:
         configured = self.applied.get("interface", {})
+        # with the lab's wiring a port is up when its link is (netcfg/lab/oper.py)
+        wiring = wiring_of(self.spec.options)
+        if wiring is None:
+            return self._interfaces(configured, None)
+        with wiring.answering():
+            return self._interfaces(configured, wiring)
+
+    def _interfaces(self, configured: dict[str, Any], wiring: Wiring | None) -> dict[str, Any]:
         out: dict[str, Any] = {}
         names = ["lo", "eth0"] + [n for n in self.interfaces if n not in ("lo", "eth0")]
         names += [n for n in configured if n not in names and "-" not in n and "," not in n]
@@ -408,10 +417,12 @@ class CumulusEmulator(Emulator):
             down = link.get("state") == "down"
             kind = conf.get("type") or ("loopback" if name == "lo" else
                                         "eth" if name.startswith("eth") else "swp")
+            oper_down = down or (kind == "swp" and wiring is not None
+                                 and not wiring.link_up(self.name, name))
             out[name] = {"type": kind,
                          "description": conf.get("description", ""),
                          "link": {"admin-status": "down" if down else "up",
-                                  "oper-status": "down" if down else "up",
+                                  "oper-status": "down" if oper_down else "up",
                                   "mtu": link.get("mtu", 65536 if name == "lo" else 9216),
                                   "speed": link.get("speed", "400G") if kind == "swp" else
                                   ("1G" if kind == "eth" else ""),
@@ -456,6 +467,9 @@ class NvueShell:
         if words[0] in ("exit", "logout"):
             self.closed = True
             return ""
+        wiring = wiring_of(dev.spec.options)  # operational state: netcfg/lab/oper.py
+        if wiring is not None and (got := run_linux_state(wiring, dev.name, words)) is not None:
+            return got  # FRR's and lldpd's JSON, as Cumulus Linux runs both
         if words[0] != "nv":
             return f"-bash: {words[0]}: command not found"
         if words[1:3] == ["config", "apply"] and not {"-y", "--y", "--assume-yes",

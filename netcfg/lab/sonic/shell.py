@@ -13,7 +13,7 @@ import shlex
 from typing import TYPE_CHECKING
 
 from netcfg.lab.device import Dropped
-from netcfg.lab.oper import wiring_of
+from netcfg.lab.oper import run_linux_state, wiring_of
 from netcfg.lab.sonic import oper as sonic_oper
 
 if TYPE_CHECKING:
@@ -96,6 +96,9 @@ class SonicShell:
         wiring = wiring_of(self.dev.spec.options)  # operational state: lab/sonic/oper.py
         if wiring is not None and (got := sonic_oper.run(self.dev, wiring, argv)) is not None:
             return got
+        if wiring is not None and (got := run_linux_state(wiring, self.dev.name, argv)) \
+                is not None:
+            return got  # FRR's and lldpd's JSON (netcfg/lab/oper.py)
         if name == "show":
             return run_show(self.dev, argv[1:])
         if name == "config":

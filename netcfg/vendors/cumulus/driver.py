@@ -32,6 +32,7 @@ from napalm.base.netmiko_helpers import netmiko_args
 from netmiko import ConnectHandler
 from netmiko.exceptions import NetmikoAuthenticationException, NetmikoTimeoutException
 
+from netcfg.deploy.drivers import linuxstate
 from netcfg.deploy.drivers.shell import NoAnswer, after_echo, close_session, send_line
 from netcfg.deploy.secrets import mask
 
@@ -206,6 +207,24 @@ class CumulusDriver(_NetworkDriver):
                 "mac_address": str(link.get("mac", "")),
             }
         return out
+
+    def get_bgp_neighbors(self) -> dict[str, Any]:
+        """FRR's own summary through vtysh (Cumulus Linux routes with FRR; NVIDIA's BGP
+        troubleshooting page gives vtysh's `... json` commands beside NVUE's), read by
+        linuxstate. NVUE's `nv show vrf default router bgp neighbor -o json` is the other
+        way; NVIDIA publishes its JSON only cut short, so it is not what netcfg parses."""
+        try:
+            return linuxstate.bgp_neighbors(self._send(linuxstate.BGP_SUMMARY))
+        except ValueError as exc:
+            raise CommandErrorException(self._scrub(f"{self.hostname}: {exc}")) from None
+
+    def get_lldp_neighbors_detail(self, interface: str = "") -> dict[str, list[dict[str, Any]]]:
+        """lldpd's JSON (Cumulus Linux's LLDP is lldpd, started at boot)."""
+        try:
+            got = linuxstate.lldp_neighbors_detail(self._send(linuxstate.LLDP_NEIGHBORS))
+        except ValueError as exc:
+            raise CommandErrorException(self._scrub(f"{self.hostname}: {exc}")) from None
+        return {k: v for k, v in got.items() if not interface or k == interface}
 
     def get_config(self, retrieve: str = "all", full: bool = False, sanitized: bool = False,
                    format: str = "text") -> dict[str, str]:

@@ -28,6 +28,7 @@ from typing import Any
 
 from napalm.base import NetworkDriver as _NapalmDriver
 from napalm.base.exceptions import (
+    CommandErrorException,
     CommitConfirmException,
     CommitError,
     ConnectionClosedException,
@@ -39,6 +40,7 @@ from napalm.base.exceptions import (
 from napalm.base.netmiko_helpers import netmiko_args
 from netmiko import ConnectHandler
 
+from netcfg.deploy.drivers import linuxstate
 from netcfg.deploy.drivers.shell import Framed, NoAnswer, close_session, send_line
 from netcfg.deploy.secrets import mask
 
@@ -269,6 +271,25 @@ class SonicDriver(_NapalmDriver):
                 "mac_address": mac,
             }
         return out
+
+    def get_bgp_neighbors(self) -> dict[str, Any]:
+        """FRR's own summary (SONiC's routing stack is FRR in the bgp container; `show ip bgp
+        summary` of sonic-utilities asks vtysh the same), read by linuxstate."""
+        out = self._must(linuxstate.BGP_SUMMARY, CommandErrorException)
+        try:
+            return linuxstate.bgp_neighbors(out)
+        except ValueError as exc:
+            raise CommandErrorException(self._clean(f"{self.hostname}: {exc}")) from None
+
+    def get_lldp_neighbors_detail(self, interface: str = "") -> dict[str, list[dict[str, Any]]]:
+        """lldpd's JSON (SONiC's lldp container runs lldpd; `show lldp neighbors` of
+        sonic-utilities runs `sudo lldpctl`, here with lldpctl's JSON format)."""
+        out = self._must(linuxstate.LLDP_NEIGHBORS, CommandErrorException)
+        try:
+            got = linuxstate.lldp_neighbors_detail(out)
+        except ValueError as exc:
+            raise CommandErrorException(self._clean(f"{self.hostname}: {exc}")) from None
+        return {k: v for k, v in got.items() if not interface or k == interface}
 
     def get_config(self, retrieve: str = "all", full: bool = False, sanitized: bool = False,
                    format: str = "text") -> dict[str, str]:
