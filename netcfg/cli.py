@@ -121,6 +121,10 @@ def _quiet_libraries() -> None:
     root = logging.getLogger()
     if os.environ.get("NETCFG_DEBUG"):
         logging.basicConfig(level=logging.DEBUG)
+        from netcfg.deploy.secrets import RedactingFilter
+
+        for handler in root.handlers:  # the libraries log the configs they send
+            handler.addFilter(RedactingFilter())
     elif not root.handlers:
         root.addHandler(logging.NullHandler())
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from netcfg.deploy.engine import Desired
 from netcfg.deploy.preserve import device_wins
 from netcfg.deploy.runs import State
-from netcfg.deploy.secrets import CredentialError, Secret
+from netcfg.deploy.secrets import CredentialError, Secret, remember_shapes
 from netcfg.fsutil import UnreadableFile, read_regular
 from netcfg.intent.yamlsrc import MAX_FILE_BYTES
 from netcfg.physics import Physics
@@ -59,11 +59,15 @@ def desired_configs(fabric: Fabric, physics: Physics, devices: list[Device],
             text = root.fill(text)
         except CredentialError as exc:
             raise DesiredError(str(exc)) from None
+        stored = text  # kept at rest with the placeholders (runs/*/candidate)
         text = secrets.fill(text)
+        if stored != text:  # what stands where a secret goes is masked, whoever's it is
+            remember_shapes(stored)
         nos = vendor(plan.nos)
         out[dev.name] = Desired(text, nos.expected(plan), partial(nos.read, plan=plan),
                                 device_wins=device_wins(fabric.loaded.intent),
-                                preserve=tuple(fabric.loaded.intent.management.preserve))
+                                preserve=tuple(fabric.loaded.intent.management.preserve),
+                                stored=stored if stored != text else None)
     return out
 
 

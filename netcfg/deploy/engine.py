@@ -23,7 +23,7 @@ from napalm.base import NetworkDriver
 from netcfg.deploy.connect import Connection, DeviceError, describe
 from netcfg.deploy.preserve import Kept, keep, read_written
 from netcfg.deploy.runs import DeviceLock, LockHeld, Run, State, cut_confirms
-from netcfg.deploy.secrets import redact
+from netcfg.deploy.secrets import filled_from, learn, redact
 from netcfg.deploy.sections import Change, compare
 from netcfg.deploy.targets import Target
 from netcfg.render.facts import QosFacts
@@ -47,6 +47,9 @@ class Desired:
     #: the config netcfg last left on the device (runs.last_written): its sections are
     #: netcfg's, not the device's own, when the intent drops them
     written: Path | None = None
+    #: the text as a run keeps it at rest (runs/*/candidate): secrets as placeholders, filled
+    #: in `text` only in memory (None: `text` holds none)
+    stored: str | None = None
 
 
 @dataclass
@@ -117,8 +120,10 @@ def _candidate(target: Target, running: str, desired: Desired) -> Kept:
     device's own (netcfg/deploy/preserve.py): its logins and AAA, the sections the intent
     preserves, and the sections the device owns."""
     policy = target.adapter.policy(desired.preserve, desired.device_wins)
+    if desired.stored is not None:  # the device's current secrets, old ones too, are masked
+        learn(desired.stored, running)
     return keep(target.adapter, running, desired.text, policy,
-                read_written(desired.written))
+                filled_from(read_written(desired.written), running))
 
 
 def _sections(target: Target, candidate: Kept, opts: Options) -> Change:
@@ -262,7 +267,7 @@ def _push_locked(target: Target, desired: Desired, run: Run, opts: Options,
                                reason="an earlier run died while confirming")
                 run.record(name, "unchanged")
                 return Result(name, "unchanged")
-            run.save("candidate", name, desired.text)
+            run.save("candidate", name, desired.stored or desired.text)  # no secret at rest
             if opts.dry_run or stop.is_set():
                 _step(target, "discard", driver.discard_config)
                 status = "dry-run" if opts.dry_run else "skipped"

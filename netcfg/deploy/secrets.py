@@ -7,6 +7,7 @@ about to leave the process (device error messages can echo what was sent).
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import stat
@@ -72,6 +73,8 @@ def redact(text: str) -> str:
     """
     for value in sorted(_KNOWN, key=len, reverse=True):
         text = mask(text, value)
+    if _SHAPES:
+        text = _shape_pattern().sub(r"\g<lead>********", text)
     return text
 
 
@@ -241,3 +244,117 @@ def password_hash(where: str, file: str | None, env: str | None, base: Path | No
                               f"{_SCHEMES[schemes[-1]][1]}` prints it; give the hash of the "
                               "password, never the password")
     return remember(value)
+
+
+#: what a rendered file holds where a secret of the configs goes (netcfg/render/plan.py:
+#: SESSION_KEY, SNMP_COMMUNITY, AAA_KEY): candidates are kept at rest with these, never with
+#: the values, which are filled in memory when a push loads them
+CONFIG_PLACEHOLDER = re.compile(r"NETCFG-(?:SESSION-KEY|SNMP-COMMUNITY|AAA-KEY)")
+
+#: what any of those secrets may hold (SESSION_KEY_TEXT, SNMP_COMMUNITY_TEXT, AAA_KEY_TEXT
+#: share their characters): what a placeholder's place in a running config is matched by
+_SECRET_CHARS = r"[A-Za-z][A-Za-z0-9._+=@%/-]*"
+
+
+#: the words that stand before a secret in the configs of this process (`remember_shapes`),
+#: as a regular expression each
+_SHAPES: set[str] = set()
+_COMPILED: list[tuple[frozenset[str], re.Pattern[str]]] = []
+
+
+def remember_shapes(template: str) -> None:
+    """Remember the words that precede each placeholder of `template` (`key 0 `, `community `,
+    `authentication-key "`, `"SNMP_COMMUNITY|`): `redact` then masks whatever stands after
+    them, a value no one told this process included: the old key a device still runs, in the
+    libraries' debug lines (`NETCFG_DEBUG=1`) that show a running config before netcfg has
+    read it."""
+    for line in template.splitlines():
+        for match in CONFIG_PLACEHOLDER.finditer(line):
+            before = line[:match.start()]
+            words = before.split()
+            if not words:
+                continue
+            # a type number (`password 0 `) or a bare quote (`key "`) says nothing alone
+            take = 2 if len(words) > 1 and (words[-1].isdigit()
+                                            or not any(c.isalpha() for c in words[-1])) else 1
+            spaced = before[-1:].isspace()
+            _SHAPES.add(r"\s+".join(re.escape(w) for w in words[-take:])
+                        + (r"\s+" if spaced else ""))
+
+
+def _shape_pattern() -> re.Pattern[str]:
+    shapes = frozenset(_SHAPES)
+    if not _COMPILED or _COMPILED[0][0] != shapes:
+        leads = "|".join(sorted(shapes, key=len, reverse=True))
+        _COMPILED[:] = [(shapes, re.compile(rf"""(?P<lead>(?:^|(?<=[\s"'(\[{{,]))(?:{leads}))"""
+                                            rf"(?!NETCFG-|\*{{8}}){_SECRET_CHARS}", re.M))]
+    return _COMPILED[0][1]
+
+
+def learn(template: str, running: str) -> dict[str, str]:
+    """The values a device runs where `template` (a config holding placeholders) has them:
+    each line holding a placeholder is matched, blanks at its ends aside, against the lines
+    of `running` under the same parent lines (by indentation: `router bgp 65001`, a JSON
+    table, an NVUE mapping), so `"NETCFG-SNMP-COMMUNITY": {` learns only the key of the SNMP
+    table. Every value found is remembered, so `redact` masks it from here on: the old key of
+    a rotation, which the intent no longer names, is masked in diffs, device errors and the
+    journal as the new one is. Returns placeholder -> the first value found."""
+    found: dict[str, str] = {}
+    if not running or not CONFIG_PLACEHOLDER.search(template):
+        return found
+    shown: dict[tuple[str, ...], list[str]] = {}
+    for parents, line in _nested(running):
+        shown.setdefault(parents, []).append(line)
+    for parents, line in _nested(template):
+        names = CONFIG_PLACEHOLDER.findall(line)
+        if not names or any(CONFIG_PLACEHOLDER.search(p) for p in parents):
+            continue
+        parts = CONFIG_PLACEHOLDER.split(line)
+        pattern = re.compile("".join(
+            re.escape(part) + (f"({_SECRET_CHARS})" if i < len(names) else "")
+            for i, part in enumerate(parts)))
+        for candidate in shown.get(parents, ()):
+            match = pattern.fullmatch(candidate)
+            if match is None:
+                continue
+            for name, value in zip(names, match.groups(), strict=True):
+                if not CONFIG_PLACEHOLDER.fullmatch(value):
+                    remember(value)
+                    found.setdefault(name, value)
+    return found
+
+
+def _nested(text: str) -> list[tuple[tuple[str, ...], str]]:
+    """Each non-blank line of `text`, stripped, with the stripped lines it is indented
+    under."""
+    out: list[tuple[tuple[str, ...], str]] = []
+    stack: list[tuple[int, str]] = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        indent = len(raw) - len(raw.lstrip())
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        out.append((tuple(s for _, s in stack), line))
+        stack.append((indent, line))
+    return out
+
+
+def filled_from(template: str, running: str) -> str:
+    """`template` (a candidate as kept at rest) with each placeholder replaced by the value
+    the device runs at its place (`learn`): the config netcfg last left there, as it was
+    pushed, for the preserve policy to recognise its sections. A placeholder not found on the
+    device stays as it is."""
+    for name, value in learn(template, running).items():
+        template = template.replace(name, value)
+    return template
+
+
+class RedactingFilter(logging.Filter):
+    """A logging filter that masks every known secret in a record (`NETCFG_DEBUG=1` shows the
+    libraries' debug lines, which carry the configs they send)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg, record.args = redact(record.getMessage()), None
+        return True

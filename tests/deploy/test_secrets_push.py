@@ -45,6 +45,35 @@ SHOWN = {"eos": [f"tacacs-server host 192.0.2.7 vrf MGMT key 0 {TACACS.value}",
                    "authentication-order [ tacplus password ];"]}
 
 
+def _at_rest_and_debug(common: list[str], state: Path, report: dict[str, Any],
+                       monkeypatch) -> None:  # noqa: ANN001
+    """No secret at rest: the candidates the push kept, and those of a dry run rotating every
+    secret, hold the placeholders, never a value, old or new. `NETCFG_DEBUG=1` (the
+    libraries' debug lines carry the configs they send) shows none of them either."""
+    cases = (SESSION, COMMUNITY, TACACS)
+    for case in cases:
+        monkeypatch.setenv(case.variable, case.other)
+    dry = netcfg("push", *common, "--dry-run", "--format", "json")
+    statuses = {d["device"]: d["status"] for d in json.loads(dry.stdout)["devices"]}
+    assert statuses == dict.fromkeys(NAMES, "changed"), dry.stdout + dry.stderr
+    monkeypatch.setenv("NETCFG_DEBUG", "1")
+    debug = netcfg("diff", *common, "--device", BY_NOS["eos"])
+    monkeypatch.delenv("NETCFG_DEBUG")
+    assert "DEBUG" in debug.stderr  # the libraries' debug lines are shown, masked
+    for case in cases:
+        monkeypatch.setenv(case.variable, case.value)
+    for run in (report["run"], json.loads(dry.stdout)["run"]):
+        for name in NAMES:
+            kept = (state / "runs" / run / "candidate" / name).read_text()
+            for case in cases:
+                assert case.value not in kept and case.other not in kept, (run, name, case)
+                assert case.placeholder in kept or name not in case.holders, (run, name, case)
+    for case in cases:
+        for proc in (dry, debug):
+            assert case.value not in proc.stdout + proc.stderr, case.variable
+            assert case.other not in proc.stdout + proc.stderr, case.variable
+
+
 def _inventory(tmp: Path) -> Path:
     inventory = tmp / "secrets"
     inventory.mkdir()
@@ -76,6 +105,7 @@ def test_push_fills_in_every_secret_and_shows_none_of_them(tmp_path, monkeypatch
             running = (backups / BY_NOS[nos]).read_text().replace(
                 f'"{TACACS.value}"', TACACS.value)
             assert all(line in running for line in lines), (nos, running[:1500])
+        _at_rest_and_debug(common, state, report, monkeypatch)
 
     pushes_secrets_and_shows_them_nowhere(tmp_path, inventory, NAMES,
                                           [SESSION, COMMUNITY, TACACS], monkeypatch,
