@@ -204,7 +204,8 @@ class Hashes:
         management = self.fabric.loaded.intent.management
         if ROOT_HASH in text:
             text = text.replace(ROOT_HASH, self._root().reveal())
-        if USER_HASH.search(text) is None:
+        # without logins no placeholder is filled (each would be left as it is): no search
+        if not management.users or USER_HASH.search(text) is None:
             return text
         from netcfg.deploy.secrets import password_hash
 

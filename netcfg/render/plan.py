@@ -579,6 +579,7 @@ class PlanBuilder:
         ecn_classes = [c for c in classes if qos_i.ecn_of(c.name).enabled]
         ecn_profiles: dict[tuple, EcnProfile] = {}
         hr_profiles: dict[tuple, HeadroomProfile] = {}
+        ecn_by_speed: dict[int, tuple[EcnProfile, ...]] = {}
         interfaces: list[Interface] = []
         neighbors: list[Neighbor] = []
         mode = {m.speed: m for m in platform.modes}
@@ -597,18 +598,22 @@ class PlanBuilder:
                                    f"{format_length(port.cable)}", hr_profiles.values())
                     hr = hr_profiles[key] = HeadroomProfile(name, h.xon, h.xoff, h.size, dyn,
                                                             h.model)
-            ecns = []
-            for c in ecn_classes:
-                e: EcnSetting = phys.ecn(port, c.name)
-                ecn_key = (c.tc, e.min, e.max, e.probability)
-                prof = ecn_profiles.get(ecn_key)
-                if prof is None:
-                    name = _unique(
-                        f"ecn_{c.name}_{format_speed(port.speed)}", ecn_profiles.values()
-                    )
-                    prof = EcnProfile(name, c.tc, e.min, e.max, e.probability)
-                    ecn_profiles[ecn_key] = prof
-                ecns.append(prof)
+            # ECN follows from the device and the port's speed (Physics.ecn): once per speed
+            ecns = ecn_by_speed.get(port.speed)
+            if ecns is None:
+                found = []
+                for c in ecn_classes:
+                    e: EcnSetting = phys.ecn(port, c.name)
+                    ecn_key = (c.tc, e.min, e.max, e.probability)
+                    prof = ecn_profiles.get(ecn_key)
+                    if prof is None:
+                        name = _unique(
+                            f"ecn_{c.name}_{format_speed(port.speed)}", ecn_profiles.values()
+                        )
+                        prof = EcnProfile(name, c.tc, e.min, e.max, e.probability)
+                        ecn_profiles[ecn_key] = prof
+                    found.append(prof)
+                ecns = ecn_by_speed[port.speed] = tuple(found)
             m = mode.get(port.speed)
             width = platform.lanes_per_cage // (m.per_cage if m else 1)
             interfaces.append(Interface(
@@ -616,7 +621,7 @@ class PlanBuilder:
                 speed=port.speed, mtu=port.mtu, address=port.ip, peer=peer.id,
                 peer_role=peer.device.role, lanes=width,
                 cable_m=port.cable, lossless=is_lossless,
-                pfc_priorities=pfc if is_lossless else (), headroom=hr, ecn=tuple(ecns),
+                pfc_priorities=pfc if is_lossless else (), headroom=hr, ecn=ecns,
                 watchdog=self.watchdog(dev, port) if is_lossless else None))
             if peer.device.is_switch and peer.address is not None and peer.device.asn is not None:
                 neighbors.append(Neighbor(ipv4(peer.address), peer.device.asn,
