@@ -25,15 +25,16 @@ def _holders(*noses: str) -> frozenset[str]:
     return frozenset(BY_NOS[nos] for nos in noses)
 
 
-#: SONiC states no session key (CAP013), SNMP agent or AAA (CAP010); NVUE no AAA (CAP010)
+#: SONiC states no session key (CAP013), but its SNMP_COMMUNITY and TACPLUS tables hold the
+#: community and the TACACS+ key (docs/render-sonic.md); NVUE no AAA (CAP010)
 SESSION = SecretCase("NETCFG_BGP_KEY", "Fabric-Md5-Key-7c2e", "1-starts-with-a-digit",
                      "the session key must be", "Another-Key-5d1", SESSION_KEY,
                      _holders("eos", "nxos", "junos", "cumulus"))
 COMMUNITY = SecretCase("NETCFG_SNMP_COMMUNITY", "Ro-Community-4b8e", "has space",
                        "the community must be", "Other-Community-1", SNMP_COMMUNITY,
-                       _holders("eos", "nxos", "junos", "cumulus"))
+                       _holders("eos", "nxos", "junos", "cumulus", "sonic"))
 TACACS = SecretCase("NETCFG_AAA_KEY", "Tacacs-Key-7c1d", "has space", "the key must be",
-                    "Other-Key-2", AAA_KEY, _holders("eos", "nxos", "junos"))
+                    "Other-Key-2", AAA_KEY, _holders("eos", "nxos", "junos", "sonic"))
 
 #: how each device's running config shows the TACACS+ server, its key and the login order
 #: (the lab keeps a key as loaded; EOS and NX-OS would show their type 7 form, Junos $9$)
