@@ -582,7 +582,13 @@ class PlanBuilder:
         ecn_by_speed: dict[int, tuple[EcnProfile, ...]] = {}
         interfaces: list[Interface] = []
         neighbors: list[Neighbor] = []
-        mode = {m.speed: m for m in platform.modes}
+        # SerDes lanes per port by speed (the platform's split modes); whole cage otherwise
+        widths = {m.speed: platform.lanes_per_cage // m.per_cage for m in platform.modes}
+        whole = platform.lanes_per_cage
+        # without port overrides every lossless port has its device's watchdog (watchdog())
+        port_watchdogs = bool(intent.overrides.ports)
+        device_watchdog = self.watchdog(dev, None)
+        authenticated = intent.routing.authentication is not None
         for port in dev.ports:
             peer = port.peer
             if peer is None:
@@ -614,20 +620,23 @@ class PlanBuilder:
                         ecn_profiles[ecn_key] = prof
                     found.append(prof)
                 ecns = ecn_by_speed[port.speed] = tuple(found)
-            m = mode.get(port.speed)
-            width = platform.lanes_per_cage // (m.per_cage if m else 1)
+            peer_dev = peer.device
+            peer_id = f"{peer_dev.name}:{peer.name}"  # Port.id
+            watchdog = None
+            if is_lossless:
+                watchdog = self.watchdog(dev, port) if port_watchdogs else device_watchdog
             interfaces.append(Interface(
-                name=port.name, description=port.description or f"{peer.device.name}:{peer.name}",
-                speed=port.speed, mtu=port.mtu, address=port.ip, peer=peer.id,
-                peer_role=peer.device.role, lanes=width,
+                name=port.name, description=port.description or peer_id,
+                speed=port.speed, mtu=port.mtu, address=port.ip, peer=peer_id,
+                peer_role=peer_dev.role, lanes=widths.get(port.speed, whole),
                 cable_m=port.cable, lossless=is_lossless,
                 pfc_priorities=pfc if is_lossless else (), headroom=hr, ecn=ecns,
-                watchdog=self.watchdog(dev, port) if is_lossless else None))
-            if peer.device.is_switch and peer.address is not None and peer.device.asn is not None:
-                neighbors.append(Neighbor(ipv4(peer.address), peer.device.asn,
-                                          peer.device.name, port.name, peer.name,
-                                          group_name(peer.device.role),
-                                          self.keyed(dev, peer.device)))
+                watchdog=watchdog))
+            if peer_dev.is_switch and peer.address is not None and peer_dev.asn is not None:
+                neighbors.append(Neighbor(ipv4(peer.address), peer_dev.asn,
+                                          peer_dev.name, port.name, peer.name,
+                                          group_name(peer_dev.role),
+                                          authenticated and self.keyed(dev, peer_dev)))
         wd = intent.qos.pfc.watchdog
         pools = budget_pools(budget)
         qos = Qos(
