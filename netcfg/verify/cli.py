@@ -33,7 +33,17 @@ def _plain(text: str, fg: str) -> str:
 @click.option("--max-pauses", type=click.IntRange(0), default=0, show_default=True,
               help="PFC pause frames a lossless priority of a port may receive over "
                    "--interval before VFY012 warns")
+@click.option("--twin", "on_twin", is_flag=True,
+              help="check BGP and ECMP on the fabric's twin (real FRR in network "
+                   "namespaces, as `netcfg twin`; needs root and FRR) instead of the switches")
+@click.option("--pod", type=click.IntRange(min=1), default=None,
+              help="with --twin: twin only this pod's leaves and spines")
+@click.option("--rail", "rails", type=click.IntRange(min=1), multiple=True,
+              help="with --twin: twin only this rail's leaves and every switch above them")
+@click.option("--twin-timeout", type=click.FloatRange(1, 3600), default=120.0,
+              show_default=True, help="with --twin: seconds BGP gets to settle")
 def verify(path: str, fmt: str, output: str | None, interval: float, max_pauses: int,
+           on_twin: bool, pod: int | None, rails: tuple[int, ...], twin_timeout: float,
            **kw: Any) -> None:
     """Check every selected switch's operational state against the plan its config renders
     from: config, cabling (LLDP), ports, BGP sessions, PFC watchdog, storms, pauses and
@@ -44,6 +54,13 @@ def verify(path: str, fmt: str, output: str | None, interval: float, max_pauses:
     from netcfg.verify import report
     from netcfg.verify.run import peer_origins, verify_fleet
 
+    if on_twin:
+        result = _on_twin(path, pod, rails, twin_timeout, kw)
+        out = report.render(result, fmt, _colour if output is None else _plain)
+        _emit(out, output)
+        if output is not None or fmt != "text":
+            click.echo(report.summary(result), err=True)
+        sys.exit(result.exit_code)
     setup = _Setup(path, kw)
     fabric, physics = setup.validation.fabric, setup.validation.physics
     assert fabric is not None and physics is not None  # _Setup exits otherwise
@@ -62,6 +79,50 @@ def verify(path: str, fmt: str, output: str | None, interval: float, max_pauses:
     if output is not None or fmt != "text":
         click.echo(report.summary(result), err=True)
     sys.exit(result.exit_code)
+
+
+def _on_twin(path: str, pod: int | None, rails: tuple[int, ...], timeout: float,
+             kw: dict[str, Any]) -> Any:
+    """`--twin`: the BGP and ECMP checks on the twin of the fabric (or of its --pod/--rail
+    slice), reported for the switches --device/--role select among those the twin holds."""
+    from netcfg.deploy.targets import select
+    from netcfg.lint.cli import _fabric_file
+    from netcfg.render.plan import PlanBuilder
+    from netcfg.twin.network import TwinError, preflight
+    from netcfg.twin.run import SliceError, twinned_switches
+    from netcfg.validate import validate
+    from netcfg.verify.twin import verify_on_twin
+
+    try:
+        preflight()
+    except TwinError as exc:
+        click.echo(f"netcfg: {exc}", err=True)
+        sys.exit(2)
+    result = validate(path)
+    if not result.ok or result.fabric is None or result.physics is None:
+        for f in result.findings:
+            if f.severity == "error":
+                click.echo(f"error: {f.text()}", err=True)
+        click.echo("netcfg: intent is invalid; nothing verified", err=True)
+        sys.exit(1)
+    try:
+        devices = twinned_switches(result.fabric, pod, set(rails))
+    except SliceError as exc:
+        click.echo(f"netcfg: {exc}", err=True)
+        sys.exit(2)
+    chosen = {d.name for d in select(result.fabric, tuple(kw.get("devices") or ()),
+                                     tuple(kw.get("roles") or ()))}
+    shown = {d.name for d in devices} & chosen
+    if not shown:
+        click.echo("netcfg: no switch of the twin matches the selection", err=True)
+        sys.exit(1)
+    builder = PlanBuilder(result.fabric, result.physics)
+    plans = [builder.plan(d) for d in devices]
+    try:
+        return verify_on_twin(result.fabric, plans, _fabric_file(path), shown, timeout)
+    except TwinError as exc:
+        click.echo(f"netcfg: {exc}", err=True)
+        sys.exit(2)
 
 
 for _param in verify.params:  # diff's options, lint's formats

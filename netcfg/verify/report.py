@@ -67,7 +67,8 @@ _HOLDS = {"VFY001": "running config is the rendered one",
           "VFY009": "peer's own prefixes received",
           "VFY010": "lossless queue watched by the PFC watchdog",
           "VFY011": "no PFC storm", "VFY012": "PFC pauses within the threshold",
-          "VFY013": "no drop on a lossless queue"}
+          "VFY013": "no drop on a lossless queue",
+          "VFY014": "server subnet on every planned path"}
 
 
 def _holds(rule: str) -> str:

@@ -55,6 +55,12 @@ RULES: dict[str, Rule] = {r.id: r for r in (
     Rule("VFY013", "error", "packets dropped on a lossless queue over the interval",
          "a lossless queue must never drop: headroom too small, PFC off on the peer, or the "
          "watchdog dropping a storm", "SONiC `show queue counters` (scripts/queuestat)"),
+    Rule("VFY014", "error", "a server subnet is missing from a switch's routing table or has "
+         "another ECMP width than planned",
+         "every switch must reach every other switch's servers over every path the topology "
+         "offers (up to its maximum-paths); a subnet missing or on fewer paths means an "
+         "announcement lost or filtered, or a session down, and narrows RoCE's ECMP",
+         "FRR `show ip route bgp json` on the fabric's twin (netcfg verify --twin)"),
     Rule("VFY019", "warning", "part of a switch's state not read: its driver has no getter",
          "that part of the plan is not checked on that switch, and the report says so",
          "napalm/base/base.py (NotImplementedError)"),
