@@ -41,6 +41,9 @@ from netcfg.vendors import vendor
 
 #: what each host's `data` carries for the tasks
 TARGET, DESIRED, STATE = "netcfg_target", "netcfg_desired", "netcfg_state"
+#: the host's plan and its BGP peers' own announcements, for netcfg_verify (built when the
+#: task first asks, so render, diff and push pay nothing for them)
+PLANS = "netcfg_plans"
 
 
 class NetcfgInventoryError(Exception):
@@ -98,6 +101,7 @@ class NetcfgInventory:
             raise NetcfgInventoryError(str(exc)) from None
         groups = Groups()
         hosts = Hosts()
+        plans = _Plans(fabric, result.physics)
         for t in targets:
             parents = ParentGroups()
             for name in (f"role_{t.role}", f"nos_{t.nos}"):
@@ -114,9 +118,29 @@ class NetcfgInventory:
                 name=t.name, hostname=t.host, port=t.port, username=t.login.username,
                 password=t.login.password.reveal(), platform=_platform(t), groups=parents,
                 data={"role": t.role, "nos": t.nos, TARGET: t, DESIRED: desired[t.name],
-                      STATE: self.state},
+                      STATE: self.state, PLANS: plans},
                 connection_options={"napalm": napalm})
         return Inventory(hosts=hosts, groups=groups, defaults=Defaults())
+
+
+class _Plans:
+    """Each host's DevicePlan and its peers' originated prefix counts, built once on first
+    use (under a lock: Nornir's threaded runner asks from many hosts at once)."""
+
+    def __init__(self, fabric: Any, physics: Any) -> None:
+        self.fabric, self.physics = fabric, physics
+        self._lock = threading.Lock()
+        self._builder: Any = None
+
+    def plan_and_origins(self, name: str) -> tuple[Any, dict[str, int]]:
+        from netcfg.render.plan import PlanBuilder
+        from netcfg.verify.run import peer_origins
+
+        with self._lock:
+            if self._builder is None:
+                self._builder = PlanBuilder(self.fabric, self.physics)
+            plan = self._builder.plan(self.fabric.devices[name])
+            return plan, peer_origins(self._builder, {name: plan})
 
 
 def _platform(target: Any) -> str:
@@ -164,3 +188,24 @@ def netcfg_push(task: Task, dry_run: bool = False, revert_in: int = 300, timeout
     return Result(host=task.host, result={**r.as_dict(), "run": run.id}, diff=r.diff,
                   changed=r.status in ("confirmed", "changed"),
                   failed=r.status in ("failed", "unreachable", "reverted", "skipped"))
+
+
+def netcfg_verify(task: Task, timeout: int = 60, interval: float = 0.0,
+                  max_pauses: int = 0) -> Result:
+    """Check this host as `netcfg verify` checks one switch (docs/verify.md): the config
+    (what `netcfg diff` computes), then its state through NAPALM getters against its plan:
+    LLDP neighbours, ports, BGP sessions and, where netcfg reads them, PFC and queues (with
+    `interval`, counters read twice). The result lists every check; `failed` when a check of
+    severity error failed or the switch could not be read."""
+    from netcfg.verify.run import verify_device
+
+    target, desired, state = _netcfg(task)
+    plan, origins = task.host.data[PLANS].plan_and_origins(target.name)
+    report = verify_device(target, plan, desired, Options(timeout=timeout), state, interval,
+                           max_pauses, origins)
+    checks = [{"rule": c.rule, "severity": c.severity, "interface": c.interface, "ok": c.ok,
+               "message": c.message} for c in report.checks]
+    bad = bool(report.errors) or any(not c.ok and c.severity == "error" for c in report.checks)
+    return Result(host=task.host, failed=bad,
+                  result={"device": report.device, "nos": report.nos, "checks": checks,
+                          "errors": report.errors, "not_checked": report.not_checked})
