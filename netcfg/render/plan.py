@@ -589,6 +589,7 @@ class PlanBuilder:
         port_watchdogs = bool(intent.overrides.ports)
         device_watchdog = self.watchdog(dev, None)
         authenticated = intent.routing.authentication is not None
+        peer_roles: set[str] = set()
         for port in dev.ports:
             peer = port.peer
             if peer is None:
@@ -632,7 +633,10 @@ class PlanBuilder:
                 cable_m=port.cable, lossless=is_lossless,
                 pfc_priorities=pfc if is_lossless else (), headroom=hr, ecn=ecns,
                 watchdog=watchdog))
-            if peer_dev.is_switch and peer.address is not None and peer_dev.asn is not None:
+            if not peer_dev.is_switch:
+                continue
+            peer_roles.add(peer_dev.role)  # a peer group per role of the switches beside it
+            if peer.address is not None and peer_dev.asn is not None:
                 neighbors.append(Neighbor(ipv4(peer.address), peer_dev.asn,
                                           peer_dev.name, port.name, peer.name,
                                           group_name(peer_dev.role),
@@ -659,9 +663,7 @@ class PlanBuilder:
                   maximum_paths=effective.max_paths(fabric, dev), multipath_relax=True,
                   neighbors=neighbors,
                   groups=[PeerGroup(name, _bfd(effective.bfd(fabric, dev.role, role)))
-                          for name, role in sorted({(group_name(p.device.role), p.device.role)
-                                                    for p in (q.peer for q in dev.ports)
-                                                    if p is not None and p.device.is_switch})],
+                          for name, role in sorted((group_name(r), r) for r in peer_roles)],
                   networks=[loopback] + subnets, server_blocks=blocks)
         return DevicePlan(
             hostname=dev.name, role=dev.role, nos=platform.nos, platform=dev.platform or "",

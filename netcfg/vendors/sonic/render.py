@@ -178,6 +178,7 @@ def _qos(plan: DevicePlan) -> dict[str, Any]:
     qos_map, queue, pfcwd = {}, {}, {}
     schedulers = [(c.tc, scheduler_name(c.name)) for c in q.classes]
     prios: dict[tuple[int, ...], str] = {}
+    queue_rows: dict[tuple, list[tuple[str, tuple[tuple[str, str], ...]]]] = {}
     for i in plan.interfaces:
         entry = {"dscp_to_tc_map": MAP, "tc_to_queue_map": MAP, "tc_to_pg_map": MAP,
                  "pfc_to_queue_map": MAP}
@@ -192,14 +193,11 @@ def _qos(plan: DevicePlan) -> dict[str, Any]:
                              "detection_time": str(i.watchdog.detection_ms),
                              "restoration_time": str(i.watchdog.restoration_ms)}
         qos_map[i.name] = entry
-        ecn = {e.queue: e.name for e in i.ecn}
-        for tc, scheduler in schedulers:
-            if tc in ecn:
-                queue[f"{i.name}|{tc}"] = {"scheduler": scheduler, "wred_profile": ecn.pop(tc)}
-            else:
-                queue[f"{i.name}|{tc}"] = {"scheduler": scheduler}
-        for qn, name in sorted(ecn.items()):  # ECN on a queue no class schedules
-            queue[f"{i.name}|{qn}"] = {"wred_profile": name}
+        rows = queue_rows.get(i.ecn)
+        if rows is None:  # the same for every port with these ECN profiles
+            rows = queue_rows[i.ecn] = _queue_rows(schedulers, i.ecn)
+        for suffix, fields in rows:
+            queue[i.name + suffix] = dict(fields)
     if q.pfc_priorities and buffers.asic_type(plan.platform) in PFC_TO_PG_ASICS:
         out["PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"] = {
             MAP: {str(p): str(q.tc_to_pg(p)) for p in q.pfc_priorities}}
@@ -209,6 +207,22 @@ def _qos(plan: DevicePlan) -> dict[str, Any]:
     out["PORT_QOS_MAP"], out["QUEUE"] = qos_map, queue
     out["PFC_WD"] = {"GLOBAL": {"POLL_INTERVAL": str(q.watchdog_poll_ms)}, **pfcwd}
     return out
+
+
+def _queue_rows(schedulers: list[tuple[int, str]], ecn_profiles: tuple
+                ) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
+    """A port's QUEUE rows as (key suffix, fields): each class's queue with its scheduler and
+    its WRED profile where it has one, then ECN on a queue no class schedules."""
+    ecn = {e.queue: e.name for e in ecn_profiles}
+    rows: list[tuple[str, tuple[tuple[str, str], ...]]] = []
+    for tc, scheduler in schedulers:
+        if tc in ecn:
+            rows.append((f"|{tc}", (("scheduler", scheduler), ("wred_profile", ecn.pop(tc)))))
+        else:
+            rows.append((f"|{tc}", (("scheduler", scheduler),)))
+    for qn, name in sorted(ecn.items()):
+        rows.append((f"|{qn}", (("wred_profile", name),)))
+    return rows
 
 
 def device_layout(plan: DevicePlan) -> buffers.Layout:
@@ -278,6 +292,9 @@ def _buffers(plan: DevicePlan) -> dict[str, Any]:
     lossy_ranges = buffers.ranges(lossy_queues)
     # a port's PG and queue ranges follow from its priorities alone: once per distinct set
     pfc_ranges: dict[tuple[int, ...], tuple[list[str], list[str]]] = {}
+    # CABLE_LENGTH's text and the lossless profile's name: once per distinct length and speed
+    cables = {m: cable(m) for m in {i.cable_m for i in plan.interfaces}}
+    names: dict[tuple[int, float], str] = {}
     for i in plan.interfaces:
         for ids, name in lay.pgs.items():
             pg[f"{i.name}|{ids}"] = {"profile": name}
@@ -290,7 +307,8 @@ def _buffers(plan: DevicePlan) -> dict[str, Any]:
         h = i.headroom
         if h is None:
             continue
-        name = lossless_profile_name(i.speed, cable(i.cable_m))
+        name = names.get((i.speed, i.cable_m)) or names.setdefault(
+            (i.speed, i.cable_m), lossless_profile_name(i.speed, cables[i.cable_m]))
         if not dynamic:
             worst = lossless.setdefault(name, {"xon": 0, "xoff": 0, "size": 0})
             for f, v in (("xon", h.xon), ("xoff", h.xoff), ("size", h.size)):
@@ -321,7 +339,7 @@ def _buffers(plan: DevicePlan) -> dict[str, Any]:
     out: dict[str, Any] = {
         "BUFFER_POOL": _pools(plan, lay), "BUFFER_PROFILE": profiles, "BUFFER_PG": pg,
         "BUFFER_QUEUE": queue,
-        "CABLE_LENGTH": {CABLE_TABLE: {i.name: cable(i.cable_m) for i in plan.interfaces}}}
+        "CABLE_LENGTH": {CABLE_TABLE: {i.name: cables[i.cable_m] for i in plan.interfaces}}}
     if dynamic:
         mtu, small = q.traffic_pattern
         out["LOSSLESS_TRAFFIC_PATTERN"] = {PATTERN_TABLE: {
