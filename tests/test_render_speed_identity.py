@@ -105,7 +105,10 @@ def test_the_pool_renders_what_one_process_renders(expected):
     v = api.load(ROOT / "inventories" / "gpu2048").validation
     assert v.fabric is not None and v.physics is not None
     switches = sorted(v.fabric.switches(), key=lambda d: d.name)
-    pooled = render_files(v.fabric, v.physics, switches, workers=2)
+    steps: list[int] = []
+    pooled = render_files(v.fabric, v.physics, switches, workers=2,
+                          progress=lambda done, total: steps.append(done))
+    assert steps[-1] == len(switches) and steps[0] > 1  # chunks came back: the pool ran
     assert list(pooled) == list(api.configs(api.load(ROOT / "inventories" / "gpu2048")))
     assert digests(pooled) == expected["gpu2048"]
 

@@ -134,7 +134,7 @@ def render_files(fabric: Fabric, physics: Physics, devices: list[Device],
     least POOL_FROM switches; the result is the same dict, in the same order, byte for byte
     (each device's text depends only on the fabric and itself), and nothing is written
     here either way. Where fork is not available (or this process is itself a pool's
-    worker) it renders in this process."""
+    worker, or runs other threads) it renders in this process."""
     builder = PlanBuilder(fabric, physics)
     files: dict[str, str] = {}
     root = Hashes(fabric)
@@ -149,11 +149,14 @@ def _rendered(builder: PlanBuilder, devices: list[Device],
               progress: Callable[[int, int], None] | None,
               workers: int) -> Iterable[tuple[str, str]]:
     import multiprocessing
+    import threading
 
     workers = min(workers, len(devices))
+    # fork copies only the calling thread: with others running, a lock one of them holds
+    # would stay held in every worker, so a threaded caller renders here
     if (workers < 2 or len(devices) < POOL_FROM
             or "fork" not in multiprocessing.get_all_start_methods()
-            or multiprocessing.current_process().daemon):
+            or multiprocessing.current_process().daemon or threading.active_count() > 1):
         for i, dev in enumerate(devices):
             plan = builder.plan(dev)
             yield file_name(plan), render_plan(plan)
