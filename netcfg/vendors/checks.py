@@ -5,7 +5,7 @@ each vendor adds its own rules (`Vendor.check`)."""
 
 from __future__ import annotations
 
-from netcfg.findings import Finding, Rule
+from netcfg.findings import Finding, Rule, Severity
 from netcfg.topology import effective
 from netcfg.topology.fabric import Device, Fabric
 from netcfg.vendors.base import WATCHDOG_FIELDS, Capabilities
@@ -333,6 +333,23 @@ def _lone_subnets(dev: Device) -> list[str]:
     subnets = dev.server_subnets()
     known = set(subnets)
     return [str(b) for b in dev.server_blocks(subnets) if b in known]
+
+
+def without_gateway(fabric: Fabric, nos: str, devices: list[Device], rule: str, what: str,
+                    severity: Severity = "warning") -> list[Finding]:
+    """`rule` for the switches of `nos` with a management address but no gateway, whose
+    file therefore states no management route (or, on SONiC, no management address at all),
+    at the line that gives the first one its address: `what` says what the file leaves out
+    and what the push keeps instead."""
+    bare = [d for d in devices if d.management and d.management_gateway is None]
+    if not bare:
+        return []
+    first = bare[0]
+    path = (("devices", first.name, "management", "address")
+            if first.name in fabric.loaded.intent.devices else ("addressing", "management"))
+    return [fabric.loaded.finding(rule, f"{what} ({which_switches(nos, bare)}). Set "
+                                  "management.gateway", path, severity=severity,
+                                  device=first.name)]
 
 
 def unstated(fabric: Fabric, nos: str, devices: list[Device], field: str,

@@ -13,7 +13,7 @@ from netcfg.render.plan import DevicePlan
 from netcfg.topology.fabric import Device, Fabric
 from netcfg.vendors import raw
 from netcfg.vendors.base import ModuleVendor
-from netcfg.vendors.checks import unstated, unverified, which_switches
+from netcfg.vendors.checks import unstated, unverified, which_switches, without_gateway
 from netcfg.vendors.junos import render, routing, syntax
 from netcfg.vendors.junos.deploy import JunosDeploy
 from netcfg.vendors.junos.facts import FACTS, banner
@@ -68,19 +68,12 @@ class Junos(ModuleVendor):
         (deploy.device_local), but the file alone would take them away, and the management
         agents (NTP, DNS, syslog, AAA) are rendered in inet.0, where the switch has no route
         to them if its management port sits in mgmt_junos."""
-        bare = [d for d in devices if d.management and d.management_gateway is None]
-        if not bare:
-            return []
-        first = bare[0]
-        path = (("devices", first.name, "management", "address")
-                if first.name in fabric.loaded.intent.devices else ("addressing", "management"))
-        return [fabric.loaded.finding(
-            "CAP027", f"{self.name} files move no management instance or route "
-            f"({which_switches(self.name, bare)}): without management.gateway netcfg push keeps "
-            "the switch's own `system management-instance` and `routing-instances mgmt_junos`, "
-            "but the file loaded alone removes them, and NTP, DNS, syslog and AAA are rendered "
-            "in the default instance. Set management.gateway", path, severity="warning",
-            device=first.name)]
+        return without_gateway(
+            fabric, self.name, devices, "CAP027",
+            f"{self.name} files move no management instance or route: without "
+            "management.gateway netcfg push keeps the switch's own `system management-instance` "
+            "and `routing-instances mgmt_junos`, but the file loaded alone removes them, and "
+            "NTP, DNS, syslog and AAA are rendered in the default instance")
 
     def _ecn_basis(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
         """CAP028, once: Juniper's fill-level page defines a fill level as the "fullness of

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from netcfg.findings import Finding
 from netcfg.topology.fabric import Device, Fabric
 from netcfg.vendors.base import ModuleVendor
+from netcfg.vendors.checks import which_switches, without_gateway
 from netcfg.vendors.nxos import render, routing
 from netcfg.vendors.nxos.deploy import NxosDeploy
 from netcfg.vendors.nxos.facts import FACTS
@@ -36,20 +37,11 @@ class Nxos(ModuleVendor):
         device_local), but the file alone, as a `configure replace` target, would remove the
         route the setup script gave the switch, which then answers only its management
         subnet."""
-        bare = [d for d in devices if d.management and d.management_gateway is None]
-        if not bare:
-            return []
-        from netcfg.vendors.checks import which_switches
-
-        first = bare[0]
-        path = (("devices", first.name, "management", "address")
-                if first.name in fabric.loaded.intent.devices else ("addressing", "management"))
-        return [fabric.loaded.finding(
-            "CAP021", f"{self.name} files state no management default route "
-            f"({which_switches(self.name, bare)}): without management.gateway netcfg push keeps "
-            "the switch's own `vrf context management` and its `ip route 0.0.0.0/0`, but the "
-            "file alone as a configure replace target removes them. Set management.gateway",
-            path, severity="warning", device=first.name)]
+        return without_gateway(
+            fabric, self.name, devices, "CAP021",
+            f"{self.name} files state no management default route: without management.gateway "
+            "netcfg push keeps the switch's own `vrf context management` and its "
+            "`ip route 0.0.0.0/0`, but the file alone as a configure replace target removes them")
 
     def _logins(self, fabric: Fabric, devices: list[Device]) -> list[Finding]:
         """CAP010 for the logins NX-OS gets no line for: `username ... password 5` takes a
@@ -60,8 +52,6 @@ class Nxos(ModuleVendor):
         lacking = [n for n, u in sorted(li.intent.management.users.items()) if u.sha256 is None]
         if not lacking:
             return []
-        from netcfg.vendors.checks import which_switches
-
         return [li.finding(
             "CAP010", f"nxos config does not state the logins {', '.join(lacking)} "
             f"({which_switches(self.name, devices)}): NX-OS's `username ... password 5` takes "
@@ -81,8 +71,6 @@ class Nxos(ModuleVendor):
         cnp = qos.classes.get(qos.cnp_class)
         if cnp is None or cnp.traffic_class == CNP_QUEUE:
             return []
-        from netcfg.vendors.checks import which_switches
-
         return [li.finding(
             "CAP020", f"nxos puts CNP (class {qos.cnp_class}) in q{cnp.traffic_class} at priority "
             f"level 1 beside q7, which NX-OS uses for control traffic "

@@ -7,7 +7,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from netcfg.vendors.base import ModuleVendor
-from netcfg.vendors.checks import which_switches
+from netcfg.vendors.checks import without_gateway
 from netcfg.vendors.sonic import pfcstate, render, routing
 from netcfg.vendors.sonic.deploy import SonicDeploy
 from netcfg.vendors.sonic.facts import FACTS
@@ -39,17 +39,11 @@ class Sonic(ModuleVendor):
         """CAP010 for a management address without a gateway: sonic-mgmt_interface.yang
         refuses an MGMT_INTERFACE entry without `gwaddr` of the address's family, so the file
         states none and the switch keeps its own eth0 (DHCP on a factory box)."""
-        bare = [d for d in devices if d.management and d.management_gateway is None]
-        if not bare:
-            return []
-        first = bare[0]
-        path = (("devices", first.name, "management", "address")
-                if first.name in fabric.loaded.intent.devices else ("addressing", "management"))
-        return [fabric.loaded.finding(
-            "CAP010", f"{self.name} config does not state the management address "
-            f"({which_switches(self.name, bare)}): SONiC's MGMT_INTERFACE needs a gateway of the "
-            "address's family (management.gateway); the switch keeps its own eth0",
-            path, severity="info", device=first.name)]
+        return without_gateway(
+            fabric, self.name, devices, "CAP010",
+            f"{self.name} config does not state the management address: SONiC's MGMT_INTERFACE "
+            "needs a gateway of the address's family; the switch keeps its own eth0",
+            severity="info")
 
     def read_pfc(self, driver: NetworkDriver) -> PfcState | None:
         """sonic-utilities' own tables (netcfg/vendors/sonic/pfcstate.py), run in the
