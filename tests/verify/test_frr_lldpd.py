@@ -172,3 +172,28 @@ def test_a_cumulus_leaf_from_its_own_state_and_its_faults(verify_lab: VerifyLab)
     assert code == 1
     assert {("VFY007", port), ("VFY002", port), ("VFY002", other)} <= failed
     assert {r for r, _ in failed} <= {"VFY002", "VFY007", "VFY009"}
+
+
+def test_a_link_down_on_the_sonic_and_cumulus_leaves(verify_lab: VerifyLab):
+    """A `port_down` fault on one uplink of each leaf: the port is down in `show interfaces
+    status` (SONiC) and `nv show interface` (Cumulus), its LLDP neighbour is gone and its
+    session is not established: VFY004, VFY003 and VFY007 name that port, nothing else."""
+    from netcfg import api
+
+    ports = {SONIC_LEAF: "Ethernet100", CUMULUS_LEAF: "swp10s0"}
+    first = api.verify(verify_lab.inventory, verify_lab.connect,
+                       devices=(SONIC_LEAF, CUMULUS_LEAF))
+    assert first.exit_code == 0
+    planned = {(c.device, c.interface) for c in first.checks() if c.rule == "VFY007"}
+    assert set(ports.items()) <= planned
+    lab, w = verify_lab.lab, verify_lab.wiring
+    for device, port in ports.items():
+        lab.call(w.port_down, device, port)
+    try:
+        result = api.verify(verify_lab.inventory, verify_lab.connect,
+                            devices=(SONIC_LEAF, CUMULUS_LEAF))
+    finally:
+        lab.call(w.clear, verify_lab.links)
+    failed = {(c.device, c.rule, c.interface) for c in result.failed()}
+    assert failed == {(d, r, p) for d, p in ports.items() for r in ("VFY003", "VFY004",
+                                                                     "VFY007")}

@@ -13,7 +13,7 @@ import shlex
 from typing import TYPE_CHECKING
 
 from netcfg.lab.device import Dropped
-from netcfg.lab.oper import run_linux_state, wiring_of
+from netcfg.lab.oper import Wiring, run_linux_state, wiring_of
 from netcfg.lab.sonic import oper as sonic_oper
 
 if TYPE_CHECKING:
@@ -247,6 +247,14 @@ def _version(dev: SonicEmulator) -> str:
 
 
 def _interfaces_status(dev: SonicEmulator) -> str:
+    wiring = wiring_of(dev.spec.options)
+    if wiring is None:
+        return _status_table(dev, None)
+    with wiring.answering():
+        return _status_table(dev, wiring)
+
+
+def _status_table(dev: SonicEmulator, wiring: Wiring | None) -> str:
     ports = dev.running.get("PORT", {})
     rows = [("Interface", "Lanes", "Speed", "MTU", "FEC", "Alias", "Vlan", "Oper", "Admin",
              "Type", "Asym PFC")]
@@ -257,6 +265,9 @@ def _interfaces_status(dev: SonicEmulator) -> str:
         # a link comes up only with a cable in the cage: the device's interfaces are the
         # cabled ones (a factory box's other ports are admin up but oper down)
         oper = admin if name in dev.interfaces else "down"
+        if wiring is not None and name in dev.interfaces and oper == "up":
+            # with the lab's wiring, up only while the link is (netcfg/lab/oper.py)
+            oper = "up" if wiring.link_up(dev.name, name) else "down"
         rows.append((name, p.get("lanes", "N/A"), f"{speed // 1000}G" if speed else "N/A",
                      p.get("mtu", "9100"), p.get("fec", "N/A"), p.get("alias", name), "routed",
                      oper, admin, "QSFP-DD Double Density 8X Pluggable Transceiver", "N/A"))
