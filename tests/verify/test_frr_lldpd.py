@@ -157,6 +157,9 @@ def test_a_cumulus_leaf_from_its_own_state_and_its_faults(verify_lab: VerifyLab)
     for rule in ("VFY002", "VFY007", "VFY008", "VFY009"):
         assert ok.count(rule) == 16, rule
     assert all(c["ok"] for c in dev["checks"])
+    # 32 ports at NVUE's link mtu: the 9216-byte frame less its 14-byte Ethernet header
+    assert ok.count("VFY006") == 32
+    assert {c["message"] for c in dev["checks"] if c["rule"] == "VFY006"} == {"MTU 9202"}
     sessions = {c["interface"]: c["message"] for c in dev["checks"] if c["rule"] == "VFY007"}
     port, message = sorted(sessions.items())[0]
     address = message.split()[1]  # "BGP <address> AS ..."

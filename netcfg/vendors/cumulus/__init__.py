@@ -54,5 +54,10 @@ class Cumulus(ModuleVendor):
     def explain_headroom(self, size: int, xoff: int, frame: int) -> list[tuple[str, int, str]]:
         return render.explain_headroom(size, xoff, frame)
 
+    def reported_mtu(self, l2_mtu: int) -> int | None:
+        """netcfg_cumulus reports NVUE's `link mtu` (`nv show interface`), the Linux
+        interface MTU the file states (render.link_mtu)."""
+        return int(render.link_mtu(l2_mtu))
+
 
 VENDOR = Cumulus()
