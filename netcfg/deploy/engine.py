@@ -230,8 +230,34 @@ def push_device(target: Target, desired: Desired, run: Run, opts: Options,
         run.record(name, "stale-lock-cleaned", previous_run=str(lock.stale.get("run")))
     try:
         return _push_locked(target, desired, run, opts, stop)
+    except Exception as exc:  # noqa: BLE001 - any error is this device's failure, never the run's
+        return _worker_failed(target, run, exc)
     finally:
         lock.release()
+
+
+#: journal events after which a device may run the push's config (its commit was sent)
+_SENT = ("committing", "committed", "confirming", "confirm-unanswered", "commit-failed",
+         "confirmed")
+
+
+def _worker_failed(target: Target, run: Run, exc: Exception) -> Result:
+    """An error no step named (an unknown driver, a bug, a driver's surprise) is this
+    device's failure like any other: journaled and counted against --max-failures, so the
+    fleet stops and rolls back; the other devices go on. Once the commit was sent the device
+    may run the new config (`state` unknown): a rollback restores it."""
+    name = target.name
+    error = describe(exc)
+    try:
+        sent = any(e.device == name and e.event in _SENT for e in run.events())
+    except Exception:  # noqa: BLE001 - an unreadable journal proves nothing: assume sent
+        sent = True
+    detail: dict[str, Any] = {"state": "unknown", "pending_revert": True} if sent else {}
+    try:
+        run.record(name, "failed", stage="internal", error=error, **detail)
+    except Exception:  # noqa: BLE001 - the result below still reports it
+        pass
+    return Result(name, "failed", error=error, stage="internal", may_run_new=sent)
 
 
 def _push_locked(target: Target, desired: Desired, run: Run, opts: Options,
@@ -294,9 +320,14 @@ def _push_locked(target: Target, desired: Desired, run: Run, opts: Options,
                     raise Stopped()
             except (DeviceError, Stopped) as exc:
                 why = exc.message if isinstance(exc, DeviceError) else "run stopped"
+                if not _pending(driver, target):  # a revert now would undo the timer's
+                    return _settle(target, desired, run, opts, "timer", why, diff, meaning)
                 _revert(driver, target, run, why)
                 return Result(name, "reverted", diff, meaning, error=why,
                               stage=exc.stage if isinstance(exc, DeviceError) else "stopped")
+            if not _pending(driver, target):  # a confirm now would confirm nothing
+                return _settle(target, desired, run, opts, "timer", "no commit was pending "
+                               "confirmation when the confirm was due", diff, meaning)
             run.record(name, "confirming")
             try:
                 target.adapter.confirm(driver)
@@ -311,6 +342,19 @@ def _push_locked(target: Target, desired: Desired, run: Run, opts: Options,
                    pending_revert=committed)
         status = "unreachable" if exc.stage == "connect" else "failed"
         return Result(name, status, error=exc.message, stage=exc.stage)
+
+
+def _pending(driver: NetworkDriver, target: Target) -> bool:
+    """Whether the commit this run made still waits for its confirmation, read from the
+    device before confirming or reverting it: once the device's own timer has run out (a slow
+    device, a stopped process), a Junos confirm is a plain `commit` that succeeds with nothing
+    pending and a revert is `rollback 1`, which is the new config again. Unreadable counts as
+    pending (the confirm or revert then goes ahead and is settled from the device if it
+    fails)."""
+    try:
+        return bool(target.adapter.pending(driver))
+    except Exception:  # noqa: BLE001 - driver-specific exceptions
+        return True
 
 
 def _outcome(target: Target, run: Run, opts: Options, stage: str,
@@ -347,13 +391,15 @@ def _outcome(target: Target, run: Run, opts: Options, stage: str,
 
 def _settle(target: Target, desired: Desired, run: Run, opts: Options, stage: str,
             error: str, diff: str, meaning: list[str]) -> Result:
-    """A push's commit or confirm raised: settle it from the device (`_outcome`). New after a
-    confirm -> confirmed; reverted or old -> nothing of this push is left; new after a commit
-    (never post-checked), neither, or unreadable -> the device may run the new config with
-    no timer, so a fleet rollback restores it (`may_run_new`)."""
+    """A push's commit or confirm raised, or its commit was no longer pending when it was to
+    be confirmed or reverted (stage `timer`: the device's own timer ran out first): settle it
+    from the device (`_outcome`). New after a confirm -> confirmed; reverted or old -> nothing
+    of this push is left; new after a commit (never post-checked) or a timer, neither, or
+    unreadable -> the device may run the new config with no timer, so a fleet rollback
+    restores it (`may_run_new`)."""
     name = target.name
-    run.record(name, f"{stage}-unanswered" if stage == "confirm" else f"{stage}-failed",
-               error=error)
+    run.record(name, {"confirm": "confirm-unanswered", "timer": "timer-expired"}.get(
+        stage, f"{stage}-failed"), error=error)
     try:
         outcome = _outcome(target, run, opts, stage,
                            lambda running: _candidate(target, running, desired).text,
@@ -371,10 +417,13 @@ def _settle(target: Target, desired: Desired, run: Run, opts: Options, stage: st
         run.record(name, "confirmed", note="the confirm took effect; its reply was lost")
         return Result(name, "confirmed", diff, meaning)
     if outcome == "old":
-        why = f"{stage} failed ({error}); the device runs its old config"
-        run.record(name, "reverted" if stage == "confirm" else "failed", reason=why,
+        why = (f"the device's own revert timer ran out first ({error}); it runs its old "
+               "config" if stage == "timer" else
+               f"{stage} failed ({error}); the device runs its old config")
+        reverted = stage in ("confirm", "timer")
+        run.record(name, "reverted" if reverted else "failed", reason=why,
                    stage=stage, state="old", pending_revert=False)
-        if stage == "confirm":
+        if reverted:
             return Result(name, "reverted", diff, meaning, error=why, stage=stage)
         return Result(name, "failed", error=why, stage=stage)
     why = (f"{stage} failed ({error}); the device runs "
@@ -420,12 +469,9 @@ def restore_device(target: Target, saved: str, run: Run, opts: Options) -> Resul
     try:
         with DeviceLock(run.state, name, run.id), Connection(target, opts.timeout) as driver:
             before = _step(target, "get running config", lambda: _running(driver))
-            try:
-                driver.load_replace_candidate(config=saved)
-                diff = target.adapter.mask(redact(str(driver.compare_config() or "").strip()))
-            except Exception as exc:  # noqa: BLE001
-                _quietly(driver.discard_config)
-                raise DeviceError(name, "load", describe(exc)) from None
+            # what a killed run left (an EOS session, a dirty Junos candidate) is cleared the
+            # way a push clears it, and journaled `stale-cleaned`
+            diff = _load(driver, target, saved, run)
             if not diff:
                 _step(target, "discard", driver.discard_config)
                 run.record(name, "rolled-back", changed=False)
@@ -442,6 +488,9 @@ def restore_device(target: Target, saved: str, run: Run, opts: Options) -> Resul
             except DeviceError as exc:
                 _revert(driver, target, run, exc.message)
                 raise
+            if not _pending(driver, target):  # the timer ran out: nothing to confirm
+                return _settle_restore(target, saved, before, run, opts, "confirm",
+                                       "no commit was pending confirmation", diff)
             try:
                 target.adapter.confirm(driver)
             except Exception as exc:  # noqa: BLE001 - the reply is lost: read the device
@@ -454,6 +503,10 @@ def restore_device(target: Target, saved: str, run: Run, opts: Options) -> Resul
     except DeviceError as exc:
         run.record(name, "rollback-failed", stage=exc.stage, error=exc.message)
         return Result(name, "failed", error=exc.message, stage=exc.stage)
+    except Exception as exc:  # noqa: BLE001 - any error is this device's failure
+        run.record(name, "rollback-failed", stage="internal", error=describe(exc),
+                   state="unknown")
+        return Result(name, "failed", error=describe(exc), stage="internal")
 
 
 def _settle_restore(target: Target, saved: str, before: str, run: Run, opts: Options,
@@ -498,7 +551,11 @@ def pool(items: Iterable[Target], fn: Callable[[Target], Result], workers: int,
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for fut in done:
                 t = pending.pop(fut)
-                results[t.name] = fut.result()
+                try:
+                    results[t.name] = fut.result()
+                except Exception as exc:  # noqa: BLE001 - one device's error, never the fleet's
+                    results[t.name] = Result(t.name, "failed", error=describe(exc),
+                                             stage="internal")
                 if progress is not None:
                     progress(results[t.name])
                 if stop is None or not stop.is_set():
