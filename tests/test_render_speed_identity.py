@@ -18,13 +18,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from conftest import run_cli
 
 from netcfg import api
-from netcfg.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 DIGESTS = Path(__file__).with_name("render_speed_digests.json")
@@ -64,12 +65,12 @@ def test_api_configs_are_byte_identical(inventory, expected):
 
 
 def test_render_out_writes_the_same_bytes(tmp_path, expected):
-    """gpu2048 through the command (its 96 switches go to the pool): the files on disk are
-    the ones listed, byte for byte."""
+    """gpu2048 through the command, in a process of its own as a user runs it (its 96
+    switches go to the pool where two cores are free): the files on disk are the ones
+    listed, byte for byte."""
     out = tmp_path / "configs"
-    r = CliRunner().invoke(main, ["render", str(ROOT / "inventories" / "gpu2048"), "--out",
-                                  str(out)], catch_exceptions=False)
-    assert r.exit_code == 0, r.output
+    r = run_cli("render", str(ROOT / "inventories" / "gpu2048"), "--out", str(out))
+    assert r.returncode == 0, r.stdout + r.stderr
     got = on_disk(out)
     assert sorted(got) == sorted(expected["gpu2048"])
     changed = [name for name in got if got[name] != expected["gpu2048"][name]]
@@ -97,41 +98,77 @@ def test_server_subnets_and_blocks_match_pythons_ipaddress():
         assert subnets_and_blocks(addresses) == want, addresses
 
 
+#: run in a process of its own: the test runner's worker runs threads of its own, beside
+#: which the renderer (rightly) never forks
+POOLED = """
+import hashlib, json, sys
+from pathlib import Path
+from netcfg import api
+from netcfg.render.engine import render_files
+v = api.load(Path(sys.argv[1])).validation
+switches = sorted(v.fabric.switches(), key=lambda d: d.name)
+steps = []
+files = render_files(v.fabric, v.physics, switches, workers=2,
+                     progress=lambda done, total: steps.append(done))
+print(json.dumps({"steps": steps, "names": list(files),
+                  "digests": {n: hashlib.sha256(t.encode()).hexdigest()
+                              for n, t in files.items()}}))
+"""
+
+FAILING = """
+import sys, jinja2
+from netcfg.cli import main
+from netcfg.render import engine
+real = engine.render_plan
+def failing(plan):
+    if plan.hostname == "spine7":
+        raise jinja2.UndefinedError("'c' has no attribute 'boom'")
+    return real(plan)
+engine.render_plan = failing
+engine.workers_available = lambda: 2
+main(["render", sys.argv[1], "--out", sys.argv[2]])
+"""
+
+
+def _python(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", script, *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=300)
+
+
 def test_the_pool_renders_what_one_process_renders(expected):
     """Two forked workers (whatever the machine's cores) give the same files in the same
     order as one process."""
-    from netcfg.render.engine import render_files
-
-    v = api.load(ROOT / "inventories" / "gpu2048").validation
-    assert v.fabric is not None and v.physics is not None
-    switches = sorted(v.fabric.switches(), key=lambda d: d.name)
-    steps: list[int] = []
-    pooled = render_files(v.fabric, v.physics, switches, workers=2,
-                          progress=lambda done, total: steps.append(done))
-    assert steps[-1] == len(switches) and steps[0] > 1  # chunks came back: the pool ran
-    assert list(pooled) == list(api.configs(api.load(ROOT / "inventories" / "gpu2048")))
-    assert digests(pooled) == expected["gpu2048"]
+    r = _python(POOLED, str(ROOT / "inventories" / "gpu2048"))
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)
+    switches = len([n for n in got["names"] if not n.startswith("hosts/")])
+    assert got["steps"][-1] == switches and got["steps"][0] > 1  # chunks came back: pooled
+    assert got["names"] == list(api.configs(api.load(ROOT / "inventories" / "gpu2048")))
+    assert got["digests"] == expected["gpu2048"]
 
 
-def test_a_device_failing_in_a_worker_writes_nothing(tmp_path, monkeypatch):
+def test_a_device_failing_in_a_worker_writes_nothing(tmp_path):
     """A template error on one switch, raised inside a forked worker, reaches the command:
     it names the failure and leaves DIR as it was (all or nothing, as without the pool)."""
-    import jinja2
-
-    from netcfg.render import engine
-
-    real = engine.render_plan
-
-    def failing(plan):
-        if plan.hostname == "spine7":
-            raise jinja2.UndefinedError("'c' has no attribute 'boom'")
-        return real(plan)
-
-    monkeypatch.setattr(engine, "render_plan", failing)
-    monkeypatch.setattr(engine, "workers_available", lambda: 2)
     out = tmp_path / "configs"
-    r = CliRunner().invoke(main, ["render", str(ROOT / "inventories" / "gpu2048"), "--out",
-                                  str(out)], catch_exceptions=False)
-    assert r.exit_code == 1
-    assert "render failed" in r.output and "boom" in r.output
+    r = _python(FAILING, str(ROOT / "inventories" / "gpu2048"), str(out))
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "render failed" in r.stderr + r.stdout and "boom" in r.stderr + r.stdout
     assert not out.exists()
+
+
+def test_a_threaded_caller_renders_in_its_own_process():
+    """The test runner's worker runs threads (not all of them Python's): the renderer must
+    see them and not fork beside them."""
+    import threading
+
+    from netcfg.render.engine import _threaded
+
+    stop = threading.Event()
+    t = threading.Thread(target=stop.wait)
+    t.start()
+    try:
+        assert _threaded()
+    finally:
+        stop.set()
+        t.join()

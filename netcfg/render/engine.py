@@ -149,14 +149,13 @@ def _rendered(builder: PlanBuilder, devices: list[Device],
               progress: Callable[[int, int], None] | None,
               workers: int) -> Iterable[tuple[str, str]]:
     import multiprocessing
-    import threading
 
     workers = min(workers, len(devices))
     # fork copies only the calling thread: with others running, a lock one of them holds
     # would stay held in every worker, so a threaded caller renders here
     if (workers < 2 or len(devices) < POOL_FROM
             or "fork" not in multiprocessing.get_all_start_methods()
-            or multiprocessing.current_process().daemon or threading.active_count() > 1):
+            or multiprocessing.current_process().daemon or _threaded()):
         for i, dev in enumerate(devices):
             plan = builder.plan(dev)
             yield file_name(plan), render_plan(plan)
@@ -179,6 +178,21 @@ def _rendered(builder: PlanBuilder, devices: list[Device],
                     progress(done, len(devices))
     finally:
         _job = None
+
+
+def _threaded() -> bool:
+    """Whether this process runs other threads: Python's own, and on Linux every thread of
+    the process (/proc/self/task), which counts those started outside the threading module
+    too (an embedding program's, a test runner's): a fork beside any of them can deadlock."""
+    import os
+    import threading
+
+    if threading.active_count() > 1:
+        return True
+    try:
+        return len(os.listdir("/proc/self/task")) > 1
+    except OSError:
+        return False
 
 
 def _render_chunk(bounds: tuple[int, int]) -> list[tuple[str, str]]:
