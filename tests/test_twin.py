@@ -4,6 +4,7 @@ per rail, 8 rail leaves with 32 server ports each), not netcfg's own helpers."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -490,3 +491,68 @@ def test_the_probe_reads_replies_on_descriptors_past_1023():
         for fd in filler:
             os.close(fd)
         subprocess.run(["ip", "netns", "del", netns], check=False)
+
+
+def test_verify_on_the_twin_of_a_rail_holds():
+    """`netcfg verify --twin`: the BGP and ECMP checks against real FRR, on inventories/
+    example's rail 1 (leaf-su1-r1 and the four spines). By hand, from the example's topology:
+    the leaf has 32 uplinks, 8 to each spine, and 32 server ports, one /31 each; it announces
+    its loopback and the 32 /31s (33 prefixes), each spine its loopback. So the leaf runs 32
+    sessions, each spine 8 (the other rails' leaves are not in the twin), and each spine
+    reaches each of the leaf's 32 server subnets over its 8 parallel links (its
+    maximum-paths is 8 as well). In this file, so that it runs after the kept twin above is
+    removed (one worker runs the file's tests in turn)."""
+    proc = subprocess.run([sys.executable, "-m", "netcfg", "verify", str(EXAMPLE), "--twin",
+                           "--rail", "1", "--format", "json"], capture_output=True,
+                          text=True, timeout=600, env=_env(_prefix("v")))
+    doc = json.loads(proc.stdout) if proc.stdout.startswith("{") else {"devices": []}
+    failed = [(d["device"], c["rule"], c["message"]) for d in doc["devices"]
+              for c in d["checks"] if not c["ok"]]
+    assert proc.returncode == 0, (failed[:10], proc.stderr)
+    count: dict[str, dict[str, int]] = {}
+    for dev in doc["devices"]:
+        assert dev["errors"] == [] and all(c["ok"] for c in dev["checks"])
+        for c in dev["checks"]:
+            count.setdefault(dev["device"], {}).setdefault(c["rule"], 0)
+            count[dev["device"]][c["rule"]] += 1
+    assert count == {"leaf-su1-r1": {"VFY007": 32, "VFY008": 32, "VFY009": 32},
+                     **{f"spine{i}": {"VFY007": 8, "VFY008": 8, "VFY009": 8, "VFY014": 32}
+                        for i in range(1, 5)}}
+    spine1 = {c["message"] for d in doc["devices"] if d["device"] == "spine1"
+              for c in d["checks"] if c["rule"] == "VFY014"}
+    assert "10.2.0.0/31 (servers of leaf-su1-r1): 8 path(s), planned 8" in spine1
+
+
+def test_verify_on_the_twin_names_the_switches_when_a_leaf_stops_announcing(monkeypatch):
+    """The leaf's router runs without its first server subnet's announcement (10.2.0.0/31,
+    gpu-su1-n1's): every spine misses the subnet (VFY014, naming the spine) and receives 32
+    prefixes instead of 33 on each of its 8 sessions to the leaf (VFY009)."""
+    from netcfg.render.plan import PlanBuilder
+    from netcfg.twin.run import twinned_switches
+    from netcfg.validate import validate
+    from netcfg.verify.twin import verify_on_twin
+
+    monkeypatch.setenv("NETCFG_TWIN_PREFIX", _prefix("w"))
+    spines = [f"spine{i}" for i in range(1, 5)]
+
+    v = validate(EXAMPLE)
+    assert v.fabric is not None and v.physics is not None
+    builder = PlanBuilder(v.fabric, v.physics)
+    plans = [builder.plan(d) for d in twinned_switches(v.fabric, None, {1})]
+    leaf = next(p for p in plans if p.hostname == "leaf-su1-r1")
+    assert leaf.bgp.networks[1] == "10.2.0.0/31"
+    silent = dataclasses.replace(leaf, bgp=dataclasses.replace(leaf.bgp, networks=[
+        n for n in leaf.bgp.networks if n != "10.2.0.0/31"]))
+    run_plans = [silent if p is leaf else p for p in plans]
+
+    result = verify_on_twin(v.fabric, plans, "fabric.yaml", run_plans=run_plans)
+    assert result.exit_code == 1
+    failed = {(c.device, c.rule, c.interface, c.message) for c in result.failed()}
+    missing = {(d, r, m) for d, r, i, m in failed if r == "VFY014"}
+    assert missing == {(s, "VFY014", "10.2.0.0/31 (servers of leaf-su1-r1) missing from the "
+                        "routing table, planned 8 path(s)") for s in spines}
+    fewer = [(d, m) for d, r, i, m in failed if r == "VFY009"]
+    assert len(fewer) == 4 * 8 and {d for d, _ in fewer} == set(spines)
+    assert all(m.endswith("32 prefix(es) received, leaf-su1-r1 originates 33")
+               for _, m in fewer)
+    assert {r for _, r, _, _ in failed} == {"VFY009", "VFY014"}
