@@ -319,11 +319,16 @@ class Run:
         change is never restored by its rollback: its backup may be older than what a later
         run put there."""
         out: set[str] = set()
+        last: dict[str, str] = {}
         for e in self.events():
             if e.event == "confirmed" or (e.event == "failed"
                                           and e.detail.get("state") in ("new", "unknown")):
                 out.add(e.device)
-        return sorted(out)
+            if e.device != "-" and (e.event in STATES or e.event in IN_FLIGHT):
+                last[e.device] = e.event
+        # a run killed with a commit in flight: nothing proves the device old (the confirm
+        # may have been sent, NX-OS and SONiC may run new with startup old)
+        return sorted(out | {d for d, event in last.items() if event in IN_FLIGHT})
 
     def rolled_back_devices(self) -> list[str]:
         return sorted({e.device for e in self.events() if e.event == "rolled-back"})
@@ -418,8 +423,13 @@ def last_written(state: State) -> dict[str, Path]:
 #: journal events after which a confirm may have been cut between its device steps
 CONFIRM_SENT = ("confirming", "confirm-unanswered")
 
+#: journal events a run writes between sending a commit and settling it: a device whose last
+#: word is one of them was left by a run that died with its commit in flight
+IN_FLIGHT = ("committing", "committed", "confirming", "confirm-unanswered", "commit-failed",
+             "timer-expired")
+
 #: journal events that say where a device's configuration stands
-STATES = ("unchanged", "dry-run", "committing", "committed", "confirmed", "reverted",
+STATES = ("unchanged", "dry-run", "committing", "committed", "confirming", "confirmed", "reverted",
           "revert-failed", "rolled-back", "rollback-failed", "failed", "skipped")
 
 

@@ -121,3 +121,42 @@ def test_junos_after_its_own_timer_netcfg_confirms_and_restores_nothing(case, ma
     assert run.changed_devices() == []
     events = [e.event for e in run.events() if e.device == name]
     assert "timer-expired" in events and "confirming" not in events
+
+
+class Killed(BaseException):
+    """The process dies: nothing after it is journaled (no `except Exception` catches it)."""
+
+
+class KilledOnceCommitted(threading.Event):
+    """The engine's stop flag: the process dies at its first read after `committed`."""
+
+    def __init__(self, run: Run, name: str) -> None:
+        super().__init__()
+        self.run, self.name = run, name
+
+    def is_set(self) -> bool:
+        if any(e.device == self.name and e.event == "committed" for e in self.run.events()):
+            raise Killed()
+        return False
+
+
+def test_a_run_killed_with_a_commit_in_flight_is_changed_and_rolled_back(make_lab, tmp_path):
+    """A push dies once core1's journal says `committed`: `runs` shows that word, the run
+    counts core1 as changed (nothing proves it old), and its rollback restores what core1 ran
+    before, which stays after every timer."""
+    name = BY_NOS["junos"]
+    lab = make_lab(*specs([name]))
+    lab.advance(30)
+    dev = lab[name]
+    f = fleet(lab, [name], tmp_path)
+    run = Run(tmp_path / "state")
+    before = lines(dev.running_config())
+    with pytest.raises(Killed):
+        push_device(f.targets[0], f.desired[name], run, OPTS, KilledOnceCommitted(run, name))
+    assert lines(dev.running_config()) != before  # the commit is in, pending its confirm
+    assert run.final_states() == {name: "committed"}
+    assert run.changed_devices() == [name]
+    back = restore_device(f.targets[0], run.saved("backup", name) or "", run, OPTS)
+    assert back.status == "rolled-back", back
+    lab.advance(3600)
+    assert lines(dev.running_config()) == before
