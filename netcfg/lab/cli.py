@@ -205,24 +205,29 @@ def _ours(head: bytes) -> bool:
     return head.startswith(HEADER.encode())
 
 
-def _write(target: Path, inventory: dict[str, Any], yaml: Any) -> tuple[int, int]:
-    """Write the devices file; returns its (device, inode), the identity of what the lab
-    wrote."""
+def _write(target: Path, inventory: dict[str, Any], yaml: Any) -> tuple[int, int, bytes] | None:
+    """Write the devices file; returns the identity of what the lab wrote: its (device,
+    inode) and its bytes (None where it was printed: nothing to remove at exit)."""
     from netcfg.fsutil import write_output
 
-    write_output(target, HEADER + yaml.safe_dump(inventory, sort_keys=False), _ours)
-    if str(target) == "-":  # printed: nothing to remove at exit
-        return -1, -1
+    text = HEADER + yaml.safe_dump(inventory, sort_keys=False)
+    write_output(target, text, _ours)
+    if str(target) == "-":
+        return None
     info = target.stat()
-    return info.st_dev, info.st_ino
+    return info.st_dev, info.st_ino, text.encode()
 
 
-def _remove_if_ours(target: Path, written: tuple[int, int]) -> None:
-    """Remove the devices file at exit only while it is still the one this lab wrote (a
-    file someone put there meanwhile is theirs)."""
+def _remove_if_ours(target: Path, written: tuple[int, int, bytes] | None) -> None:
+    """Remove the devices file at exit only while it is still the one this lab wrote: the
+    same inode with the same bytes (a file someone put there meanwhile is theirs, even where
+    the file system gives it the inode the lab's file had)."""
+    if written is None:
+        return
     try:
         info = target.lstat()
-    except FileNotFoundError:
+        same = (info.st_dev, info.st_ino) == written[:2] and target.read_bytes() == written[2]
+    except OSError:
         return
-    if (info.st_dev, info.st_ino) == written:
+    if same:
         target.unlink(missing_ok=True)
