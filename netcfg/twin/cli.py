@@ -12,8 +12,13 @@ import json
 import os
 import signal
 import sys
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from netcfg.physics import Physics
+    from netcfg.topology.fabric import Fabric
 
 
 class _Terminated(BaseException):
@@ -37,6 +42,28 @@ class _TwinGroup(click.Group):
 def twin() -> None:
     """Prove on real FRR routers that every GPU NIC reaches every other
     (`netcfg twin PATH`), or look into / remove a twin kept running."""
+
+
+def twin_ready(path: str, nothing: str, code: int) -> tuple[Fabric, Physics]:
+    """The validated fabric and its physics, once the machine can run a twin: a machine
+    that cannot (not root, no FRR) exits 2 naming what is missing; an invalid intent prints
+    its errors and exits `code`, saying `nothing` was done."""
+    from netcfg.twin.network import TwinError, preflight
+    from netcfg.validate import validate
+
+    try:
+        preflight()
+    except TwinError as exc:
+        click.echo(f"netcfg: {exc}", err=True)
+        sys.exit(2)
+    result = validate(path)
+    if not result.ok or result.fabric is None or result.physics is None:
+        for f in result.findings:
+            if f.severity == "error":
+                click.echo(f"error: {f.text()}", err=True)
+        click.echo(f"netcfg: intent is invalid; {nothing}", err=True)
+        sys.exit(code)
+    return result.fabric, result.physics
 
 
 @twin.command("run")
@@ -66,26 +93,14 @@ def run_twin(path: str, timeout: float, sources: int | None, failures: int,
              without_bfd: bool, fmt: str) -> None:
     """Prove on real FRR routers that every GPU NIC reaches every other."""
     from netcfg.render.plan import PlanBuilder
-    from netcfg.twin.network import TwinError, preflight
+    from netcfg.twin.network import TwinError
     from netcfg.twin.run import SliceError, run, twinned_switches
     from netcfg.twin.run import without_bfd as bfd_off
-    from netcfg.validate import validate
 
+    fabric, physics = twin_ready(path, "no twin built", 2)
+    builder = PlanBuilder(fabric, physics)
     try:
-        preflight()
-    except TwinError as exc:
-        click.echo(f"netcfg: {exc}", err=True)
-        sys.exit(2)
-    result = validate(path)
-    if not result.ok or result.fabric is None or result.physics is None:
-        for f in result.findings:
-            if f.severity == "error":
-                click.echo(f"error: {f.text()}", err=True)
-        click.echo("netcfg: intent is invalid; no twin built", err=True)
-        sys.exit(2)
-    builder = PlanBuilder(result.fabric, result.physics)
-    try:
-        devices = twinned_switches(result.fabric, pod, set(rails))
+        devices = twinned_switches(fabric, pod, set(rails))
     except SliceError as exc:
         click.echo(f"netcfg: {exc}", err=True)
         sys.exit(2)
@@ -102,7 +117,7 @@ def run_twin(path: str, timeout: float, sources: int | None, failures: int,
                 bar.update(done - seen[0])
                 seen[0] = done
 
-            report = run(result.fabric, plans, timeout=timeout, progress=progress,
+            report = run(fabric, plans, timeout=timeout, progress=progress,
                          sources=sources, failures=failures, bound=failure_bound, keep=keep)
     except TwinError as exc:
         click.echo(f"netcfg: {exc}", err=True)

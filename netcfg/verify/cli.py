@@ -88,29 +88,18 @@ def _on_twin(path: str, pod: int | None, rails: tuple[int, ...], timeout: float,
     from netcfg.deploy.targets import select
     from netcfg.lint.cli import _fabric_file
     from netcfg.render.plan import PlanBuilder
-    from netcfg.twin.network import TwinError, preflight
+    from netcfg.twin.cli import twin_ready
+    from netcfg.twin.network import TwinError
     from netcfg.twin.run import SliceError, twinned_switches
-    from netcfg.validate import validate
     from netcfg.verify.twin import verify_on_twin
 
+    fabric, physics = twin_ready(path, "nothing verified", 1)
     try:
-        preflight()
-    except TwinError as exc:
-        click.echo(f"netcfg: {exc}", err=True)
-        sys.exit(2)
-    result = validate(path)
-    if not result.ok or result.fabric is None or result.physics is None:
-        for f in result.findings:
-            if f.severity == "error":
-                click.echo(f"error: {f.text()}", err=True)
-        click.echo("netcfg: intent is invalid; nothing verified", err=True)
-        sys.exit(1)
-    try:
-        devices = twinned_switches(result.fabric, pod, set(rails))
+        devices = twinned_switches(fabric, pod, set(rails))
     except SliceError as exc:
         click.echo(f"netcfg: {exc}", err=True)
         sys.exit(2)
-    chosen = {d.name for d in select(result.fabric, tuple(kw.get("devices") or ()),
+    chosen = {d.name for d in select(fabric, tuple(kw.get("devices") or ()),
                                      tuple(kw.get("roles") or ()))}
     shown = {d.name for d in devices} & chosen
     if not shown:
@@ -120,12 +109,12 @@ def _on_twin(path: str, pod: int | None, rails: tuple[int, ...], timeout: float,
 
     from netcfg.twin.cli import _on_sigterm, _Terminated
 
-    builder = PlanBuilder(result.fabric, result.physics)
+    builder = PlanBuilder(fabric, physics)
     plans = [builder.plan(d) for d in devices]
     # SIGTERM unwinds through the twin's teardown, as `netcfg twin` does
     previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
-        return verify_on_twin(result.fabric, plans, _fabric_file(path), shown, timeout)
+        return verify_on_twin(fabric, plans, _fabric_file(path), shown, timeout)
     except TwinError as exc:
         click.echo(f"netcfg: {exc}", err=True)
         sys.exit(2)
