@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from importlib.metadata import EntryPoint, entry_points
+from typing import Any
 
 from netcfg.nos.facts import NosFacts
 
@@ -18,23 +19,35 @@ class NosError(Exception):
     """The NOS registry is inconsistent, or a NOS is not registered."""
 
 
-def build(points: list[EntryPoint]) -> dict[str, NosFacts]:
-    """Load `points` into name -> facts, refusing duplicates and mismatched names."""
-    found: dict[str, NosFacts] = {}
+def load(points: list[EntryPoint], kind: type, error: type[NosError], what: str,
+         twice: str) -> dict[str, Any]:
+    """Load `points` into name -> the `kind` each names (a class is instantiated), refusing
+    a name declared twice (`twice`: the verb the message uses), an entry that is not a
+    `kind` (`what` names it) and one that calls itself by another name. The one loader of
+    both entry point groups (netcfg.nos here, netcfg.vendors in netcfg/vendors/registry.py)."""
+    found: dict[str, Any] = {}
     origin: dict[str, str] = {}
     for point in points:
         if point.name in found:
-            raise NosError(f"NOS {point.name!r} is described twice: by {origin[point.name]} "
-                           f"and by {point.value}; uninstall one")
-        described = point.load()
-        if isinstance(described, type):
-            described = described()
-        if not isinstance(described, NosFacts):
-            raise NosError(f"{point.value} is not netcfg NosFacts")
-        if described.name != point.name:
-            raise NosError(f"{point.value} calls itself {described.name!r}, its entry point "
-                           f"{point.name!r}")
-        found[point.name], origin[point.name] = described, point.value
+            raise error(f"NOS {point.name!r} is {twice} twice: by {origin[point.name]} "
+                        f"and by {point.value}; uninstall one")
+        loaded = point.load()
+        if isinstance(loaded, type):
+            loaded = loaded()
+        if not isinstance(loaded, kind):
+            raise error(f"{point.value} is not {what}")
+        name = getattr(loaded, "name", None)
+        if name != point.name:
+            raise error(f"{point.value} calls itself {name!r}, its entry point "
+                        f"{point.name!r}")
+        found[point.name], origin[point.name] = loaded, point.value
+    return found
+
+
+def build(points: list[EntryPoint]) -> dict[str, NosFacts]:
+    """Load `points` into name -> facts, refusing duplicates and mismatched names."""
+    found: dict[str, NosFacts] = load(points, NosFacts, NosError, "netcfg NosFacts",
+                                      "described")
     return found
 
 

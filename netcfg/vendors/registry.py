@@ -12,6 +12,7 @@ from functools import lru_cache
 from importlib.metadata import EntryPoint, entry_points
 
 from netcfg.nos import NosError, NosFacts, registered
+from netcfg.nos.registry import load
 from netcfg.vendors.base import Vendor
 
 GROUP = "netcfg.vendors"
@@ -23,21 +24,7 @@ class VendorError(NosError):
 
 def build(points: list[EntryPoint]) -> dict[str, Vendor]:
     """Load `points` into name -> vendor, refusing duplicates and mismatched names."""
-    found: dict[str, Vendor] = {}
-    origin: dict[str, str] = {}
-    for point in points:
-        if point.name in found:
-            raise VendorError(f"NOS {point.name!r} is provided twice: by {origin[point.name]} "
-                              f"and by {point.value}; uninstall one")
-        vendor = point.load()
-        if isinstance(vendor, type):
-            vendor = vendor()
-        if not isinstance(vendor, Vendor):
-            raise VendorError(f"{point.value} is not a netcfg Vendor")
-        if vendor.name != point.name:
-            raise VendorError(f"{point.value} calls itself {vendor.name!r}, its entry point "
-                              f"{point.name!r}")
-        found[point.name], origin[point.name] = vendor, point.value
+    found: dict[str, Vendor] = load(points, Vendor, VendorError, "a netcfg Vendor", "provided")
     return found
 
 
