@@ -8,10 +8,12 @@ or NIC's namespace (vtysh talks to that switch's FRR) and `netcfg twin down` rem
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import sys
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import click
@@ -27,6 +29,25 @@ class _Terminated(BaseException):
 
 def _on_sigterm(signum: int, frame: object) -> None:
     raise _Terminated()
+
+
+@contextlib.contextmanager
+def twin_running() -> Iterator[None]:
+    """While a twin is built and run: SIGTERM unwinds through its teardown, and a twin that
+    cannot run (TwinError) or was terminated ends the command in one line (exit 2, 143)."""
+    from netcfg.twin.network import TwinError
+
+    previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        yield
+    except TwinError as exc:
+        click.echo(f"netcfg: {exc}", err=True)
+        sys.exit(2)
+    except _Terminated:
+        click.echo("netcfg: terminated; the twin was torn down", err=True)
+        sys.exit(143)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 class _TwinGroup(click.Group):
@@ -93,7 +114,6 @@ def run_twin(path: str, timeout: float, sources: int | None, failures: int,
              without_bfd: bool, fmt: str) -> None:
     """Prove on real FRR routers that every GPU NIC reaches every other."""
     from netcfg.render.plan import PlanBuilder
-    from netcfg.twin.network import TwinError
     from netcfg.twin.run import SliceError, run, twinned_switches
     from netcfg.twin.run import without_bfd as bfd_off
 
@@ -107,8 +127,7 @@ def run_twin(path: str, timeout: float, sources: int | None, failures: int,
     plans = [builder.plan(dev) for dev in devices]
     if without_bfd:
         plans = bfd_off(plans)
-    previous = signal.signal(signal.SIGTERM, _on_sigterm)
-    try:
+    with twin_running():
         with click.progressbar(length=len(plans), label="BGP converging",
                                file=sys.stderr) as bar:
             seen = [0]
@@ -119,14 +138,6 @@ def run_twin(path: str, timeout: float, sources: int | None, failures: int,
 
             report = run(fabric, plans, timeout=timeout, progress=progress,
                          sources=sources, failures=failures, bound=failure_bound, keep=keep)
-    except TwinError as exc:
-        click.echo(f"netcfg: {exc}", err=True)
-        sys.exit(2)
-    except _Terminated:
-        click.echo("netcfg: terminated; the twin was torn down", err=True)
-        sys.exit(143)
-    finally:
-        signal.signal(signal.SIGTERM, previous)
     report.pod, report.rails = pod, sorted(set(rails))
     click.echo(json.dumps(report.as_dict(), indent=2) if fmt == "json" else report.text())
     sys.exit(0 if report.ok else 1)

@@ -88,8 +88,7 @@ def _on_twin(path: str, pod: int | None, rails: tuple[int, ...], timeout: float,
     from netcfg.deploy.targets import select
     from netcfg.lint.cli import _fabric_file
     from netcfg.render.plan import PlanBuilder
-    from netcfg.twin.cli import twin_ready
-    from netcfg.twin.network import TwinError
+    from netcfg.twin.cli import twin_ready, twin_running
     from netcfg.twin.run import SliceError, twinned_switches
     from netcfg.verify.twin import verify_on_twin
 
@@ -105,24 +104,11 @@ def _on_twin(path: str, pod: int | None, rails: tuple[int, ...], timeout: float,
     if not shown:
         click.echo("netcfg: no switch of the twin matches the selection", err=True)
         sys.exit(1)
-    import signal
-
-    from netcfg.twin.cli import _on_sigterm, _Terminated
-
     builder = PlanBuilder(fabric, physics)
     plans = [builder.plan(d) for d in devices]
     # SIGTERM unwinds through the twin's teardown, as `netcfg twin` does
-    previous = signal.signal(signal.SIGTERM, _on_sigterm)
-    try:
+    with twin_running():
         return verify_on_twin(fabric, plans, _fabric_file(path), shown, timeout)
-    except TwinError as exc:
-        click.echo(f"netcfg: {exc}", err=True)
-        sys.exit(2)
-    except _Terminated:
-        click.echo("netcfg: terminated; the twin was torn down", err=True)
-        sys.exit(143)
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 for _param in verify.params:  # diff's options, lint's formats
