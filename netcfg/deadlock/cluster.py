@@ -28,6 +28,8 @@ from netcfg.deadlock.sweep import SetChecker
 CHUNKS_PER_WORKER = 4
 #: seconds to wait for a scheduler (or the local cluster) to answer
 CONNECT_TIMEOUT = 30
+#: seconds a scheduler without workers is given for one to (re)join before the sweep is refused
+WORKER_WAIT = 5
 
 
 class ClusterError(Exception):
@@ -58,6 +60,12 @@ class DaskPool:
         if not sets:
             return []
         workers = self.workers
+        if not workers:  # a worker the nanny restarts leaves the scheduler empty a moment
+            try:
+                self.client.wait_for_workers(1, timeout=WORKER_WAIT)
+            except (TimeoutError, OSError):
+                pass
+            workers = self.workers
         if not workers:  # the tasks would wait for ever
             raise ClusterError(f"the Dask scheduler at {self.client.scheduler.address} has "
                                "no workers")
