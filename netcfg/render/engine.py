@@ -102,7 +102,8 @@ def select(fabric: Fabric, devices: Iterable[str] = (), roles: Iterable[str] = (
     return out
 
 
-#: switches from which render_files with workers hands them to a process pool: below it,
+#: switches from which render_files with workers hands them to a process pool (not used by
+#: `netcfg render`: a worker's exception once hung the pool's terminate), below it
 #: starting the workers costs about what they save
 POOL_FROM = 64
 #: chunks per worker: small enough to keep both busy to the end, large enough that each
