@@ -13,6 +13,7 @@ from pydantic import (
     Tag,
     WithJsonSchema,
     field_validator,
+    model_validator,
 )
 from pydantic_core import PydanticCustomError
 
@@ -332,10 +333,47 @@ class SessionKey(IntentModel):
     file: Text | None = Field(None, description="YAML file with mode 0600 holding password:")
 
 
+class BgpTimers(IntentModel):
+    """Keepalive and hold time of every fabric eBGP session, rendered on every NOS rather than
+    left to five different defaults (60/180 s on most, 3/9 s on Cumulus). Where the NOS runs no
+    BFD for BGP (SONiC), the hold time is what detects a failure that keeps the carrier up."""
+
+    keepalive: Duration = Field(3_000_000.0, description="interval between KEEPALIVEs")
+    hold: Duration = Field(9_000_000.0, description="no message for this long: session down")
+
+    @field_validator("keepalive", "hold")
+    @classmethod
+    def _whole_seconds(cls, v: float) -> float:
+        if v % 1_000_000 or not 1_000_000 <= v <= 65_535_000_000:
+            raise ValueError("BGP timers are whole seconds from 1s to 65535s")
+        return v
+
+    @model_validator(mode="after")
+    def _hold_covers_three_keepalives(self) -> BgpTimers:
+        # RFC 4271 4.2: a hold time is zero or at least three seconds; 4.4: a keepalive of
+        # one third of the hold time is reasonable. A fabric needs a hold time, so not zero.
+        if self.hold < 3_000_000:
+            raise ValueError("a BGP hold time is at least 3s (RFC 4271 4.2)")
+        if self.keepalive * 3 > self.hold:
+            raise ValueError("the BGP keepalive is at most a third of the hold time "
+                             "(RFC 4271 4.4)")
+        return self
+
+    @property
+    def keepalive_s(self) -> int:
+        return int(self.keepalive // 1_000_000)
+
+    @property
+    def hold_s(self) -> int:
+        return int(self.hold // 1_000_000)
+
+
 class Routing(IntentModel):
     protocol: Literal["ebgp"] = "ebgp"
     asn: Asns = Field(default_factory=Asns)
     bfd: Bfd = Field(default_factory=Bfd)
+    timers: BgpTimers = Field(default_factory=BgpTimers,
+                              description="BGP keepalive and hold time of the fabric sessions")
     authentication: SessionKey | None = Field(
         None, description="TCP MD5 key of the fabric's BGP sessions, by reference")
     max_paths: int | None = Field(None, ge=1, le=1024, description="default: the uplink count")

@@ -158,6 +158,9 @@ class Bgp:
     #: server_blocks): what a NOS that cannot announce connected subnets originates instead,
     #: as a discard route it announces (SONiC); a block of one subnet stays that subnet
     server_blocks: list[str]
+    #: BGP keepalive and hold time of every session, whole seconds (routing.timers)
+    keepalive_s: int
+    hold_s: int
 
     def with_bfd(self) -> list[tuple[Neighbor, Bfd]]:
         """The sessions that run BFD, each with its group's timers."""
@@ -664,7 +667,9 @@ class PlanBuilder:
                   neighbors=neighbors,
                   groups=[PeerGroup(name, _bfd(effective.bfd(fabric, dev.role, role)))
                           for name, role in sorted((group_name(r), r) for r in peer_roles)],
-                  networks=[loopback] + subnets, server_blocks=blocks)
+                  networks=[loopback] + subnets, server_blocks=blocks,
+                  keepalive_s=intent.routing.timers.keepalive_s,
+                  hold_s=intent.routing.timers.hold_s)
         return DevicePlan(
             hostname=dev.name, role=dev.role, nos=platform.nos, platform=dev.platform or "",
             release=dev.release, model=f"{platform.vendor} {platform.model}",
