@@ -115,6 +115,26 @@ print(json.dumps({"steps": steps, "names": list(files),
                               for n, t in files.items()}}))
 """
 
+FAILING = """
+import sys, jinja2
+from netcfg.cli import main
+from netcfg.render import engine
+real = engine.render_plan
+class Unrebuildable(Exception):  # pickles, but cannot be rebuilt from its args
+    def __init__(self, what, where):
+        super().__init__(f"{what} at {where}")
+def failing(plan):
+    if plan.hostname == "spine7":
+        if sys.argv[3] == "template":
+            raise jinja2.UndefinedError("'c' has no attribute 'boom'")
+        raise Unrebuildable("boom", plan.hostname)
+    return real(plan)
+engine.render_plan = failing
+engine.workers_available = lambda: 2
+main(["render", sys.argv[1], "--out", sys.argv[2]])
+"""
+
+
 def _python(script: str, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-c", script, *args], capture_output=True,
                           text=True, cwd=ROOT, timeout=300)
@@ -130,6 +150,24 @@ def test_the_pool_renders_what_one_process_renders(expected):
     assert got["steps"][-1] == switches and got["steps"][0] > 1  # chunks came back: pooled
     assert got["names"] == list(api.configs(api.load(ROOT / "inventories" / "gpu2048")))
     assert got["digests"] == expected["gpu2048"]
+
+
+@pytest.mark.parametrize("kind", ["template", "unrebuildable"])
+def test_a_device_failing_in_a_worker_writes_nothing(tmp_path, kind):
+    """A failure on one switch, raised inside a forked worker, reaches the command: it names
+    the failure and leaves DIR as it was (all or nothing, as without the pool). An exception
+    the parent could not rebuild from its pickle (which kills a pool's result thread and hung
+    the pool) arrives as its type and words."""
+    out = tmp_path / "configs"
+    r = _python(FAILING, str(ROOT / "inventories" / "gpu2048"), str(out), kind)
+    assert r.returncode == 1, r.stdout + r.stderr
+    said = r.stderr + r.stdout
+    assert "boom" in said
+    if kind == "template":
+        assert "render failed" in said
+    else:
+        assert "Unrebuildable" in said and "Traceback" not in said
+    assert not out.exists()
 
 
 def test_a_threaded_caller_renders_in_its_own_process():

@@ -42,7 +42,7 @@ def render(path: str, out: str, devices: tuple[str, ...], roles: tuple[str, ...]
     from netcfg.deadlock import gate
     from netcfg.deploy.secrets import CredentialError
     from netcfg.outdir import NotOurs, write_owned
-    from netcfg.render.engine import render_files, select
+    from netcfg.render.engine import render_files, select, workers_available
     from netcfg.validate import validate, waived_note
 
     result = validate(path)
@@ -79,7 +79,7 @@ def render(path: str, out: str, devices: tuple[str, ...], roles: tuple[str, ...]
     try:
         # a large fabric renders on every core this process may use (same files, same bytes)
         files = render_files(fabric, result.physics, chosen, with_hosts=not partial,
-                             progress=progress, workers=1)  # the pool: see engine.POOL_FROM
+                             progress=progress, workers=workers_available())
     except CredentialError as exc:  # the root-password hash: named, never shown
         click.echo(f"netcfg: nothing rendered, {out} left as it was: {exc}", err=True)
         sys.exit(1)

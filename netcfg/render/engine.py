@@ -102,8 +102,7 @@ def select(fabric: Fabric, devices: Iterable[str] = (), roles: Iterable[str] = (
     return out
 
 
-#: switches from which render_files with workers hands them to a process pool (not used by
-#: `netcfg render`: a worker's exception once hung the pool's terminate), below it
+#: switches from which render_files with workers hands them to a process pool; below it
 #: starting the workers costs about what they save
 POOL_FROM = 64
 #: chunks per worker: small enough to keep both busy to the end, large enough that each
@@ -169,16 +168,36 @@ def _rendered(builder: PlanBuilder, devices: list[Device],
               for start in range(0, len(devices), size)]
     environment()  # templates compiled once here, inherited by every worker
     _job = (builder, devices)
+    parts: list[list[tuple[str, str]]] = []
+    failure: BaseException | None = None
     try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
+        pool = multiprocessing.get_context("fork").Pool(workers)
+        try:
             done = 0
+            # every chunk is collected before anything is yielded, and a device's failure
+            # comes back as a value: the pool is then closed and joined like one that
+            # succeeded. Pool.terminate() (what leaving the pool on an exception does) could
+            # hang with idle workers holding the task queue's lock; it runs only on an
+            # interrupt, where nothing else is left to do.
             for part in pool.imap(_render_chunk, chunks):
-                yield from part
+                if isinstance(part, BaseException):
+                    failure = failure or part
+                    continue
+                parts.append(part)
                 done += len(part)
                 if progress is not None:
                     progress(done, len(devices))
+            pool.close()
+            pool.join()
+        except BaseException:
+            pool.terminate()
+            raise
     finally:
         _job = None
+    if failure is not None:
+        raise failure
+    for part in parts:
+        yield from part
 
 
 def _threaded() -> bool:
@@ -196,15 +215,31 @@ def _threaded() -> bool:
         return False
 
 
-def _render_chunk(bounds: tuple[int, int]) -> list[tuple[str, str]]:
-    """One chunk of devices, in a worker: (file name, text) in device order."""
+def _render_chunk(bounds: tuple[int, int]) -> list[tuple[str, str]] | Exception:
+    """One chunk of devices, in a worker: (file name, text) in device order, or the first
+    device's failure as a value the parent raises (made plain where it would not survive
+    pickling, so the pool's result thread never meets an exception it cannot rebuild)."""
     assert _job is not None
     builder, devices = _job
     out = []
-    for dev in devices[bounds[0]:bounds[1]]:
-        plan = builder.plan(dev)
-        out.append((file_name(plan), render_plan(plan)))
+    try:
+        for dev in devices[bounds[0]:bounds[1]]:
+            plan = builder.plan(dev)
+            out.append((file_name(plan), render_plan(plan)))
+    except Exception as exc:  # noqa: BLE001 -- handed to the parent, which raises it
+        return _portable(exc)
     return out
+
+
+def _portable(exc: Exception) -> Exception:
+    """`exc` if it survives a pickle round trip, else a RuntimeError with its type and text."""
+    import pickle
+
+    try:
+        back = pickle.loads(pickle.dumps(exc))
+    except Exception:  # noqa: BLE001 -- any failure to rebuild it: send its words instead
+        return RuntimeError(f"{type(exc).__name__}: {exc}")
+    return back if isinstance(back, Exception) else RuntimeError(str(exc))
 
 
 class Hashes:
