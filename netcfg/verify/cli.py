@@ -42,9 +42,13 @@ def _plain(text: str, fg: str) -> str:
               help="with --twin: twin only this rail's leaves and every switch above them")
 @click.option("--twin-timeout", type=click.FloatRange(1, 3600), default=120.0,
               show_default=True, help="with --twin: seconds BGP gets to settle")
+@click.option("--export", "export", type=(click.Choice(["anta"]), click.Path(file_okay=False)),
+              default=None, metavar="anta DIR",
+              help="write an ANTA catalog per selected EOS switch into DIR (BGP peers, LLDP "
+                   "neighbours, interface status, from the plan) instead of verifying")
 def verify(path: str, fmt: str, output: str | None, interval: float, max_pauses: int,
            on_twin: bool, pod: int | None, rails: tuple[int, ...], twin_timeout: float,
-           **kw: Any) -> None:
+           export: tuple[str, str] | None, **kw: Any) -> None:
     """Check every selected switch's operational state against the plan its config renders
     from: config, cabling (LLDP), ports, BGP sessions, PFC watchdog, storms, pauses and
     lossless drops. Exit 0 all hold, 1 findings, 4 a switch could not be verified."""
@@ -54,6 +58,8 @@ def verify(path: str, fmt: str, output: str | None, interval: float, max_pauses:
     from netcfg.verify import report
     from netcfg.verify.run import peer_origins, verify_fleet
 
+    if export is not None:
+        _export(path, export[1], kw)
     if on_twin:
         result = _on_twin(path, pod, rails, twin_timeout, kw)
         out = report.render(result, fmt, _colour if output is None else _plain)
@@ -79,6 +85,37 @@ def verify(path: str, fmt: str, output: str | None, interval: float, max_pauses:
     if output is not None or fmt != "text":
         click.echo(report.summary(result), err=True)
     sys.exit(result.exit_code)
+
+
+def _export(path: str, directory: str, kw: dict[str, Any]) -> None:
+    """`--export anta DIR`: the selected EOS switches' plans as ANTA catalogs; no switch is
+    contacted. Exit 0 with the files written, 1 for an invalid intent or no EOS switch."""
+    from pathlib import Path
+
+    from netcfg.deploy.targets import select
+    from netcfg.render.plan import PlanBuilder
+    from netcfg.validate import validate
+    from netcfg.verify.anta import NOSES, export
+
+    result = validate(path)
+    if not result.ok or result.fabric is None or result.physics is None:
+        for f in result.findings:
+            if f.severity == "error":
+                click.echo(f"error: {f.text()}", err=True)
+        click.echo("netcfg: intent is invalid; no catalog written", err=True)
+        sys.exit(1)
+    fabric = result.fabric
+    chosen = [d for d in select(fabric, tuple(kw.get("devices") or ()),
+                                tuple(kw.get("roles") or ()), tuple(kw.get("limit") or ()))
+              if fabric.platform(d).nos in NOSES]
+    if not chosen:
+        click.echo("netcfg: no EOS switch matches the selection (ANTA tests EOS only); "
+                   "no catalog written", err=True)
+        sys.exit(1)
+    builder = PlanBuilder(fabric, result.physics)
+    written = export([builder.plan(d) for d in chosen], Path(directory))
+    click.echo(f"{len(written)} ANTA catalog(s) written to {directory}")
+    sys.exit(0)
 
 
 def _on_twin(path: str, pod: int | None, rails: tuple[int, ...], timeout: float,
