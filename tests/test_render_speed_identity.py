@@ -84,7 +84,7 @@ def test_server_subnets_and_blocks_match_pythons_ipaddress():
     import ipaddress
     import random
 
-    from netcfg.render.plan import subnets_and_blocks
+    from netcfg.topology.prefixes import subnets_and_blocks
 
     rng = random.Random(42)
     for _ in range(300):

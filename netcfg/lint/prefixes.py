@@ -55,10 +55,9 @@ class Session:
 def originated(fabric: Fabric, dev: Device) -> int:
     """The prefixes `dev` announces: its loopback and its server subnets, each one or only the
     blocks of several (its NOS's `server_subnets`), as the plan and the NOS readers state."""
-    subnets = dev.server_subnets()
+    subnets, blocks = dev.server_prefixes()
     if vendor(fabric.platform(dev).nos).capabilities.server_subnets == "blocks":
-        blocks = [b for b in dev.server_blocks(subnets) if b not in subnets]
-        return 1 + len(blocks)
+        return 1 + len(set(blocks) - set(subnets))
     return 1 + len(subnets)
 
 

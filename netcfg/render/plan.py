@@ -454,64 +454,6 @@ def _breakouts(platform: Platform, interfaces: list[Interface],
     return [split[c] for c in sorted(split)]
 
 
-def _server_subnets(dev: Device) -> tuple[list[str], list[str]]:
-    """(the server subnets, the fewest CIDR blocks holding exactly them), as text in address
-    order: what Device.server_subnets and Device.server_blocks give, in integer arithmetic
-    (the ipaddress objects cost more than the rest of a leaf's plan)."""
-    # a port's address is a /31 (Port.ip): its network is the address without its last bit
-    return _collapse({(p.address & 0xFFFFFFFE, 31) for p in dev.ports
-                      if p.address is not None and p.peer is not None
-                      and not p.peer.device.is_switch})
-
-
-def subnets_and_blocks(addresses: Iterable[str]) -> tuple[list[str], list[str]]:
-    """The networks of interface addresses ("a.b.c.d/len"), distinct and in address order,
-    and the fewest CIDR blocks holding exactly them (ipaddress.collapse_addresses)."""
-    nets: set[tuple[int, int]] = set()
-    for ip in addresses:
-        addr, _, length = ip.partition("/")
-        a, b, c, d = (int(x) for x in addr.split("."))
-        bits = int(length) if length else 32
-        mask = (0xFFFFFFFF << (32 - bits)) & 0xFFFFFFFF
-        nets.add((((a << 24) | (b << 16) | (c << 8) | d) & mask, bits))
-    return _collapse(nets)
-
-
-def _collapse(nets: set[tuple[int, int]]) -> tuple[list[str], list[str]]:
-    """(network, prefix length) pairs as text in address order, and as the fewest blocks."""
-    ordered = sorted(nets)
-    subnets = [f"{_dotted(n)}/{bits}" for n, bits in ordered]
-    blocks: list[str] = []
-    start = end = -1  # merge the ranges, then cut each into aligned blocks, largest first
-    for n, bits in ordered:
-        last = n + (1 << (32 - bits)) - 1
-        if start >= 0 and n <= end + 1:
-            end = max(end, last)
-            continue
-        if start >= 0:
-            blocks += _cidrs(start, end)
-        start, end = n, last
-    if start >= 0:
-        blocks += _cidrs(start, end)
-    return subnets, blocks
-
-
-def _dotted(n: int) -> str:
-    return f"{n >> 24}.{(n >> 16) & 255}.{(n >> 8) & 255}.{n & 255}"
-
-
-def _cidrs(first: int, last: int) -> list[str]:
-    """The CIDR blocks covering exactly first..last (ipaddress.summarize_address_range)."""
-    out = []
-    while first <= last:
-        size = (first & -first).bit_length() - 1 if first else 32
-        while size and first + (1 << size) - 1 > last:
-            size -= 1
-        out.append(f"{_dotted(first)}/{32 - size}")
-        first += 1 << size
-    return out
-
-
 class PlanBuilder:
     """Builds DevicePlans; profiles shared across devices are computed once."""
 
@@ -661,7 +603,7 @@ class PlanBuilder:
                     else ecmp_i.seed(tier), ecmp_i.algorithm, ecmp_i.mode,
                     ecmp_i.flowlet_inactivity, ecmp_i.resilient)
         loopback = f"{dev.loopback_ip}/32"
-        subnets, blocks = _server_subnets(dev)
+        subnets, blocks = dev.server_prefixes()
         bgp = Bgp(asn=dev.asn or 0, router_id=dev.loopback_ip or "0.0.0.0",
                   maximum_paths=effective.max_paths(fabric, dev), multipath_relax=True,
                   neighbors=neighbors,

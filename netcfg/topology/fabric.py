@@ -11,14 +11,15 @@ import ipaddress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from netcfg.topology import prefixes
+
 if TYPE_CHECKING:
     from netcfg.intent.load import LoadedIntent
     from netcfg.platforms import Catalog, Nic, Platform
 
 
-def ipv4(value: int) -> str:
-    """Dotted quad of an IPv4 address kept as int (much faster than ipaddress for 200k ports)."""
-    return f"{value >> 24}.{(value >> 16) & 255}.{(value >> 8) & 255}.{value & 255}"
+#: dotted quad of an IPv4 address kept as int (much faster than ipaddress for 200k ports)
+ipv4 = prefixes.dotted
 
 
 @dataclass(slots=True, eq=False)
@@ -108,20 +109,24 @@ class Device:
     def loopback_ip(self) -> str | None:
         return None if self.loopback is None else ipv4(self.loopback)
 
-    def server_subnets(self) -> list[ipaddress.IPv4Network]:
-        """Subnets of the ports facing servers (GPU NICs), in address order."""
-        return sorted({ipaddress.IPv4Interface(p.ip).network for p in self.ports
-                       if p.ip is not None and p.peer is not None
-                       and not p.peer.device.is_switch})
+    def server_prefixes(self) -> tuple[list[str], list[str]]:
+        """(the subnets of the ports facing servers (GPU NICs), the fewest CIDR blocks holding
+        exactly them and no other address), as text in address order: a leaf whose 32
+        server /31s are consecutive owns one /26. A block never reaches past the leaf's own
+        subnets, so announcing it cannot pull in another switch's traffic."""
+        # a port's address is a /31 (Port.ip): its network is the address without its last bit
+        return prefixes.collapse({(p.address & 0xFFFFFFFE, 31) for p in self.ports
+                                  if p.address is not None and p.peer is not None
+                                  and not p.peer.device.is_switch})
 
-    def server_blocks(self, subnets: list[ipaddress.IPv4Network] | None = None
-                      ) -> list[ipaddress.IPv4Network]:
-        """The server subnets (`subnets`, when the caller has them already) collapsed into the
-        fewest CIDR blocks that hold exactly them and no other address: a leaf whose 32 server
-        /31s are consecutive owns one /26. A block never reaches past the leaf's own subnets,
-        so announcing it cannot pull in another switch's traffic."""
-        return list(ipaddress.collapse_addresses(
-            self.server_subnets() if subnets is None else subnets))
+    def server_subnets(self) -> list[ipaddress.IPv4Network]:
+        """server_prefixes' subnets as ipaddress networks (for the few callers that count
+        addresses: explain)."""
+        return [ipaddress.IPv4Network(s) for s in self.server_prefixes()[0]]
+
+    def server_blocks(self) -> list[ipaddress.IPv4Network]:
+        """server_prefixes' blocks as ipaddress networks."""
+        return [ipaddress.IPv4Network(b) for b in self.server_prefixes()[1]]
 
     def port(self, name: str) -> Port | None:
         for p in self.ports:

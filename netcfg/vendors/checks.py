@@ -330,9 +330,9 @@ def _port_watchdog(li, fabric: Fabric, nos: str, per_port: frozenset[str],
 
 def _lone_subnets(dev: Device) -> list[str]:
     """Server subnets of `dev` that are a block of their own (no neighbour to merge with)."""
-    subnets = dev.server_subnets()
+    subnets, blocks = dev.server_prefixes()
     known = set(subnets)
-    return [str(b) for b in dev.server_blocks(subnets) if b in known]
+    return [b for b in blocks if b in known]
 
 
 def without_gateway(fabric: Fabric, nos: str, devices: list[Device], rule: str, what: str,
