@@ -20,6 +20,7 @@ _TYPE_NAMES = {
 _RULES = {
     "unknown_keys": "SCH001", "missing": "SCH002", "unit_missing": "SCH004",
     "unit_parse": "SCH004", "unit_unknown": "SCH004", "unit_range": "SCH004",
+    "unit_spelling": "SCH004",
     "unsafe_text": "SCH005", "bad_name": "SCH005",
 }
 

@@ -8,7 +8,11 @@ Canonical units (one place, used everywhere downstream):
 
 Decimal prefixes (KB, MB) are powers of ten, binary ones (KiB, MiB) powers of two, as in IEC
 60027-2; vendor CLIs that say "kbytes" are converted per NOS at render time. A bare number is
-refused for these quantities: `400` could be Gb/s or Mb/s, `150` KB or cells.
+refused for these quantities: `400` could be Gb/s or Mb/s, `150` KB or cells. Sizes are spelt
+with a capital B: a lower-case `b` is the bit (IEC 80000-13 writes the byte B and the bit
+bit; networking writes `Kb`, `Mb` for kilobits and megabits), so `150kb` could be 150,000
+bytes or 18,750 and is refused with the spellings allowed, where speeds, always bits per
+second, stay case-blind.
 """
 
 from __future__ import annotations
@@ -27,13 +31,18 @@ SPEED_UNITS = {"m": 1, "mb": 1, "mbps": 1, "mbit": 1, "g": 1000, "gb": 1000, "gb
                "gbit": 1000, "t": 1_000_000, "tb": 1_000_000, "tbps": 1_000_000}
 SIZE_UNITS = {"b": 1, "kb": 1000, "mb": 1000**2, "gb": 1000**3, "kib": 1024, "mib": 1024**2,
               "gib": 1024**3, "cells": None}
+#: how a size unit is written: the byte is a capital B (a lower-case b is the bit), the prefix
+#: K, M, G (or the SI k of kB), binary ones Ki, Mi, Gi
+SIZE_SPELLINGS = {"B": "b", "KB": "kb", "kB": "kb", "MB": "mb", "GB": "gb", "KiB": "kib",
+                  "MiB": "mib", "GiB": "gib"}
 LENGTH_UNITS = {"m": 1.0, "cm": 0.01, "mm": 0.001, "km": 1000.0}
 TIME_UNITS = {"ns": 0.001, "us": 1.0, "µs": 1.0, "ms": 1000.0, "s": 1_000_000.0}
 
 
-def _parse(value: object, kind: str, units: dict, example: str) -> tuple[Decimal, Decimal]:
+def _parse(value: object, kind: str, units: dict, example: str,
+           spellings: dict[str, str] | None = None) -> tuple[Decimal, Decimal]:
     """Split `value` into (number, factor) or raise a Pydantic error that says what is allowed."""
-    allowed = ", ".join(u for u, f in units.items() if f is not None)
+    allowed = ", ".join(spellings or (u for u, f in units.items() if f is not None))
     if isinstance(value, bool) or not isinstance(value, str):
         raise PydanticCustomError(
             "unit_missing",
@@ -68,13 +77,37 @@ def parse_speed(value: object) -> int:
 
 
 def parse_size(value: object) -> int:
-    num, factor = _parse(value, "size", SIZE_UNITS, "150KB")
+    num, factor = _parse(value, "size", SIZE_UNITS, "150KB", SIZE_SPELLINGS)
+    _byte_spelling(value)
     size = num * factor
     if size != int(size):
         raise PydanticCustomError(
             "unit_range", "'{value}' is not a whole number of bytes", {"value": value}
         )
     return int(size)
+
+
+def _byte_spelling(value: object) -> None:
+    """Refuse a size unit that could mean bits (`150kb`, `1Mb`): one line naming the two
+    readings and the spellings allowed. `_parse` has matched `value` already."""
+    m = _RE.match(str(value))
+    assert m is not None
+    unit = m["unit"]
+    if unit in SIZE_SPELLINGS:
+        return
+    num = m["num"]
+    upper = unit[:-1].upper().replace("I", "i") + "B"  # kib -> KiB, mb -> MB, b -> B
+    allowed = ", ".join(u for u in SIZE_SPELLINGS if u != "kB")
+    if unit.endswith("B"):  # the byte is meant, the prefix is spelt otherwise (KIB)
+        raise PydanticCustomError(
+            "unit_spelling", "'{value}': write the unit '{fixed}' (spellings: {allowed})",
+            {"value": value, "fixed": upper, "allowed": allowed})
+    raise PydanticCustomError(
+        "unit_spelling",
+        "'{value}': bits or bytes? a size is in bytes, written with a capital B "
+        "(a lower-case b is the bit): write '{fixed}' if bytes are meant "
+        "(spellings: {allowed})",
+        {"value": value, "fixed": f"{num}{upper}", "allowed": allowed})
 
 
 def parse_length(value: object) -> float:
@@ -121,13 +154,18 @@ def format_time(us: float) -> str:
 
 
 # Annotated field types: parse on input, print back in the user's notation in JSON output.
-def _schema(units: dict, example: str) -> WithJsonSchema:
-    """Editors see these fields as strings with a unit, which is what users type."""
+def _schema(units: dict, example: str, spellings: dict[str, str] | None = None
+            ) -> WithJsonSchema:
+    """Editors see these fields as strings with a unit, which is what users type (sizes in
+    their only spellings, the other units in any case)."""
     names = ", ".join(u for u, f in units.items() if f)
-    # JSON Schema patterns have no case-insensitive flag: each letter as [xX]
-    spelled = sorted(("".join(f"[{c}{c.upper()}]" if c.isalpha() and c.upper() != c else c
-                              for c in unit) for unit, f in units.items() if f),
-                     key=len, reverse=True)
+    if spellings is not None:
+        names = ", ".join(spellings)
+        spelled = sorted(spellings, key=len, reverse=True)
+    else:  # JSON Schema patterns have no case-insensitive flag: each letter as [xX]
+        spelled = sorted(("".join(f"[{c}{c.upper()}]" if c.isalpha() and c.upper() != c
+                                  else c for c in unit) for unit, f in units.items() if f),
+                         key=len, reverse=True)
     return WithJsonSchema(
         {"type": "string", "pattern": r"^\s*[0-9]+(\.[0-9]+)?\s*(" + "|".join(spelled)
          + r")\s*$", "examples": [example], "description": f"a number with a unit ({names})"}
@@ -137,7 +175,7 @@ def _schema(units: dict, example: str) -> WithJsonSchema:
 Speed = Annotated[int, BeforeValidator(parse_speed), PlainSerializer(format_speed, return_type=str),
                   _schema(SPEED_UNITS, "400G")]
 Size = Annotated[int, BeforeValidator(parse_size), PlainSerializer(format_size, return_type=str),
-                 _schema(SIZE_UNITS, "150KB")]
+                 _schema(SIZE_UNITS, "150KB", SIZE_SPELLINGS)]
 Length = Annotated[float, BeforeValidator(parse_length),
                    PlainSerializer(format_length, return_type=str), _schema(LENGTH_UNITS, "3m")]
 Duration = Annotated[float, BeforeValidator(parse_time),
