@@ -49,6 +49,7 @@ def derive(fabric: Fabric) -> Physics:
     calc = HeadroomCalculator(fabric)
     phys = Physics(fabric, calc)
     shp = buf.shared_headroom_pool
+    layouts: dict[tuple, PoolLayout] = {}
     for dev in fabric.switches():
         platform = fabric.platform(dev)
         asic = fabric.catalog.asics[platform.asic]
@@ -59,7 +60,7 @@ def derive(fabric: Fabric) -> Physics:
                     h = calc(port)
                     phys.ports[port] = h
                     rows.append((port, h))
-        layout = _layout(fabric, dev, len(rows))
+        layout = _layout(fabric, dev, len(rows), layouts)
         phys.budgets[dev.name] = budget(
             dev, rows, buffer=layout.buffer, cell=asic.cell, model=asic.headroom_model,
             pgs=pgs, dynamic_threshold=buf.dynamic_threshold, congested=buf.congested_queues,
@@ -70,8 +71,11 @@ def derive(fabric: Fabric) -> Physics:
     return phys
 
 
-def _layout(fabric: Fabric, dev: Device, lossless_ports: int) -> PoolLayout:
-    """How the device's NOS carves its ASIC's buffer (the NOS's facts know)."""
+def _layout(fabric: Fabric, dev: Device, lossless_ports: int,
+            known: dict[tuple, PoolLayout]) -> PoolLayout:
+    """How the device's NOS carves its ASIC's buffer (the NOS's facts know). The carving
+    depends only on what Switch holds, so switches alike (a role's leaves) ask the NOS once:
+    `known` keeps each answer by those fields."""
     platform = fabric.platform(dev)
     asic = fabric.catalog.asics[platform.asic]
     lanes: dict[int, int] = {}
@@ -86,7 +90,11 @@ def _layout(fabric: Fabric, dev: Device, lossless_ports: int) -> PoolLayout:
         pipeline_latency_kib=asic.spectrum.pipeline_latency_kib if asic.spectrum else None,
         ports=tuple(ports), lossless_ports=lossless_ports,
         shared_headroom_pool=fabric.loaded.intent.qos.buffer.shared_headroom_pool is not None)
-    return facts(platform.nos).pool_layout(switch)
+    key = (platform.nos, switch)
+    got = known.get(key)
+    if got is None:
+        got = known[key] = facts(platform.nos).pool_layout(switch)
+    return got
 
 
 __all__ = ["Budget", "Device", "EcnSetting", "Headroom", "Physics", "derive"]

@@ -98,39 +98,42 @@ def from_fabric(fabric: Fabric) -> Network:
     """
     names: list[str] = []
     tier: list[int] = []
-    node_of: dict[tuple[str, str], int] = {}
+    node_of: dict[int, int] = {}  # id(port) -> node: ports are identity-hashed, never copied
     aliases: dict[str, list[int]] = {}
     for dev in fabric.devices.values():
         if dev.tier == 0 and len(dev.ports) > 1:
             for p in dev.ports:
-                node_of[(dev.name, p.name)] = len(names)
+                node_of[id(p)] = len(names)
                 aliases.setdefault(dev.name, []).append(len(names))
                 names.append(f"{dev.name}:{p.name}")
                 tier.append(0)
         else:
+            node = len(names)
             for p in dev.ports:
-                node_of[(dev.name, p.name)] = len(names)
-            aliases[dev.name] = [len(names)]
+                node_of[id(p)] = node
+            aliases[dev.name] = [node]
             names.append(dev.name)
             tier.append(dev.tier)
     index = {n: i for i, n in enumerate(names)}
     for alias, nodes in aliases.items():
         index.setdefault(alias, nodes[0])
     net = Network(names, tier, [{} for _ in names], index=index, aliases=aliases)
+    src, dst, src_port, dst_port = net.src, net.dst, net.src_port, net.dst_port
+    kind, link_of, out = net.lossless, net.link_of, net.out
     for k, link in enumerate(fabric.links):
-        lossless = bool(link.lossless and link.a.lossless and link.b.lossless)
-        a = node_of[(link.a.device.name, link.a.name)]
-        b = node_of[(link.b.device.name, link.b.name)]
-        for (u, pu), (v, pv) in (((a, link.a.name), (b, link.b.name)),
-                                 ((b, link.b.name), (a, link.a.name))):
-            c = len(net.src)
-            net.src.append(u)
-            net.dst.append(v)
-            net.src_port.append(pu)
-            net.dst_port.append(pv)
-            net.lossless.append(lossless)
-            net.link_of.append(k)
-            net.out[u].setdefault(v, []).append(c)
+        pa, pb = link.a, link.b
+        lossless = bool(link.lossless and pa.lossless and pb.lossless)
+        a, b = node_of[id(pa)], node_of[id(pb)]
+        # channel 2k runs a -> b, 2k + 1 runs b -> a
+        c = len(src)
+        src += (a, b)
+        dst += (b, a)
+        src_port += (pa.name, pb.name)
+        dst_port += (pb.name, pa.name)
+        kind += (lossless, lossless)
+        link_of += (k, k)
+        out[a].setdefault(b, []).append(c)
+        out[b].setdefault(a, []).append(c + 1)
     return net
 
 
