@@ -66,7 +66,7 @@ def _pyavd_python() -> str | None:
 
 def test_same_lines_as_pyavd(leaf_text):
     """pyavd's eos_cli_config_gen, given the same AS, router-id, peer groups (BFD timers, the
-    limit) and update setting, prints the same lines in the same order."""
+    limit, the BGP timers) and update setting, prints the same lines in the same order."""
     python = _pyavd_python()
     if python is None:
         pytest.skip("pyavd is not installed here (set NETCFG_PYAVD_PYTHON to a Python with "
@@ -83,6 +83,8 @@ def test_same_lines_as_pyavd(leaf_text):
             group["bfd"] = True
             group["bfd_timers"] = {"interval": int(words[4]), "min_rx": int(words[6]),
                                    "multiplier": int(words[8])}
+        elif len(words) == 5 and words[2] == "timers":
+            next(g for g in groups if g["name"] == words[1])["timers"] = " ".join(words[3:])
     bgp = {"as": str(asn), "router_id": ours[0].split()[1], "updates": {"wait_install": True},
            "peer_groups": groups}
     out = subprocess.run([python, "-c", _PYAVD], input=json.dumps(bgp), text=True,

@@ -106,6 +106,9 @@ class EosConfig:
     #: `neighbor <group> maximum-routes <n>` on every peer group (AVD router-bgp.j2): the
     #: prefixes a session may carry before EOS tears it down (EOS's own default is 12,000)
     maximum_routes: int
+    #: `neighbor <group> timers <keepalive> <hold>` on every peer group, in seconds (AVD
+    #: router-bgp.j2 `peer_groups[].timers`; EOS's own 60/180 where the file states none)
+    bgp_timers: tuple[int, int]
     #: `update wait-install`: advertise a prefix only once it is in hardware (AVD
     #: router-bgp.j2, eos_designs' default for the underlay)
     wait_install: bool

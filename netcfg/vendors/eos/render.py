@@ -156,7 +156,8 @@ def build(plan: DevicePlan) -> EosConfig:
         dscp_to_tc=tuple((tc, tuple(ds)) for tc, ds in sorted(by_tc.items())),
         traffic_classes=tuple(c.tc for c in classes), watchdog=watchdog,
         hash_fields=tuple(HASH_KEYWORDS[f] for f in HASH_KEYWORDS if f in plan.ecmp.fields),
-        bgp=bgp, maximum_routes=MAXIMUM_ROUTES, wait_install=True)
+        bgp=bgp, maximum_routes=MAXIMUM_ROUTES,
+        bgp_timers=(plan.bgp.keepalive_s, plan.bgp.hold_s), wait_install=True)
 
 
 def expected(plan: DevicePlan) -> QosFacts:

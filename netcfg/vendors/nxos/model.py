@@ -139,3 +139,6 @@ class NxosConfig:
     #: SHA-256 hash the intent names (management.users.<n>.sha256)
     users: tuple[tuple[str, str, str], ...]
     bgp: Bgp
+    #: `timers <keepalive> <hold>` in every peer template, in seconds (cisco.nxos
+    #: bgp_templates; NX-OS's own 60/180 where the file states none)
+    bgp_timers: tuple[int, int]

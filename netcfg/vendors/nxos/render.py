@@ -170,7 +170,7 @@ def build(plan: DevicePlan) -> NxosConfig:
         aaa=plan.aaa,
         users=tuple((name, USER_ROLES[plan.users[name]], user_hash(name, SHA256))
                     for name in plan.sha256_users),
-        bgp=Bgp.of(plan.bgp))
+        bgp=Bgp.of(plan.bgp), bgp_timers=(plan.bgp.keepalive_s, plan.bgp.hold_s))
 
 
 #: management.users roles as NX-OS's predefined roles (Cisco Nexus 9000 NX-OS Security
