@@ -57,6 +57,7 @@ BEYOND_A_SCHEMA = {
     "70-deadlock-failure-no-such-link": "a reference into the built topology",
     "71-deadlock-failure-unknown-device": "a reference into the built topology",
     "86-dateline-channel-without-a-link": "a reference into the built topology",
+    "89-leaves-not-whole-scalable-units": "arithmetic between fields",
     "72-override-unknown-device": "a reference into the built topology",
     "75-port-override-unknown-interface": "a reference into the built topology",
     "77-unknown-nos-release": "the catalog's releases per NOS",

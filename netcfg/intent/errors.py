@@ -20,7 +20,7 @@ _TYPE_NAMES = {
 _RULES = {
     "unknown_keys": "SCH001", "missing": "SCH002", "unit_missing": "SCH004",
     "unit_parse": "SCH004", "unit_unknown": "SCH004", "unit_range": "SCH004",
-    "unit_spelling": "SCH004",
+    "unit_spelling": "SCH004", "leaf_count": "TOP004",
     "unsafe_text": "SCH005", "bad_name": "SCH005",
 }
 
@@ -103,6 +103,9 @@ def findings_from_validation(exc: ValidationError, data: Any, src: SourceMap) ->
         seen.add((path, "value"))
         if kind in ("union_tag_invalid", "union_tag_not_found") and src.has(path + ("kind",)):
             path = path + ("kind",)
+        at = (err.get("ctx") or {}).get("at")
+        if at and src.has(path + tuple(at)):  # a model's check that names its field
+            path = path + tuple(at)
         pos = src.key(path) if "[key]" in err["loc"] else src.value(path)
         out.append(Finding.at(rule, _message(err), pos, path=dotted(path)))
     return out

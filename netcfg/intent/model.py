@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import (
     AfterValidator,
     BeforeValidator,
+    ConfigDict,
     Discriminator,
     Field,
     Tag,
@@ -94,6 +95,8 @@ NOT_FOR_SWITCH_CONFIGS: dict[tuple[str, str], str] = {
     ("NodeSpec", "gpus"): "inventory: the switches see the NICs (rails), not the GPUs",
     ("RailOptimized", "kind"): "selects the topology model",
     ("RailOptimized", "cross_rail"): "one value: traffic between rails crosses the spines",
+    ("RailOptimized", "leaves"): "read with the intent: gives scalable_units, or is checked "
+    "against them",
     ("QosClass", "description"): "a note for people",
     ("Settings", "description"): "a note for people, shown by netcfg explain",
     ("Dcqcn", "design_note"): "a note for people",
@@ -163,10 +166,16 @@ class Naming(IntentModel):
 class RailOptimized(IntentModel):
     """Scalable units of servers, one leaf per rail (per plane) per SU, spines, optional core."""
 
+    model_config = ConfigDict(**IntentModel.model_config,
+                              json_schema_extra=lambda s: _su_or_leaves(s))
+
     kind: Literal["rail_optimized"]
     tiers: Literal[2, 3] = 2
     planes: int = Field(1, ge=1, le=4, description="independent copies of the fabric")
-    scalable_units: int = Field(ge=1, le=4096)
+    scalable_units: int = Field(ge=1, le=4096, description="SUs; each has one leaf per rail "
+                                "and plane (may be left to `leaves`)")
+    leaves: int | None = Field(None, ge=1, description="rail leaves in all, when asked for "
+                               "directly: scalable_units x node.nics x planes")
     nodes_per_su: int = Field(ge=1, le=1024)
     node: NodeSpec = Field(default_factory=NodeSpec)
     leaf_uplinks: int | None = Field(None, ge=1, description="per leaf; default = down ports (1:1)")
@@ -182,6 +191,49 @@ class RailOptimized(IntentModel):
     cross_rail: Literal["fabric"] = Field(
         "fabric", description="cross-rail traffic goes through the spines")
     naming: Naming = Field(default_factory=Naming)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _leaves_give_scalable_units(cls, data: Any) -> Any:
+        """`leaves` asked for directly: the SUs that give that many, or, with both written,
+        whether they agree. Leaves follow from SUs, NICs (rails) and planes, one leaf per rail
+        and plane in every SU, so any other count is refused with that arithmetic."""
+        if not isinstance(data, dict) or "leaves" not in data:
+            return data
+        leaves, planes = data["leaves"], data.get("planes", 1)
+        node = data.get("node", {})
+        nics = node.get("nics", 8) if isinstance(node, dict) else None
+        sus = data.get("scalable_units")
+        if not all(type(v) is int and v >= 1 for v in (leaves, planes, nics)):
+            return data  # the fields' own checks say what is wrong with them
+        per_su = nics * planes
+        how = (f"each scalable unit has one leaf per rail ({nics} NICs per server: "
+               f"node.nics) and plane ({planes}: planes), {per_su} per SU")
+        if "scalable_units" in data:
+            if type(sus) is int and sus * per_su != leaves:
+                raise PydanticCustomError(
+                    "leaf_count", "leaves: {leaves}, but {sus} scalable units give "
+                    "{sus} x {nics} x {planes} = {got}: {how}; leave out one of the two",
+                    {"leaves": leaves, "sus": sus, "nics": nics, "planes": planes,
+                     "got": sus * per_su, "how": how, "at": ("leaves",)})
+            return data
+        if leaves % per_su:
+            below = leaves // per_su * per_su
+            near = " or ".join(str(n) for n in (below, below + per_su) if n)
+            raise PydanticCustomError(
+                "leaf_count", "{leaves} leaves are not a whole number of scalable units: "
+                "{how}, so leaves = scalable_units x {per_su} ({near})",
+                {"leaves": leaves, "how": how, "per_su": per_su, "near": near,
+                 "at": ("leaves",)})
+        return {**data, "scalable_units": leaves // per_su}
+
+
+def _su_or_leaves(schema: dict[str, Any]) -> None:
+    """The JSON Schema asks for `scalable_units` or `leaves`, as validate does."""
+    required = schema.get("required", [])
+    if "scalable_units" in required:
+        required.remove("scalable_units")
+        schema["anyOf"] = [{"required": ["scalable_units"]}, {"required": ["leaves"]}]
 
 
 class ExplicitDevice(IntentModel):
