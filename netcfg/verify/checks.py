@@ -15,7 +15,7 @@ from netcfg.findings import Severity
 from netcfg.render.plan import DevicePlan, Interface
 from netcfg.vendors import vendor
 from netcfg.verify.collect import DeviceState
-from netcfg.verify.pfc import PfcState
+from netcfg.verify.pfc import PfcState, WatchedQueue
 
 SWITCH_ROLES = ("leaf", "spine", "core")
 
@@ -203,17 +203,44 @@ def pfc(plan: DevicePlan, state: DeviceState, max_pauses: int = 0) -> list[Check
         if not i.lossless:
             continue
         for prio in i.pfc_priorities:
-            out += _watchdog(dev, i, prio, first)
+            if first.watchdog is not None:
+                out += _watchdog(dev, i, prio, first.watchdog)
             if after is not None:
                 out += _over_interval(dev, i.name, prio, first, after, state.interval,
                                       max_pauses)
+        if after is not None and i.pfc_priorities:
+            out += _port_pauses(dev, i.name, first, after, state.interval, max_pauses)
+    return out + ecn(plan, state)
+
+
+def ecn(plan: DevicePlan, state: DeviceState) -> list[Check]:
+    """VFY021: ECN marking configured, as the switch runs it, on every queue the plan marks
+    (its ECN profiles: the lossless queue) on every planned port."""
+    got = state.pfc.ecn if state.pfc is not None else None
+    if got is None:
+        return []
+    out = []
+    for i in plan.interfaces:
+        for profile in i.ecn:
+            queues = got.get(i.name)
+            if queues is None:
+                out.append(Check("VFY021", plan.hostname, i.name, False,
+                                 f"queue {profile.queue}: the switch shows no ECN state for "
+                                 "the port"))
+                continue
+            on = queues.get(profile.queue, False)
+            out.append(Check("VFY021", plan.hostname, i.name, on,
+                             f"queue {profile.queue}: ECN marking "
+                             + ("configured" if on else "not configured (planned "
+                                f"{profile.min}-{profile.max} bytes)")))
     return out
 
 
-def _watchdog(dev: str, i: Interface, prio: int, got: PfcState) -> list[Check]:
+def _watchdog(dev: str, i: Interface, prio: int,
+              watchdog: dict[tuple[str, int], WatchedQueue]) -> list[Check]:
     if i.watchdog is None or not i.watchdog.enabled:
         return []
-    q = got.watchdog.get((i.name, prio))
+    q = watchdog.get((i.name, prio))
     if q is None or q.status not in ("operational", "stormed"):
         return [Check("VFY010", dev, i.name, False,
                       f"queue {prio}: the PFC watchdog does not watch it (status "
@@ -245,6 +272,20 @@ def _over_interval(dev: str, port: str, prio: int, first: PfcState, after: PfcSt
         out.append(Check("VFY013", dev, port, drops == 0,
                          f"{drops} packet(s) dropped on lossless queue {prio} in {seconds:g} s"))
     return out
+
+
+def _port_pauses(dev: str, port: str, first: PfcState, after: PfcState, seconds: float,
+                 max_pauses: int) -> list[Check]:
+    """VFY012 where the NOS counts PFC frames per port only (EOS): those received on the
+    port, every priority together, over the interval."""
+    before, now = first.port_frames.get(port), after.port_frames.get(port)
+    if before is None or now is None:
+        return []
+    pauses = now[0] - before[0]
+    return [Check("VFY012", dev, port, pauses <= max_pauses,
+                  f"{pauses} PFC pause frame(s) received on the port (all priorities) in "
+                  f"{seconds:g} s" + ("" if pauses <= max_pauses
+                                      else f" (more than {max_pauses})"), pauses)]
 
 
 def state_checks(plan: DevicePlan, state: DeviceState, max_pauses: int = 0,

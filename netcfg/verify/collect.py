@@ -3,8 +3,9 @@ connection (the same connection file, trust and drivers as diff and push).
 
 Only the getters' documented models are read (napalm/base/base.py): get_bgp_neighbors,
 get_lldp_neighbors_detail, get_interfaces. Each NOS's driver maps its own commands to them
-(docs/verify.md lists the commands). PFC and queue state has no getter: on SONiC it is read
-with the NOS's own commands where netcfg reads them (`Vendor.read_pfc`).
+(docs/verify.md lists the commands). PFC and queue state has no getter: it is read with the
+NOS's own commands where netcfg reads them (netcfg/verify/readers: EOS; SONiC's
+`Vendor.read_pfc`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from netcfg.deploy.connect import Connection, DeviceError, describe
 from netcfg.deploy.targets import Target
 from netcfg.vendors import vendor
 from netcfg.verify.pfc import PfcState
+from netcfg.verify.readers import READERS
 
 
 @dataclass
@@ -67,7 +69,7 @@ def collect(target: Target, timeout: int, interval: float = 0.0) -> DeviceState:
                 raise
             except Exception as exc:  # noqa: BLE001 - every driver has its own exceptions
                 state.errors[part] = describe(exc)
-        read_pfc = vendor(target.nos).read_pfc
+        read_pfc = READERS.get(target.nos, vendor(target.nos).read_pfc)
         try:
             state.pfc = read_pfc(driver)
             if state.pfc is not None and interval > 0:

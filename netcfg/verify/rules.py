@@ -51,16 +51,24 @@ RULES: dict[str, Rule] = {r.id: r for r in (
     Rule("VFY012", "warning", "PFC pause frames received over the interval above the threshold",
          "pauses are congestion's signal, not a failure, but a port pausing much more than "
          "the rest points at an incast or a slow receiver",
-         "SONiC `show pfc counters` (sonic-utilities scripts/pfcstat)"),
+         "SONiC `show pfc counters` (sonic-utilities scripts/pfcstat); EOS `show "
+         "priority-flow-control counters` (per port)"),
     Rule("VFY013", "error", "packets dropped on a lossless queue over the interval",
          "a lossless queue must never drop: headroom too small, PFC off on the peer, or the "
-         "watchdog dropping a storm", "SONiC `show queue counters` (scripts/queuestat)"),
+         "watchdog dropping a storm", "SONiC `show queue counters` (scripts/queuestat); EOS "
+         "`show interfaces counters queue detail`"),
     Rule("VFY014", "error", "a server subnet is missing from a switch's routing table or has "
          "another ECMP width than planned",
          "every switch must reach every other switch's servers over every path the topology "
          "offers (up to its maximum-paths); a subnet missing or on fewer paths means an "
          "announcement lost or filtered, or a session down, and narrows RoCE's ECMP",
          "FRR `show ip route bgp json` on the fabric's twin (netcfg verify --twin)"),
+    Rule("VFY021", "error", "ECN marking not configured on a planned ECN queue",
+         "RoCE's congestion control (DCQCN) starts from ECN marks on the lossless queue: a "
+         "queue that does not mark leaves PFC as the only brake, with pause storms and "
+         "head-of-line blocking",
+         "EOS `show qos interfaces ecn counters queue` (`-`: ECN not configured on the queue; "
+         "ANTA VerifyInterfacesECNCounters)"),
     Rule("VFY019", "warning", "part of a switch's state not read: its driver has no getter",
          "that part of the plan is not checked on that switch, and the report says so",
          "napalm/base/base.py (NotImplementedError)"),

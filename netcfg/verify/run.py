@@ -23,6 +23,7 @@ from netcfg.render.plan import DevicePlan
 from netcfg.verify import checks
 from netcfg.verify.checks import Check
 from netcfg.verify.collect import collect
+from netcfg.verify.readers import NOT_VERIFIABLE
 
 if TYPE_CHECKING:
     from netcfg.deploy.runs import State
@@ -102,10 +103,15 @@ def verify_device(target: Target, plan: DevicePlan, desired: Desired, opts: Opti
                                        f"{GETTERS[part]} is not implemented by the "
                                        f"{target.driver} driver: not checked"))
         if got.pfc is None and "pfc" not in got.errors:
-            report.not_checked.append(f"PFC and queue state (netcfg reads none on "
-                                      f"{target.nos} so far)")
-        elif interval <= 0:
-            report.not_checked.append("pause frames and lossless drops (give --interval)")
+            why = NOT_VERIFIABLE.get(target.nos, "netcfg reads none there")
+            report.not_checked.append(f"PFC and queue state: not verifiable on {target.nos} "
+                                      f"({why})")
+        else:
+            report.not_checked += [f"{rules}: not verifiable on {target.nos} ({why})"
+                                   for rules, why in (got.pfc.not_verifiable if got.pfc
+                                                      else ())]
+            if interval <= 0:
+                report.not_checked.append("pause frames and lossless drops (give --interval)")
         report.checks += checks.state_checks(plan, got, max_pauses, origins)
     report.seconds = time.perf_counter() - start
     return report

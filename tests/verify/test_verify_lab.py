@@ -43,12 +43,13 @@ def test_after_a_push_every_check_holds(verify_lab: VerifyLab):
     for c in dev["checks"]:
         count[c["rule"]] = count.get(c["rule"], 0) + 1
     # VFY009: each spine sends at least what it originates itself, its loopback
+    # VFY021: every port (servers and uplinks) marks ECN on its lossless queue 3
     assert count == {"VFY001": 1, "VFY004": 32, "VFY005": 32, "VFY006": 32, "VFY002": 16,
-                     "VFY007": 16, "VFY008": 16, "VFY009": 16}
+                     "VFY007": 16, "VFY008": 16, "VFY009": 16, "VFY021": 32}
     mtu = {c["message"] for c in dev["checks"] if c["rule"] == "VFY006"}
     assert mtu == {"MTU 9202"}
     code, text = _verify(verify_lab, "text")
-    assert code == 0 and "161 check(s), 0 failed" in text
+    assert code == 0 and "193 check(s), 0 failed" in text
     assert "ok    VFY007 BGP session established: 16" in text
 
 
@@ -95,9 +96,9 @@ def test_state_faults_are_named_in_every_format(verify_lab: VerifyLab):
     fails = {case.get("name") for case in root.iter("testcase")
              if case.find("failure") is not None}
     assert fails == {f"{r} {s}" for r, s in named}
-    # a port that is down has no speed or MTU to check, a session down no prefix count: 161
+    # a port that is down has no speed or MTU to check, a session down no prefix count: 193
     # checks less those two and those three
-    assert root.get("failures") == "6" and root.get("tests") == "156"
+    assert root.get("failures") == "6" and root.get("tests") == "188"
     github = outputs["github"][1].splitlines()
     assert len(github) == 6 and all(line.startswith("::error ") for line in github)
     assert any("title=VFY002" in line and "leaf-su1-r1%3AEthernet9/1" not in line
@@ -343,7 +344,7 @@ def test_the_api_verifies_like_the_command(verify_lab: VerifyLab):
     from netcfg import api
 
     result = api.verify(verify_lab.inventory, verify_lab.connect, devices=(LEAF,))
-    assert result.exit_code == 0 and len(result.checks()) == 161
+    assert result.exit_code == 0 and len(result.checks()) == 193
     assert result.findings() == [] and result.file is not None
     assert result.file.endswith("multivendor/fabric.yaml")
 
@@ -415,3 +416,84 @@ def test_sonic_pfc_state_and_its_faults_in_every_format(verify_lab: VerifyLab):
     github = outputs["github"][1]
     for rule, port in errors:
         assert f"title={rule}::{SONIC_LEAF}:{port}: " in github
+
+
+def test_eos_pfc_queue_and_ecn_state_and_its_faults(verify_lab: VerifyLab):
+    """leaf-su1-r1 (EOS; 32 ports lossless on priority 3, ECN on queue 3) over an interval:
+    no pause frame, no lossless drop, ECN configured on every port (exit 0); the watchdog is
+    not verifiable on EOS and the report says so. Then a PFC storm on Ethernet9/1 (1,000
+    frames on its one lossless priority between the two readings) and lossless drops on
+    Ethernet1/1 (100 on queue 3): named with rule and port."""
+    from netcfg import api
+
+    code, out = _verify(verify_lab, "json", "--interval", "0.01")
+    assert code == 0, out
+    [dev] = json.loads(out)["devices"]
+    ok = [c["rule"] for c in dev["checks"] if c["ok"]]
+    for rule in ("VFY012", "VFY013", "VFY021"):
+        assert ok.count(rule) == 32, rule
+    assert "VFY010" not in ok and "VFY011" not in ok
+    assert [n for n in dev["not_checked"] if n.startswith("VFY010, VFY011: not verifiable "
+                                                          "on eos")], dev["not_checked"]
+    lab, w = verify_lab.lab, verify_lab.wiring
+    lab.call(w.pfc_storm, LEAF, "Ethernet9/1")
+    lab.call(w.lossless_drops, LEAF, "Ethernet1/1")
+    try:
+        result = api.verify(verify_lab.inventory, verify_lab.connect, devices=(LEAF,),
+                            interval=0.01)
+    finally:
+        lab.call(w.clear, verify_lab.links)
+    assert result.exit_code == 1
+    found = {(c.rule, c.interface): c for c in result.failed()}
+    assert set(found) == {("VFY012", "Ethernet9/1"), ("VFY013", "Ethernet1/1")}
+    assert found[("VFY012", "Ethernet9/1")].severity == "warning"
+    assert found[("VFY012", "Ethernet9/1")].message == (
+        "1000 PFC pause frame(s) received on the port (all priorities) in 0.01 s "
+        "(more than 0)")
+    assert found[("VFY013", "Ethernet1/1")].message == \
+        "100 packet(s) dropped on lossless queue 3 in 0.01 s"
+
+
+def _like(ours: object, theirs: object, where: str, named: tuple[str, ...]) -> None:
+    """Field by field: at a level whose keys are names (ports, classes, queues: `named`,
+    by path) each of ours has the shape of the capture's first; elsewhere the same keys and
+    value types."""
+    if isinstance(theirs, dict):
+        assert isinstance(ours, dict) and ours, where
+        if where in named:
+            first = next(iter(theirs.values()))
+            for v in ours.values():
+                _like(v, first, f"{where}.*", named)
+            return
+        assert set(ours) == set(theirs), (where, set(ours) ^ set(theirs))
+        for k in ours:
+            _like(ours[k], theirs[k], f"{where}.{k}", named)
+    else:
+        assert type(ours) is type(theirs), (where, ours, theirs)
+
+
+def test_lab_eos_pfc_output_has_the_shape_of_anta_captures(verify_lab: VerifyLab):
+    from netcfg.verify.readers import eos
+
+    from .test_outside_pfc import ANTA
+
+    driver = napalm.get_network_driver("eos")(**verify_lab.lab[LEAF].napalm())
+    driver.open()
+    try:
+        got = driver.cli(list(eos.COMMANDS), encoding="json")
+    finally:
+        driver.close()
+    pairs = [(eos.PFC_COUNTERS, "show_priority-flow-control_counters.json",
+              (".interfaceCounters",)),
+             (eos.QUEUE_DROPS, "show_interfaces_counters_queue_detail.json",
+              (".egressQueueCounters.interfaces",
+               ".egressQueueCounters.interfaces.*.ucastQueues.trafficClasses",
+               ".egressQueueCounters.interfaces.*.mcastQueues.trafficClasses")),
+             (eos.ECN_COUNTERS, "show_qos_interfaces_ecn_counters_queue.json",
+              (".intfQueueCounters", ".intfQueueCounters.*.queueCounters"))]
+    for command, name, named in pairs:
+        _like(got[str(command)], json.loads((ANTA / name).read_text()), "", named)
+    ecn = got[str(eos.ECN_COUNTERS)]["intfQueueCounters"]["Ethernet9/1"]["queueCounters"]
+    # the rendered uplink marks ECN on uc-tx-queue 3 only
+    assert ecn == {"0": "-", "1": "-", "2": "-", "3": "0", "4": "-", "5": "-", "6": "-",
+                   "7": "-"}

@@ -112,6 +112,14 @@ def show(dev: EosEmulator, wiring: Wiring, args: list[str]) -> dict[str, Any] | 
         return {"vrfs": {"default": {"peerList": []}}}
     if args[:2] == ["lldp", "neighbors"] and args[-1:] == ["detail"]:
         return _lldp(dev, wiring, args[2:-1])
+    from netcfg.lab.eos import pfcstate  # PFC, queue drops, ECN (netcfg verify)
+
+    if args == ["priority-flow-control", "counters"]:
+        return pfcstate.pfc_counters(dev, wiring)
+    if args == ["interfaces", "counters", "queue", "detail"]:
+        return pfcstate.queue_detail(dev, wiring)
+    if args == ["qos", "interfaces", "ecn", "counters", "queue"]:
+        return pfcstate.ecn_counters(dev)
     return None
 
 

@@ -1,0 +1,28 @@
+"""PFC, queue and ECN state read with each NOS's own commands, where netcfg has a parser
+tested on a published capture of the NOS's output (docs/verify.md names them): EOS here,
+SONiC through its vendor package (`Vendor.read_pfc`). Where none was found, the checks are
+not verifiable on that NOS and every report says so, naming the command and why."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from netcfg.verify.pfc import PfcState
+from netcfg.verify.readers import eos
+
+#: NOS -> reader of one PfcState through the NAPALM driver
+READERS: dict[str, Callable[[Any], PfcState]] = {"eos": eos.read}
+
+#: NOS -> why its PFC and queue state is not verifiable (no reader)
+NOT_VERIFIABLE: dict[str, str] = {
+    "nxos": "`show interface priority-flow-control`, `show queuing interface` and `show "
+            "queuing pfc-queue`: no published capture of their NX-API JSON or text to test "
+            "a parser on",
+    "cumulus": "`nv show interface <port> qos roce status` and `... qos roce counters`: "
+               "NVIDIA's documented outputs may not be copied (no licence) and no other "
+               "capture was found",
+    "junos": "PFC per priority, the PFC watchdog and ECN marking (`show interfaces <port> "
+             "extensive`, `show class-of-service interface`): no published capture of a "
+             "switch with PFC",
+}
