@@ -277,6 +277,10 @@ from netcfg.verify.cli import verify  # noqa: E402 - click only, NAPALM loads wh
 
 main.add_command(verify)
 
+from netcfg.report.cli import report  # noqa: E402 - click only, the intent loads when it runs
+
+main.add_command(report)
+
 
 if __name__ == "__main__":  # pragma: no cover
     main()
