@@ -79,3 +79,32 @@ def test_push_refuses_an_frr_device_in_one_line(fabric_path, monkeypatch):
         from_intent(result.fabric, result.fabric.switches()[:1], fabric_path.parent)
     assert "does not deploy to frr devices" in str(err.value)
     assert "\n" not in str(err.value)
+
+
+def _timers_path(tmp: Path, timers: dict) -> Path:
+    import yaml
+
+    path = swapped(tmp, "example", PLATFORM)
+    doc = yaml.safe_load(path.read_text())
+    doc.setdefault("routing", {})["timers"] = timers
+    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+    return path
+
+
+def test_every_file_states_the_intents_bgp_timers(fabric_path, tmp_path):
+    """`timers bgp <keepalive> <hold>` under `router bgp` (FRR bgpd, bgp_vty.c `timers bgp
+    (0-65535) (0-65535)`: every neighbour's unless it or its group sets its own): the
+    intent's defaults 3/9 s (docs/intent.md) on every file; 10/30 s where the intent says
+    so, which FRR's own parser takes too."""
+    for plan in nos_plans(fabric_path, "frr"):
+        router = render_plan(plan).split("\nrouter bgp ", 1)[1].split("\nexit\n", 1)[0]
+        assert "\n timers bgp 3 9\n" in router, plan.hostname
+    other = nos_plans(_timers_path(tmp_path, {"keepalive": "10s", "hold": "30s"}), "frr")[0]
+    text = render_plan(other)
+    assert "\n timers bgp 10 30\n" in text and "timers bgp 3 9" not in text
+    if shutil.which("vtysh") is not None:
+        conf = tmp_path / "other.conf"
+        conf.write_text(text)
+        check = subprocess.run(["vtysh", "-C", "-f", str(conf)], capture_output=True,
+                               text=True, timeout=60)
+        assert check.returncode == 0, check.stdout + check.stderr

@@ -27,3 +27,6 @@ class FrrConfig:
     bgp: Bgp
     #: BGP-learned routes are passed on; False: an outbound filter lets only `networks` out
     transit: bool
+    #: `timers bgp <keepalive> <hold>` (seconds, routing.timers): every session's, where the
+    #: file states it rather than leave it to the `frr defaults` profile
+    timers: tuple[int, int]

@@ -24,7 +24,8 @@ def build(plan: DevicePlan) -> FrrConfig:
         interfaces=tuple(Interface(i.name, i.description, i.address)
                          for i in plan.interfaces if i.address),
         blackholes=tuple(p for p in plan.bgp.networks if p not in have),
-        bgp=Bgp.of(plan.bgp), transit=True)
+        bgp=Bgp.of(plan.bgp), transit=True,
+        timers=(plan.bgp.keepalive_s, plan.bgp.hold_s))
 
 
 def read(text: str) -> QosFacts:

@@ -136,9 +136,13 @@ def _device(plan: DevicePlan) -> dict[str, Any]:
             intf[f"{i.name}|{i.address}"] = {}
     out["PORT"], out["INTERFACE"] = port_table, intf
     local = {i.name: i.address.split("/")[0] for i in plan.interfaces if i.address}
+    # keepalive/holdtime: sonic-bgp-common.yang sonic-bgp-cmn-neigh (uint16, seconds), which
+    # bgpcfgd's bgpd/templates/general/instance.conf.j2 turns into `neighbor <ip> timers
+    # <keepalive> <holdtime>` (unless they are 60/180, what it leaves to FRR's default)
+    timers = {"keepalive": str(plan.bgp.keepalive_s), "holdtime": str(plan.bgp.hold_s)}
     out["BGP_NEIGHBOR"] = {
         n.address: {"asn": str(n.remote_as), "name": n.name, "local_addr": local[n.interface],
-                    "admin_status": "up"} for n in plan.bgp.neighbors}
+                    "admin_status": "up", **timers} for n in plan.bgp.neighbors}
     # bgpd.main.conf.j2 does not announce routed ports' subnets; bgpcfgd (managers_static_rt.py)
     # turns each STATIC_ROUTE into `ip route <prefix> blackhole tag 1` and announces tag-1
     # statics (`redistribute static route-map STATIC_ROUTE_FILTER`). The connected /31s inside
