@@ -39,7 +39,7 @@ RULES: dict[str, Rule] = {r.id: r for r in (
          "switch's NOS allows", "the NOS takes the session down past its limit (EOS: "
          "Idle(MaxPath) past maximum-routes, 12,000 when none is configured) and keeps it "
          "down: the links of that session carry no traffic", "netcfg/lint/prefixes.py; "
-         "docs/render-eos.md (prefix limit)"),
+         "docs/render-eos.md, docs/render-nxos.md (prefix limit)"),
 )}
 
 
@@ -135,14 +135,19 @@ def sessions(fabric: Fabric, receivers: set[str] | None = None) -> list[Session]
 
 
 def limits(fabric: Fabric) -> dict[str, tuple[int, str, str]]:
-    """Switch name -> (its NOS's per-session limit, the NOS, where the limit comes from), for
-    the switches whose NOS has one."""
+    """Switch name -> (the per-session limit its NOS's file leaves it in this fabric, the NOS,
+    where the limit comes from), for the switches whose NOS has one (Vendor.prefix_limit: EOS
+    sizes its rendered maximum-routes from the fabric's prefixes; NX-OS states no default)."""
     out = {}
+    total = _upper_bound(fabric)
+    by_nos: dict[str, tuple[int, str] | None] = {}
     for dev in fabric.switches():
         nos = fabric.platform(dev).nos
-        caps = vendor(nos).capabilities
-        if caps.prefix_limit is not None:
-            out[dev.name] = (caps.prefix_limit, nos, caps.prefix_limit_source)
+        if nos not in by_nos:
+            by_nos[nos] = vendor(nos).prefix_limit(total)
+        got = by_nos[nos]
+        if got is not None:
+            out[dev.name] = (got[0], nos, got[1])
     return out
 
 

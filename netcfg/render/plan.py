@@ -161,6 +161,9 @@ class Bgp:
     #: BGP keepalive and hold time of every session, whole seconds (routing.timers)
     keepalive_s: int
     hold_s: int
+    #: prefixes the whole fabric originates at most (every switch's loopback and one subnet
+    #: per server port): no session carries more, so a NOS sizes a per-session limit from it
+    fabric_prefixes: int = 0
 
     def with_bfd(self) -> list[tuple[Neighbor, Bfd]]:
         """The sessions that run BFD, each with its group's timers."""
@@ -401,6 +404,8 @@ DESCRIPTIVE: dict[str, str] = {
     "qos.headroom_profiles[].model": "which physics model gave the headroom (netcfg explain)",
     "qos.ecn_profiles[].name": "a NOS without named ECN profiles writes values inline",
     "qos.classes[].name": "a NOS without named classes writes queues by number",
+    "bgp.fabric_prefixes": "sizes a per-session prefix limit where the NOS file states one "
+                           "(EOS maximum-routes, never below its floor)",
 }
 
 #: Plan fields that mean something only while another field has a value.
@@ -468,6 +473,7 @@ class PlanBuilder:
         #: per NOS: whether it can state a session key (keyed)
         self._session_key: dict[str, bool] = {}
         self._keyed: dict[tuple[str | None, str | None], bool] = {}
+        self._fabric_prefixes: int | None = None
 
     def _qos_classes(self) -> tuple[list[QosClass], dict[int, int], int]:
         qos = self.intent.qos
@@ -480,6 +486,14 @@ class PlanBuilder:
             for d in c.dscp:
                 dscp_to_tc[d] = c.tc
         return classes, dscp_to_tc, default_tc
+
+    def fabric_prefixes(self) -> int:
+        """Bgp.fabric_prefixes, counted once per fabric."""
+        if self._fabric_prefixes is None:
+            self._fabric_prefixes = sum(
+                1 + sum(1 for p in d.ports if p.peer is not None and not p.peer.device.is_switch)
+                for d in self.fabric.switches())
+        return self._fabric_prefixes
 
     def keyed(self, dev: Device, peer: Device) -> bool:
         """A session is authenticated when the intent asks and both ends' NOS can state a key:
@@ -611,7 +625,8 @@ class PlanBuilder:
                           for name, role in sorted((group_name(r), r) for r in peer_roles)],
                   networks=[loopback] + subnets, server_blocks=blocks,
                   keepalive_s=intent.routing.timers.keepalive_s,
-                  hold_s=intent.routing.timers.hold_s)
+                  hold_s=intent.routing.timers.hold_s,
+                  fabric_prefixes=self.fabric_prefixes())
         return DevicePlan(
             hostname=dev.name, role=dev.role, nos=platform.nos, platform=dev.platform or "",
             release=dev.release, model=f"{platform.vendor} {platform.model}",

@@ -235,6 +235,16 @@ class Vendor(ABC):
         `netcfg verify`; None where netcfg reads none on this NOS."""
         return None
 
+    def prefix_limit(self, fabric_prefixes: int) -> tuple[int, str] | None:
+        """The prefixes one BGP session may carry to a switch of this NOS, as its file leaves
+        it in a fabric that originates at most `fabric_prefixes` (a NOS may size a rendered
+        limit from it), and where that comes from; None: no limit. Capabilities.prefix_limit
+        by default."""
+        caps = self.capabilities
+        if caps.prefix_limit is None:
+            return None
+        return caps.prefix_limit, caps.prefix_limit_source
+
     def reported_mtu(self, l2_mtu: int) -> int | None:
         """The MTU this NOS's NAPALM driver reports (get_interfaces) for a port rendered for
         L2 frames of `l2_mtu` bytes: what the NOS's own `mtu` statement holds

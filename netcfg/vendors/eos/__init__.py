@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from netcfg.vendors.base import ModuleVendor
 from netcfg.vendors.checks import unverified
-from netcfg.vendors.eos import render, routing
+from netcfg.vendors.eos import capabilities, render, routing
 from netcfg.vendors.eos.deploy import EosDeploy
 from netcfg.vendors.eos.facts import FACTS
 
@@ -35,6 +35,11 @@ class Eos(ModuleVendor):
                           "radius-server host <server> vrf MGMT key 0 <key>",
                           "AVD writes RADIUS keys only in type 7",
                           ("management", "aaa", "protocol"))
+
+    def prefix_limit(self, fabric_prefixes: int) -> tuple[int, str] | None:
+        """The `maximum-routes` the file renders for such a fabric (capabilities.py)."""
+        return (capabilities.maximum_routes(fabric_prefixes),
+                capabilities.prefix_limit_source(fabric_prefixes))
 
     def reported_mtu(self, l2_mtu: int) -> int | None:
         """The value the file's `mtu` statement holds."""

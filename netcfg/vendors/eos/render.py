@@ -13,7 +13,7 @@ from typing import Any
 
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
 from netcfg.render.plan import DevicePlan, Interface, Watchdog, user_hash
-from netcfg.vendors.eos.capabilities import CAPABILITIES, MAXIMUM_ROUTES
+from netcfg.vendors.eos.capabilities import CAPABILITIES, maximum_routes
 from netcfg.vendors.eos.model import (
     Bgp,
     EcnMark,
@@ -156,7 +156,7 @@ def build(plan: DevicePlan) -> EosConfig:
         dscp_to_tc=tuple((tc, tuple(ds)) for tc, ds in sorted(by_tc.items())),
         traffic_classes=tuple(c.tc for c in classes), watchdog=watchdog,
         hash_fields=tuple(HASH_KEYWORDS[f] for f in HASH_KEYWORDS if f in plan.ecmp.fields),
-        bgp=bgp, maximum_routes=MAXIMUM_ROUTES,
+        bgp=bgp, maximum_routes=maximum_routes(plan.bgp.fabric_prefixes),
         bgp_timers=(plan.bgp.keepalive_s, plan.bgp.hold_s), wait_install=True)
 
 

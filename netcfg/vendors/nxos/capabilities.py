@@ -31,6 +31,12 @@ CAPABILITIES = Capabilities(
         "priority-flow-control watch-dog shutdown-multiplier": "polls before the queue is shut",
         "priority-flow-control auto-restore multiplier": "polls before the queue is restored",
     },
+    # No `maximum-prefix` is rendered and NX-OS states no default limit: Cisco's Nexus 3000
+    # NX-OS Unicast Routing Configuration Guide 5.0(3)U1(1), "Configuring Advanced BGP", lists
+    # none among its "Default BGP Parameters" (Table 6-1) and advises "Use the maximum-prefix
+    # configuration option per peer to restrict the number of routes received"; no Nexus 9000
+    # text found says otherwise. RTE006 then has no NX-OS limit to compare with.
+    prefix_limit=None,
     unrendered={
         "banners": "no banner is rendered: NX-OS's `banner motd` takes a delimiter character "
                    "and the form its running configuration shows a several-line banner in is "
