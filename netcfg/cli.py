@@ -133,17 +133,23 @@ def _quiet_libraries() -> None:
 @click.argument("path", type=click.Path())
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
 @click.option("--output", type=click.Path(dir_okay=False), help="write the report here")
-def validate(path: str, fmt: str, output: str | None) -> None:
+@click.option("-q", "--quiet", is_flag=True,
+              help="leave info findings (notes) out of the report; the last line counts them")
+def validate(path: str, fmt: str, output: str | None, quiet: bool) -> None:
     """Load the intent, check schema and references, expand the topology."""
+    from netcfg.validate import quieted
     from netcfg.validate import validate as run
 
     result = run(path)
+    hidden = 0
+    if quiet:  # notes never make an intent invalid: the exit code is the same either way
+        result, hidden = quieted(result)
     summary = result.fabric.summary() if result.fabric else None
     waived = [f"waived {c.finding.severity}: {c.finding.text()} [waived: "
               f"{c.waiver.reason if c.waiver else ''}]" for c in result.waived]
     if fmt == "json":
         _emit(json.dumps({"ok": result.ok, "fabric": result.fabric.name if result.fabric else None,
-                          "summary": summary,
+                          "summary": summary, "hidden_notes": hidden,
                           "findings": [f.as_dict() for f in result.findings],
                           "waived": [{**c.finding.as_dict(), "waiver_reason": c.waiver.reason
                                       if c.waiver else None} for c in result.waived]},
@@ -151,7 +157,7 @@ def validate(path: str, fmt: str, output: str | None) -> None:
     elif output:
         lines = [f"{f.severity}: {f.text()}" for f in result.findings] + waived
         if result.ok and result.fabric is not None:
-            lines.append(f"ok: fabric {result.fabric.name}: {_counts(summary)}")
+            lines.append(f"ok: fabric {result.fabric.name}: {_counts(summary)}{_hidden(hidden)}")
         _emit("\n".join(lines), output)
     else:
         _print_findings(result.findings)
@@ -159,15 +165,19 @@ def validate(path: str, fmt: str, output: str | None) -> None:
             click.echo(_color(line, "cyan"))
         if result.ok and result.fabric is not None:
             click.echo(_color("ok", "green") + f": fabric {result.fabric.name}: "
-                       f"{_counts(summary)}")
+                       f"{_counts(summary)}{_hidden(hidden)}")
     if not result.ok:
         n = sum(1 for f in result.findings if f.severity == "error")
-        click.echo(f"{n} error(s)", err=True)
+        click.echo(f"{n} error(s){_hidden(hidden)}", err=True)
     sys.exit(0 if result.ok else 1)
 
 
 def _counts(summary: dict[str, int] | None) -> str:
     return ", ".join(f"{v} {k}" for k, v in (summary or {}).items())
+
+
+def _hidden(notes: int) -> str:
+    return f" ({notes} note(s) hidden by --quiet)" if notes else ""
 
 
 @main.command()

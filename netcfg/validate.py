@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from netcfg.findings import Finding, IntentError
@@ -67,6 +67,15 @@ def _judged(result: Validation) -> Validation:
     result.findings = [c.finding for c in checked if not c.waived]
     result.waived = [c for c in checked if c.waived]
     return result
+
+
+def quieted(result: Validation) -> tuple[Validation, int]:
+    """`result` without its info findings (`--quiet`), and how many were left out (waived
+    ones included). Notes never make an intent invalid, so `ok` is the same."""
+    findings = [f for f in result.findings if f.severity != "info"]
+    waived = [c for c in result.waived if c.finding.severity != "info"]
+    hidden = len(result.findings) - len(findings) + len(result.waived) - len(waived)
+    return replace(result, findings=findings, waived=waived), hidden
 
 
 def waived_note(result: Validation) -> str | None:

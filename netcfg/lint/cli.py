@@ -28,8 +28,10 @@ def _plain(text: str, fg: str) -> str:
               help="deadlock depth: also check every set of K failed links")
 @click.option("--no-deadlock", is_flag=True, help="skip the deadlock check")
 @click.option("--list-rules", is_flag=True, help="list every rule (text or json) and exit")
+@click.option("-q", "--quiet", is_flag=True,
+              help="leave info findings (notes) out of the report; the summary counts them")
 def lint(path: str | None, fmt: str, output: str | None, fail_on: str, failures: int,
-         no_deadlock: bool, list_rules: bool) -> None:
+         no_deadlock: bool, list_rules: bool, quiet: bool) -> None:
     """Every check netcfg knows (schema, physics, deadlock, render capabilities, consistency)
     as one CI gate: exit 1 when an unwaived finding is at or above --fail-on."""
     from netcfg.lint import formats
@@ -46,6 +48,8 @@ def lint(path: str | None, fmt: str, output: str | None, fail_on: str, failures:
             click.echo(f"  lint: {step}", err=True)
 
     result = run(path, failures=failures, deadlock=not no_deadlock, progress=progress)
+    if quiet:  # notes never fail the gate: the exit code is the same either way
+        result = result.quiet()
     fallback = _fabric_file(path)
     if fmt == "json":
         out = formats.as_json(result, fail_on)

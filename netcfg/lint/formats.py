@@ -11,7 +11,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections import defaultdict
+import re
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path, PurePosixPath
@@ -102,8 +103,10 @@ def summary(result: LintResult, fail_on: str) -> str:
         else:
             counts[c.finding.severity] += 1
     gate = "fail" if result.failing(fail_on) else "pass"
-    return (f"{counts['error']} error(s), {counts['warning']} warning(s), {counts['info']} "
-            f"note(s), {waived} waived: {gate} (--fail-on {fail_on})")
+    notes = (f"{result.hidden} note(s) hidden by --quiet" if result.hidden
+             else f"{counts['info']} note(s)")
+    return (f"{counts['error']} error(s), {counts['warning']} warning(s), {notes}, "
+            f"{waived} waived: {gate} (--fail-on {fail_on})")
 
 
 # --------------------------------------------------------------------------- json
@@ -123,6 +126,7 @@ def as_json(result: LintResult, fail_on: str) -> str:
         "fail_on": fail_on,
         "deadlock": result.deadlock,
         "summary": summary(result, fail_on),
+        "hidden_notes": result.hidden,
         "findings": items,
     }, indent=2)
 
@@ -137,15 +141,45 @@ def rule_name(rule: Rule) -> str:
     return "".join(w[:1].upper() + w[1:] for w in words) or rule.id
 
 
+#: a reference to the research notes' own rule list (P1-P12, E1-E10, H1-H5) or to the
+#: project's deadlock cases (C06/C07): ids a reader of a code-scanning alert cannot look up
+_NOTE_ID = re.compile(r"^(?:[PEH][0-9]+|cases? C[0-9]+(?:/C[0-9]+)*)(?:\s*\(.*\))?$")
+
+
+def public_source(source: str) -> str:
+    """A rule's source as docs/rules.md gives it, without the research notes' ids: what is
+    left names an outside reference (a standard, a paper, a vendor file) or nothing."""
+    parts = []
+    for part in source.split(";"):
+        items = [i.strip() for i in part.split(",")]
+        kept = [i for i in items if i and not _NOTE_ID.match(i)]
+        if kept:
+            parts.append(", ".join(kept))
+    return "; ".join(parts)
+
+
+def rule_help(rule: Rule) -> tuple[str, str]:
+    """The rule's text as docs/rules.md has it (rule, why, source), as plain text and as
+    Markdown: what a code-scanning UI shows under "Rule help"."""
+    source = public_source(rule.source)
+    why = rule.rationale.rstrip(".")
+    text = f"{rule.summary}: {why}." + (f" Source: {source}." if source else "")
+    markdown = (f"**{rule.id}** ({rule.severity}): {rule.summary}\n\n{why}."
+                + (f"\n\nSource: {source}." if source else ""))
+    return text, markdown
+
+
 def _sarif_rule(rule: Rule, layer: str) -> dict:
+    text, markdown = rule_help(rule)
+    source = public_source(rule.source)
     return {
         "id": rule.id,
         "name": rule_name(rule),
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": f"{rule.summary}: {rule.rationale}"},
-        "help": {"text": f"{rule.rationale} (source: {rule.source})"},
+        "help": {"text": text, "markdown": markdown},
         "defaultConfiguration": {"level": SARIF_LEVEL[rule.severity]},
-        "properties": {"tags": ["netcfg", layer], "source": rule.source},
+        "properties": {"tags": ["netcfg", layer], **({"source": source} if source else {})},
     }
 
 
@@ -231,11 +265,9 @@ def junit(result: LintResult, fail_on: str = "error") -> str:
         if not found:
             ET.SubElement(suite, "testcase", classname=classname, name=title, time="0")
             tests += 1
-        for c in found:
+        for c, name in zip(found, _case_names(rid, found)):
             f = c.finding
-            subject = f"{f.device}{':' + f.interface if f.interface else ''}" if f.device \
-                else "fabric"
-            attrs = {"classname": classname, "name": f"{rid} {subject}", "time": "0"}
+            attrs = {"classname": classname, "name": name, "time": "0"}
             file = relative(f.file)
             if file:
                 attrs["file"] = file
@@ -260,6 +292,30 @@ def junit(result: LintResult, fail_on: str = "error") -> str:
     root.append(suite)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")
+
+
+def _case_names(rid: str, found: list[Checked]) -> list[str]:
+    """One testcase name per finding, unique within the rule (CI systems key a test's
+    history by its name, and merge or drop cases that share one): `RULE device[:port]`, then
+    the message where several findings share that, then a count where even that repeats."""
+    def subject(f: Finding) -> str:
+        return f"{f.device}{':' + f.interface if f.interface else ''}" if f.device else "fabric"
+
+    names = [f"{rid} {subject(c.finding)}" for c in found]
+    shared = Counter(names)
+    names = [n if shared[n] == 1 else f"{n}: {_shortened(one_line(c.finding.message))}"
+             for n, c in zip(names, found)]
+    shared = Counter(names)
+    seen: Counter[str] = Counter()
+    out = []
+    for n in names:
+        seen[n] += 1
+        out.append(n if shared[n] == 1 else f"{n} ({seen[n]})")
+    return out
+
+
+def _shortened(text: str, width: int = 100) -> str:
+    return text if len(text) <= width else text[:width - 3].rstrip() + "..."
 
 
 # --------------------------------------------------------------------------- github

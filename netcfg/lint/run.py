@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,15 @@ class LintResult:
     results: list[waive.Checked]
     deadlock: dict[str, Any] | None = None
     seconds: dict[str, float] = field(default_factory=dict)
+    #: info findings (waived or not) left out of `results` by `quiet()`: the report says how
+    #: many, so a reader knows there is more
+    hidden: int = 0
+
+    def quiet(self) -> LintResult:
+        """The same result without its info findings (`--quiet`): notes explain, they never
+        fail the gate, so leaving them out changes no exit code."""
+        kept = [c for c in self.results if c.finding.severity != "info"]
+        return replace(self, results=kept, hidden=self.hidden + len(self.results) - len(kept))
 
     def failing(self, fail_on: str) -> list[waive.Checked]:
         """Unwaived findings at or above `fail_on` (error | warning)."""
