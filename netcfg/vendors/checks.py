@@ -84,6 +84,10 @@ RULES: dict[str, Rule] = {r.id: r for r in (
          "fullness; netcfg converts its byte thresholds against the queue's dynamic limit, which "
          "no Juniper page names as the base, so marking may start far from the planned bytes",
          "Juniper fill-level page; Apstra 6.1 DCQCN configlet; AI JVD configlet"),
+    Rule("CAP032", "warning", "a BGP keepalive Junos cannot state: it sends one every third "
+         "of the hold time", "the Junos switches send keepalives less often than "
+         "routing.timers asks (the hold time, and so failure detection, is as asked)",
+         "Juniper, hold-time (Protocols BGP)"),
     Rule("CAP012", "warning", "the device's NOS file holds routing only",
          "PFC, ECN, DSCP mapping, buffers and hashing must be configured on the box by other "
          "means, or the lossless class is not lossless there", "render capability table"),

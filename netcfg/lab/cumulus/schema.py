@@ -388,7 +388,14 @@ _NEIGHBOR = switched({
     "description": TEXT,
     "password": TEXT,
     "address-family": Obj({"ipv4-unicast": switched(), "ipv6-unicast": switched()}),
-    "timers": Obj({"keepalive": integer(0, 65535, "auto"), "hold": integer(0, 65535, "auto")}),
+    # NVUE reference, BGP (`vrf <v> router bgp neighbor|peer-group <id> timers ...`) and its
+    # command list: keepalive (1-65535|none|auto), hold (3-65535|none|auto),
+    # connection-retry (1-65535|auto), route-advertisement (1-600|none|auto); no row of the
+    # 5.15 change table touches them
+    "timers": Obj({"keepalive": integer(1, 65535, "none", "auto"),
+                   "hold": integer(3, 65535, "none", "auto"),
+                   "connection-retry": integer(1, 65535, "auto"),
+                   "route-advertisement": integer(1, 600, "none", "auto")}),
     # Cumulus Linux 5.14 "Bidirectional Forwarding Detection - BFD", BFD in BGP (NVUE tab):
     # `neighbor <id> bfd enable on`, `detect-multiplier`, `min-rx-interval`, `min-tx-interval`;
     # the ranges are those of the FRR command it sets (`neighbor X bfd (2-255) (50-60000)

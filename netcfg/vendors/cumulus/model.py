@@ -65,6 +65,11 @@ class Bgp:
     neighbors: tuple[Neighbor, ...]
     #: empty where the release sets BFD timers on the peer group itself
     bfd_profiles: tuple[BfdProfile, ...]
+    #: `timers keepalive <s>` and `timers hold <s>` on every peer group (and on a neighbour
+    #: in none): NVUE reference, BGP, `vrf <v> router bgp peer-group <id> timers keepalive
+    #: (1-65535|none|auto)` and `... timers hold (3-65535|none|auto)`, unchanged in 5.15
+    keepalive: int
+    hold: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -180,7 +180,7 @@ def build(plan: DevicePlan) -> CumulusConfig:
         bgp=Bgp(b.asn, b.router_id, b.multipath_relax, b.maximum_paths, tuple(b.networks),
                 tuple(PeerGroup(g.name, g.bfd) for g in b.groups),
                 tuple(Neighbor(n.address, n.remote_as, n.group or None, n.description, n.keyed)
-                      for n in b.neighbors), profiles),
+                      for n in b.neighbors), profiles, b.keepalive_s, b.hold_s),
         qos_profile=MAPPING,
         dscp_to_switch_priority=tuple(sorted(q.dscp_to_tc.items())),
         # switch-priority = traffic class = queue (netcfg keeps them equal)

@@ -171,6 +171,9 @@ class JunosConfig:
     ecmp_policy: str
     export_policy: str
     bgp_groups: tuple[BgpGroup, ...]
+    #: `hold-time <s>` in every BGP group (Juniper, `hold-time (Protocols BGP)`: the hold
+    #: time is three times the keepalive interval, so Junos states no keepalive of its own)
+    hold_time: int
     multipath_multiple_as: bool
     originated: tuple[str, ...]
     lldp: bool

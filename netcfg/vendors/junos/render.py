@@ -261,6 +261,7 @@ def build(plan: DevicePlan) -> JunosConfig:
         ecmp_policy=ECMP_POLICY, export_policy=EXPORT_POLICY,
         bgp_groups=tuple(BgpGroup(name, tuple(ns), bfd.get(name))
                          for name, ns in sorted(groups.items())),
+        hold_time=plan.bgp.hold_s,
         multipath_multiple_as=plan.bgp.multipath_relax, originated=tuple(plan.bgp.networks),
         lldp=plan.lldp, classifier=CLASSIFIER, classifier_entries=classifier,
         forwarding_classes=tuple(fcs), pfc_code_points=pfc_dscps,
