@@ -140,10 +140,25 @@ def originated(plan: DevicePlan) -> int:
     return len(plan.bgp.networks)
 
 
+@dataclass(frozen=True)
+class PrefixBounds:
+    """What the plan lets a session bring (netcfg/lint/prefixes.py, the count lint's RTE006
+    judges by): at most the prefixes the sender holds and passes to the receiver, and at most
+    the receiving NOS's per-session limit as its file leaves it."""
+
+    #: (receiver, sender) -> the most prefixes the sender announces on that session
+    carried: dict[tuple[str, str], int]
+    #: receiver -> (its per-session prefix limit, where that comes from)
+    limits: dict[str, tuple[int, str]]
+
+
 def bgp(plan: DevicePlan, state: DeviceState,
-        origins: dict[str, int] | None = None) -> list[Check]:
+        origins: dict[str, int] | None = None,
+        bounds: PrefixBounds | None = None) -> list[Check]:
     """Every planned session present with the planned AS (VFY008) and established (VFY007);
-    with `origins` (peer -> prefixes it originates), receiving at least those (VFY009)."""
+    with `origins` (peer -> prefixes it originates), receiving at least those (VFY009); with
+    `bounds`, at most what the plan announces on it (VFY022) and at most the NOS's limit
+    (VFY023)."""
     if state.bgp is None:
         return []
     out: list[Check] = []
@@ -171,9 +186,27 @@ def bgp(plan: DevicePlan, state: DeviceState,
                 out.append(Check("VFY009", plan.hostname, n.interface, got >= want,
                                  f"{what}: {got} prefix(es) received, {n.name} originates "
                                  f"{want}"))
+            if bounds is not None:
+                out += _upper_bounds(plan.hostname, n.name, n.interface, what, got, bounds)
         else:
             why = "shut down" if peer.get("is_enabled") is False else "not established"
             out.append(Check("VFY007", plan.hostname, n.interface, False, f"{what} {why}"))
+    return out
+
+
+def _upper_bounds(device: str, peer: str, port: str, what: str, got: int,
+                  bounds: PrefixBounds) -> list[Check]:
+    out = []
+    most = bounds.carried.get((device, peer))
+    if most is not None:
+        out.append(Check("VFY022", device, port, got <= most,
+                         f"{what}: {got} prefix(es) received, the plan announces at most "
+                         f"{most} on this session"))
+    limit = bounds.limits.get(device)
+    if limit is not None:
+        out.append(Check("VFY023", device, port, got <= limit[0],
+                         f"{what}: {got} prefix(es) received, the switch's limit is "
+                         f"{limit[0]} ({limit[1]})"))
     return out
 
 
@@ -289,6 +322,7 @@ def _port_pauses(dev: str, port: str, first: PfcState, after: PfcState, seconds:
 
 
 def state_checks(plan: DevicePlan, state: DeviceState, max_pauses: int = 0,
-                 origins: dict[str, int] | None = None) -> list[Check]:
-    return (interfaces(plan, state) + cabling(plan, state) + bgp(plan, state, origins)
-            + pfc(plan, state, max_pauses))
+                 origins: dict[str, int] | None = None,
+                 bounds: PrefixBounds | None = None) -> list[Check]:
+    return (interfaces(plan, state) + cabling(plan, state)
+            + bgp(plan, state, origins, bounds) + pfc(plan, state, max_pauses))

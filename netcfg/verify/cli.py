@@ -56,7 +56,7 @@ def verify(path: str, fmt: str, output: str | None, interval: float, max_pauses:
     from netcfg.lint.cli import _emit, _fabric_file
     from netcfg.render.plan import PlanBuilder
     from netcfg.verify import report
-    from netcfg.verify.run import peer_origins, verify_fleet
+    from netcfg.verify.run import peer_origins, prefix_bounds, verify_fleet
 
     if export is not None:
         _export(path, export[1], kw)
@@ -77,7 +77,7 @@ def verify(path: str, fmt: str, output: str | None, interval: float, max_pauses:
     try:
         result = verify_fleet(setup.targets, plans, setup.desired, opts, setup.state,
                               fabric.name, _fabric_file(path), bar, interval, max_pauses,
-                              peer_origins(builder, plans))
+                              peer_origins(builder, plans), prefix_bounds(fabric, set(plans)))
     finally:
         bar.close()
     out = report.render(result, fmt, _colour if output is None else _plain)

@@ -69,6 +69,18 @@ RULES: dict[str, Rule] = {r.id: r for r in (
          "head-of-line blocking",
          "EOS `show qos interfaces ecn counters queue` (`-`: ECN not configured on the queue; "
          "ANTA VerifyInterfacesECNCounters)"),
+    Rule("VFY022", "error", "an established BGP session receives more prefixes than the plan "
+         "announces on it",
+         "the plan bounds what each session carries (every switch's loopback and server "
+         "subnets, passed on by eBGP: lint's RTE006 count); more means routes the plan does "
+         "not make (a leak, a static or connected route redistributed, a foreign announcement)",
+         "NAPALM get_bgp_neighbors (received_prefixes); netcfg/lint/prefixes.py"),
+    Rule("VFY023", "error", "an established BGP session receives more prefixes than the "
+         "receiving switch's limit",
+         "past its per-session limit the NOS takes the session down and keeps it down (EOS: "
+         "Idle(MaxPath) past maximum-routes)",
+         "NAPALM get_bgp_neighbors (received_prefixes); the NOS's limit as its file leaves it "
+         "(Vendor.prefix_limit, docs/render-eos.md)"),
     Rule("VFY019", "warning", "part of a switch's state not read: its driver has no getter",
          "that part of the plan is not checked on that switch, and the report says so",
          "napalm/base/base.py (NotImplementedError)"),

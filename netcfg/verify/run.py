@@ -28,6 +28,7 @@ from netcfg.verify.readers import NOT_VERIFIABLE
 if TYPE_CHECKING:
     from netcfg.deploy.runs import State
     from netcfg.render.plan import PlanBuilder
+    from netcfg.topology.fabric import Fabric
     from netcfg.validate import Validation
 
 EXIT_FINDINGS, EXIT_DEVICE = 1, 4
@@ -79,7 +80,8 @@ class VerifyResult:
 
 def verify_device(target: Target, plan: DevicePlan, desired: Desired, opts: Options,
                   state: State | None, interval: float = 0.0,
-                  max_pauses: int = 0, origins: dict[str, int] | None = None) -> DeviceReport:
+                  max_pauses: int = 0, origins: dict[str, int] | None = None,
+                  bounds: checks.PrefixBounds | None = None) -> DeviceReport:
     """Config check, then the state checks over a second connection."""
     start = time.perf_counter()
     report = DeviceReport(target.name, target.nos)
@@ -112,7 +114,7 @@ def verify_device(target: Target, plan: DevicePlan, desired: Desired, opts: Opti
                                                       else ())]
             if interval <= 0:
                 report.not_checked.append("pause frames and lossless drops (give --interval)")
-        report.checks += checks.state_checks(plan, got, max_pauses, origins)
+        report.checks += checks.state_checks(plan, got, max_pauses, origins, bounds)
     report.seconds = time.perf_counter() - start
     return report
 
@@ -126,13 +128,14 @@ def verify_fleet(targets: list[Target], plans: dict[str, DevicePlan],
                  desired: dict[str, Desired], opts: Options, state: State | None,
                  fabric: str, file: str | None,
                  progress: Callable[[object], None] | None = None, interval: float = 0.0,
-                 max_pauses: int = 0, origins: dict[str, int] | None = None) -> VerifyResult:
+                 max_pauses: int = 0, origins: dict[str, int] | None = None,
+                 bounds: checks.PrefixBounds | None = None) -> VerifyResult:
     start = time.perf_counter()
     by_name: dict[str, DeviceReport] = {}
 
     def one(t: Target) -> DiffResult:
         by_name[t.name] = verify_device(t, plans[t.name], desired[t.name], opts, state,
-                                        interval, max_pauses, origins)
+                                        interval, max_pauses, origins, bounds)
         return DiffResult(t.name, "verified")
 
     pool(targets, one, opts.workers, progress)
@@ -164,7 +167,7 @@ def verify_validated(validation: Validation, connect: Path, devices: tuple[str, 
     plans = {d.name: builder.plan(d) for d in chosen}
     return verify_fleet(targets, plans, desired, Options(timeout=timeout, workers=workers),
                         state, fabric.name, file, None, interval, max_pauses,
-                        peer_origins(builder, plans))
+                        peer_origins(builder, plans), prefix_bounds(fabric, set(plans)))
 
 
 def peer_origins(builder: PlanBuilder, plans: dict[str, DevicePlan]) -> dict[str, int]:
@@ -175,3 +178,14 @@ def peer_origins(builder: PlanBuilder, plans: dict[str, DevicePlan]) -> dict[str
     return {name: checks.originated(plans[name] if name in plans
                                     else builder.plan(fabric.devices[name]))
             for name in sorted(peers) if name in fabric.devices}
+
+
+def prefix_bounds(fabric: Fabric, names: set[str]) -> checks.PrefixBounds:
+    """The most prefixes each session of the switches `names` may bring, by the plan and by
+    their NOS's limit (lint's count, netcfg/lint/prefixes.py)."""
+    from netcfg.lint import prefixes
+
+    carried = {(s.receiver, s.sender): s.prefixes for s in prefixes.sessions(fabric, names)}
+    limits = {name: (n, source) for name, (n, _, source) in prefixes.limits(fabric).items()
+              if name in names}
+    return checks.PrefixBounds(carried, limits)

@@ -61,6 +61,26 @@ def test_bgp_on_a_real_eos_getter_result():
     assert "3 prefix(es) received" in ok[0].message
 
 
+def test_prefix_bounds_on_a_real_eos_getter_result():
+    # the capture: 10.0.0.1 (AS 65002) Established with 3 prefixes received; the bounds are
+    # written here: the plan lets s1 announce 2 on that session, then 3; the NOS allows 3,
+    # then 2
+    state = DeviceState(bgp=bgp_peers(_load("test_get_bgp_neighbors", "normal",
+                                            "expected_result.json")))
+    n = [SimpleNamespace(address="10.0.0.1", remote_as=65002, description="s1:e1",
+                         interface="Ethernet1", name="s1")]
+    what = "BGP 10.0.0.1 AS 65002 (s1:e1): 3 prefix(es) received"
+    found = checks.bgp(_plan(neighbors=n), state, None,
+                       checks.PrefixBounds({("leaf1", "s1"): 2}, {"leaf1": (3, "a limit")}))
+    assert [(c.rule, c.ok, c.message) for c in found if c.rule in ("VFY022", "VFY023")] == [
+        ("VFY022", False, f"{what}, the plan announces at most 2 on this session"),
+        ("VFY023", True, f"{what}, the switch's limit is 3 (a limit)")]
+    found = checks.bgp(_plan(neighbors=n), state, None,
+                       checks.PrefixBounds({("leaf1", "s1"): 3}, {"leaf1": (2, "a limit")}))
+    assert [(c.rule, c.ok) for c in found if c.rule in ("VFY022", "VFY023")] == [
+        ("VFY022", True), ("VFY023", False)]
+
+
 def test_cabling_on_a_real_eos_getter_result():
     # the capture: Ethernet7 sees 78m3 port 000f.532e.ced0, Ethernet8 78m3 000f.532e.ced1,
     # Ethernet1 78m1 000f.532e.f180; Ethernet12 has no neighbour

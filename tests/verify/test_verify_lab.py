@@ -43,13 +43,29 @@ def test_after_a_push_every_check_holds(verify_lab: VerifyLab):
     for c in dev["checks"]:
         count[c["rule"]] = count.get(c["rule"], 0) + 1
     # VFY009: each spine sends at least what it originates itself, its loopback
-    # VFY021: every port (servers and uplinks) marks ECN on its lossless queue 3
+    # VFY021: every port (servers and uplinks) marks ECN on its lossless queue 3; VFY022 and
+    # VFY023: every session's prefixes within the plan's bound and EOS's limit
     assert count == {"VFY001": 1, "VFY004": 32, "VFY005": 32, "VFY006": 32, "VFY002": 16,
-                     "VFY007": 16, "VFY008": 16, "VFY009": 16, "VFY021": 32}
+                     "VFY007": 16, "VFY008": 16, "VFY009": 16, "VFY021": 32, "VFY022": 16,
+                     "VFY023": 16}
+    bound = {c["interface"]: c["message"] for c in dev["checks"] if c["rule"] == "VFY022"}
+    # what spine-pod1-1 may announce to the leaf, counted by hand from the intent: the 7
+    # other EOS leaves of pod 1 (a loopback and 16 server subnets each: 7 x 17 = 119), the
+    # spine's loopback (1), core1 and core2, the cores it links to (2: the cores share one
+    # AS, so none passes on another's loopback), the 4 Cumulus leaves of pod 2 (4 x 17 =
+    # 68), the 4 SONiC leaves (a loopback and the /27 block of their 16 /31s: 4 x 2 = 8),
+    # and spine-pod2-1, the pod-2 spine on those cores (1; the other pod-2 spines reach only
+    # through pod-1 spines, whose AS spine-pod1-1 shares): 199. The lab's spine announces
+    # its loopback alone (the lab models no transit).
+    assert bound["Ethernet9/1"] == ("BGP 10.64.0.0 AS 4200100000 (spine-pod1-1:Ethernet1/1/1): "
+                                    "1 prefix(es) received, the plan announces at most 199 "
+                                    "on this session")
+    limit = {c["message"] for c in dev["checks"] if c["rule"] == "VFY023"}
+    assert all("the switch's limit is 256000" in m for m in limit), limit
     mtu = {c["message"] for c in dev["checks"] if c["rule"] == "VFY006"}
     assert mtu == {"MTU 9202"}
     code, text = _verify(verify_lab, "text")
-    assert code == 0 and "193 check(s), 0 failed" in text
+    assert code == 0 and "225 check(s), 0 failed" in text
     assert "ok    VFY007 BGP session established: 16" in text
 
 
@@ -96,9 +112,9 @@ def test_state_faults_are_named_in_every_format(verify_lab: VerifyLab):
     fails = {case.get("name") for case in root.iter("testcase")
              if case.find("failure") is not None}
     assert fails == {f"{r} {s}" for r, s in named}
-    # a port that is down has no speed or MTU to check, a session down no prefix count: 193
-    # checks less those two and those three
-    assert root.get("failures") == "6" and root.get("tests") == "188"
+    # a port that is down has no speed or MTU to check, a session down no prefix count
+    # (VFY009, VFY022, VFY023): 225 checks less those two and those nine
+    assert root.get("failures") == "6" and root.get("tests") == "214"
     github = outputs["github"][1].splitlines()
     assert len(github) == 6 and all(line.startswith("::error ") for line in github)
     assert any("title=VFY002" in line and "leaf-su1-r1%3AEthernet9/1" not in line
@@ -344,7 +360,7 @@ def test_the_api_verifies_like_the_command(verify_lab: VerifyLab):
     from netcfg import api
 
     result = api.verify(verify_lab.inventory, verify_lab.connect, devices=(LEAF,))
-    assert result.exit_code == 0 and len(result.checks()) == 193
+    assert result.exit_code == 0 and len(result.checks()) == 225
     assert result.findings() == [] and result.file is not None
     assert result.file.endswith("multivendor/fabric.yaml")
 
