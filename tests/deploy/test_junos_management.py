@@ -54,8 +54,11 @@ def test_the_file_with_root_password_and_management_instance_commits_alone(
     (inventory / "fabric.yaml").write_text(
         (MULTIVENDOR / "fabric.yaml").read_text()
         + f"management:\n  gateway: {GATEWAY}\n  ntp_servers: [192.0.2.123]\n"
-        "  root_authentication: {hash_env: NETCFG_ROOT_HASH}\n")
+        "  root_authentication: {hash_env: NETCFG_ROOT_HASH}\n"
+        "  snmp: {location: DC1, community: {password_env: NETCFG_SNMP_COMMUNITY}}\n"
+        "  telemetry: {gnmi: {certificate: gnmi-cert}}\n")
     monkeypatch.setenv("NETCFG_ROOT_HASH", SHA512)
+    monkeypatch.setenv("NETCFG_SNMP_COMMUNITY", "Ro-Community-1")
     checked = netcfg("validate", str(inventory), check=0)
     assert "[CAP014]" not in checked.stdout and "[CAP027]" not in checked.stdout
     assert "[CAP017]" not in checked.stdout
@@ -63,6 +66,15 @@ def test_the_file_with_root_password_and_management_instance_commits_alone(
     text = (out / "core1.conf").read_text()
     assert "\n    management-instance;\n" in text and ROUTE in text
     assert "        server 192.0.2.123 routing-instance mgmt_junos;\n" in text
+    # SNMP and gNMI answer in the instance too (Juniper: a process talking through the
+    # management port must name mgmt_junos; `snmp community <c> routing-instance`,
+    # `snmp routing-instance-access`, `extension-service request-response grpc
+    # routing-instance` are the statement pages' and the YANG's places for it)
+    assert ("    community NETCFG-SNMP-COMMUNITY {\n        authorization read-only;\n"
+            "        routing-instance mgmt_junos;\n    }\n    routing-instance-access {\n"
+            "        access-list mgmt_junos;\n    }\n") in text
+    assert ('                        local-certificate "gnmi-cert";\n                    }\n'
+            "                    routing-instance mgmt_junos;\n") in text
 
     JunosYang.from_options(vendor_options(SHARED))  # once, outside Lab.start()'s timeout
     lab = make_lab(DeviceSpec("core1", "junos", username="netops", password="lab-pw",
@@ -75,6 +87,14 @@ def test_the_file_with_root_password_and_management_instance_commits_alone(
     running = lab["core1"].running_config()
     assert "management-instance;" in running and "next-hop 198.51.100.254;" in running
     assert SHA512 in running
+    assert "routing-instance-access" in running and "grpc" in running
+    # the lab checks the SNMP and gRPC subtrees against Juniper's YANG, not loosely: a
+    # misspelt statement there fails the commit
+    drv.load_replace_candidate(config=text.replace("routing-instance-access",
+                                                   "routing-instance-acces"))
+    with pytest.raises(Exception, match="routing-instance-acces"):
+        drv.commit_config()
+    drv.discard_config()
 
 
 def _switch_with_its_own_instance() -> str:
