@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from netcfg.intent.units import format_size
 from netcfg.render.plan import DevicePlan
 
 
@@ -18,12 +19,52 @@ class Ecn:
     max: int  # bytes
     probability: int  # percent
 
+    def parts(self) -> list[tuple[str, str]]:
+        """Each threshold as a person writes it, in the intent's units (`150KB`)."""
+        return [("min", format_size(self.min)), ("max", format_size(self.max)),
+                ("probability", f"{self.probability}%")]
+
+    def __str__(self) -> str:
+        return spoken(self)
+
 
 @dataclass(frozen=True, slots=True)
 class WatchdogFacts:
     detection_ms: int
     restoration_ms: int
     action: str
+
+    def parts(self) -> list[tuple[str, str]]:
+        """Each setting as a person writes it (`200ms`); a restoration of 0 is a file that
+        states none (NVUE has no restoration time)."""
+        return [("detection", f"{self.detection_ms}ms"),
+                ("restoration", f"{self.restoration_ms}ms" if self.restoration_ms else "none"),
+                ("action", self.action)]
+
+    def __str__(self) -> str:
+        return spoken(self)
+
+
+def spoken(value: object) -> str:
+    """A fact's value as a person writes it, the one way facts are printed (drift lines, the
+    docs, reports): `detection 200ms, restoration 200ms, action drop`, `min 150KB, max 1500KB,
+    probability 5%`, `3, 4` for a tuple, `none` for nothing."""
+    if value is None:
+        return "none"
+    if isinstance(value, (Ecn, WatchdogFacts)):
+        return ", ".join(f"{name} {text}" for name, text in value.parts())
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (tuple, list, set, frozenset)):
+        items = sorted(value, key=str) if isinstance(value, (set, frozenset)) else value
+        return ", ".join(spoken(v) for v in items) or "none"
+    return str(value)
+
+
+def _changed(want: Ecn | WatchdogFacts, got: Ecn | WatchdogFacts) -> str:
+    """Only the settings that differ: `detection 400ms instead of 200ms`."""
+    return "; ".join(f"{name} {b} instead of {a}"
+                     for (name, a), (_, b) in zip(want.parts(), got.parts()) if a != b)
 
 
 @dataclass(slots=True)
@@ -46,10 +87,13 @@ class QosFacts:
         for d in sorted(set(self.dscp_to_tc) | set(other.dscp_to_tc)):
             a, b = self.dscp_to_tc.get(d), other.dscp_to_tc.get(d)
             if a != b:
-                out.append(f"DSCP {d}: traffic class {b} instead of {a}")
+                out.append(f"DSCP {d}: " + (
+                    f"not mapped, the intent has traffic class {a}" if b is None
+                    else f"traffic class {b}, not in the intent" if a is None
+                    else f"traffic class {b} instead of {a}"))
         if self.lossless_priorities != other.lossless_priorities:
-            out.append(f"lossless priorities {list(other.lossless_priorities)} instead of "
-                       f"{list(self.lossless_priorities)}")
+            out.append(f"lossless priorities {spoken(other.lossless_priorities)} instead of "
+                       f"{spoken(self.lossless_priorities)}")
         for name in sorted(set(self.pfc_ports) | set(other.pfc_ports)):
             want, got = set(self.pfc_ports.get(name, ())), set(other.pfc_ports.get(name, ()))
             for prio in sorted(want - got):
@@ -60,18 +104,32 @@ class QosFacts:
             marks, seen = self.ecn.get(name, {}), other.ecn.get(name, {})
             for q in sorted(set(marks) | set(seen)):
                 if marks.get(q) != seen.get(q):
-                    out.append(f"{name}: queue {q} ECN {seen.get(q)} instead of {marks.get(q)}")
+                    out.append(f"{name}: queue {q} ECN "
+                               + _setting(marks.get(q), seen.get(q)))
         for name in sorted(set(self.watchdog) | set(other.watchdog)):
             if self.watchdog.get(name) != other.watchdog.get(name):
-                out.append(f"{name}: PFC watchdog {other.watchdog.get(name)} instead of "
-                           f"{self.watchdog.get(name)}")
+                out.append(f"{name}: PFC watchdog "
+                           + _setting(self.watchdog.get(name), other.watchdog.get(name)))
         for name in sorted(set(self.mtu) | set(other.mtu)):
-            if self.mtu.get(name) != other.mtu.get(name):
-                out.append(f"{name}: MTU {other.mtu.get(name)} instead of {self.mtu.get(name)}")
+            a, b = self.mtu.get(name), other.mtu.get(name)
+            if a != b:
+                out.append(f"{name}: " + (f"no MTU stated, the intent has {a}" if b is None
+                                          else f"MTU {b}, not in the intent" if a is None
+                                          else f"MTU {b} instead of {a}"))
         if set(self.hash_fields) != set(other.hash_fields):
-            out.append(f"ECMP hash fields {sorted(other.hash_fields)} instead of "
-                       f"{sorted(self.hash_fields)}")
+            out.append(f"ECMP hash fields {spoken(sorted(other.hash_fields))} instead of "
+                       f"{spoken(sorted(self.hash_fields))}")
         return out
+
+
+def _setting(want: Ecn | WatchdogFacts | None, got: Ecn | WatchdogFacts | None) -> str:
+    """A port's ECN or watchdog that differs: off, on where the intent has none, or the
+    settings that differ."""
+    if got is None:
+        return f"off, the intent has {spoken(want)}"
+    if want is None:
+        return f"on ({spoken(got)}), not in the intent"
+    return _changed(want, got)
 
 
 def facts_of(plan: DevicePlan) -> QosFacts:
