@@ -212,6 +212,9 @@ class Qos:
     #: qos.buffer.traffic_pattern (mtu, small_packet_percentage) the headroom was computed
     #: for: a NOS that computes headroom itself (SONiC's dynamic model) is given the same
     traffic_pattern: tuple[int, int] = (1024, 50)
+    #: traffic class of the class that carries CNPs (qos.cnp_class; None: no such class): a
+    #: NOS whose vendor puts CNP in a queue of its own moves it there (NX-OS: q7)
+    cnp_tc: int | None = None
 
     def tc_to_pg(self, tc: int) -> int:
         """Lossless priorities get their own priority group (same number); the rest PG 0."""
@@ -404,6 +407,8 @@ DESCRIPTIVE: dict[str, str] = {
     "qos.headroom_profiles[].model": "which physics model gave the headroom (netcfg explain)",
     "qos.ecn_profiles[].name": "a NOS without named ECN profiles writes values inline",
     "qos.classes[].name": "a NOS without named classes writes queues by number",
+    "qos.cnp_tc": "which class carries CNPs: NX-OS moves it to q7 (Cisco's RoCE designs), "
+                  "the other NOSes keep it in its class's queue",
     "bgp.fabric_prefixes": "sizes a per-session prefix limit where the NOS file states one "
                            "(EOS maximum-routes, never below its floor)",
 }
@@ -474,6 +479,8 @@ class PlanBuilder:
         self._session_key: dict[str, bool] = {}
         self._keyed: dict[tuple[str | None, str | None], bool] = {}
         self._fabric_prefixes: int | None = None
+        cnp = self.intent.qos.classes.get(self.intent.qos.cnp_class)
+        self._cnp_tc = None if cnp is None else cnp.traffic_class
 
     def _qos_classes(self) -> tuple[list[QosClass], dict[int, int], int]:
         qos = self.intent.qos
@@ -610,7 +617,8 @@ class PlanBuilder:
             headroom_profiles=sorted(hr_profiles.values(), key=lambda p: p.name),
             dynamic_th=dyn, queue_limit=budget.queue_limit, pools=pools,
             traffic_pattern=(intent.qos.buffer.traffic_pattern.mtu,
-                             intent.qos.buffer.traffic_pattern.small_packet_percentage))
+                             intent.qos.buffer.traffic_pattern.small_packet_percentage),
+            cnp_tc=self._cnp_tc)
         ecmp_i = intent.ecmp
         tier = dev.role if dev.role in ("leaf", "spine", "core") else "leaf"
         ecmp = Ecmp(tuple(ecmp_i.fields), dev.ecmp_seed if dev.ecmp_seed is not None

@@ -5,8 +5,8 @@ NX-OS vendor notes; checked:
 - the chain lines up: `match dscp 26` -> `set qos-group 3` -> network-qos `c-8q-nq3`
   (`pause pfc-cos 3`, `mtu 9216`) -> queuing `c-out-8q-q3` (DWRR share + WRED `... bytes ...
   drop-probability P weight 0 ecn`); qos-group 0 is spelled `c-8q-nq-default`/`c-out-8q-q-default`;
-- CNP (qos-group 6) `priority level 1`; unused queues `bandwidth remaining percent 0`, except
-  q7 which keeps its default strict priority (control traffic);
+- CNP (intent traffic class 6) marked into qos-group 7, q7 `priority level 1` (Cisco's RoCE
+  designs); unused queues, q6 among them, `bandwidth remaining percent 0`;
 - `system qos` carries the network-qos and queuing output policies; per port:
   `service-policy type qos input`, `priority-flow-control mode on` (not auto/DCBX),
   `priority-flow-control watch-dog-interval on` plus the global enable;
@@ -167,33 +167,46 @@ def test_unverified_lines_are_named_and_really_rendered():
     assert all(f"`{line}`" in found[0].message for line in lines)
 
 
-def test_cnp_outside_q7_is_reported_and_q7_follows_cisco(tmp_path):
-    """Cisco's RoCE designs (a Cisco engineer's roce_enable.py: CNP -> qos-group 7, q7
-    `priority level 1`) give CNP q7. netcfg keeps CNP in its intent class's queue and says so
-    (CAP020) when that is not 7; with traffic_class 7 the NX-OS file marks CNP into q7."""
+def test_cnp_goes_to_q7_as_in_cisco_designs(tmp_path):
+    """Cisco's RoCE designs (a Cisco engineer's roce_enable.py: `--cnp-dscp 48` -> qos-group 7,
+    `c-out-8q-q7 priority level 1`) give CNP q7. The default intent's CNP class is traffic
+    class 6: its DSCP 48 is marked into qos-group 7, q7 is its strict queue, q6 is unused (0 %),
+    and nothing is reported. A CNP class that cannot move (here: another class holds q7) stays
+    in its own queue and CAP020 says why."""
     from netcfg.render import render_plan
     from netcfg.validate import validate
 
-    found = [f for f in validate(INVENTORIES / "multivendor").findings if f.rule == "CAP020"]
-    assert len(found) == 1 and "q6" in found[0].message
-    inventory = tmp_path / "cnp7"
-    inventory.mkdir()
-    (inventory / "fabric.yaml").write_text(
-        (INVENTORIES / "multivendor" / "fabric.yaml").read_text() + CNP_IN_Q7)
-    result = validate(inventory)
-    assert result.ok and not [f for f in result.findings if f.rule == "CAP020"]
+    result = validate(INVENTORIES / "multivendor")
+    assert not [f for f in result.findings if f.rule == "CAP020"]
     text = render_plan(PlanBuilder(result.fabric, result.physics).plan(
         result.fabric.devices["spine-pod1-1"]))
     cnp = text[text.index("  class CNP"):]
     assert cnp.splitlines()[1] == "    set qos-group 7"
+    q6 = text[text.index("  class type queuing c-out-8q-q6"):]
+    assert q6.splitlines()[1] == "    bandwidth remaining percent 0"
     q7 = text[text.index("  class type queuing c-out-8q-q7"):]
     assert q7.splitlines()[1] == "    priority level 1"
+    assert text.count("priority level 1") == 1
+
+    inventory = tmp_path / "q7taken"
+    inventory.mkdir()
+    (inventory / "fabric.yaml").write_text(
+        (INVENTORIES / "multivendor" / "fabric.yaml").read_text() + Q7_TAKEN)
+    result = validate(inventory)
+    found = [f for f in result.findings if f.rule == "CAP020"]
+    assert len(found) == 1 and "keeps CNP (class cnp) in q6" in found[0].message
+    assert "class ops uses q7" in found[0].message
+    text = render_plan(PlanBuilder(result.fabric, result.physics).plan(
+        result.fabric.devices["spine-pod1-1"]))
+    cnp = text[text.index("  class CNP"):]
+    assert cnp.splitlines()[1] == "    set qos-group 6"
 
 
-CNP_IN_Q7 = """qos:
+Q7_TAKEN = """qos:
   classes:
     roce: {dscp: [26], traffic_class: 3, lossless: true, scheduling: {mode: ets, weight: 50}}
-    cnp: {dscp: [48], traffic_class: 7, scheduling: {mode: strict}}
+    cnp: {dscp: [48], traffic_class: 6, scheduling: {mode: strict}}
+    ops: {dscp: [56], traffic_class: 7, scheduling: {mode: strict}}
     best-effort: {dscp: [0], traffic_class: 0, scheduling: {mode: ets, weight: 50}}
 """
 

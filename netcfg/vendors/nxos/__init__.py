@@ -12,9 +12,7 @@ from netcfg.vendors.checks import which_switches, without_gateway
 from netcfg.vendors.nxos import render, routing
 from netcfg.vendors.nxos.deploy import NxosDeploy
 from netcfg.vendors.nxos.facts import FACTS
-
-#: the queue Cisco's RoCE designs give CNP (qos-group 7)
-CNP_QUEUE = 7
+from netcfg.vendors.nxos.render import CNP_QUEUE
 
 
 class Nxos(ModuleVendor):
@@ -62,21 +60,31 @@ class Nxos(ModuleVendor):
 
     def _cnp(self, fabric: Fabric, devices: list[Device]) -> list[Finding]:
         """CAP020: Cisco's RoCE designs mark CNP into qos-group 7 (a Cisco engineer's
-        `roce_enable.py`: `--cnp-dscp 48` -> qos-group 7, `c-out-8q-q7 priority level 1`),
-        the queue NX-OS's default policy already makes strict and uses for control traffic;
-        netcfg puts CNP in the queue of its traffic class, so with any other class CNP and
-        q7 share priority level 1."""
+        `roce_enable.py`: `--cnp-dscp 48` -> qos-group 7, `c-out-8q-q7 priority level 1`), the
+        queue NX-OS's default policy already makes strict; the file puts a strict, lossy CNP
+        class there whatever its traffic class (render.queue_of). Where it cannot (the class is
+        ETS or lossless, or another class holds q7), CNP stays in its class's queue at
+        priority level 1 beside q7, and this says why."""
         li = fabric.loaded
         qos = li.intent.qos
         cnp = qos.classes.get(qos.cnp_class)
         if cnp is None or cnp.traffic_class == CNP_QUEUE:
             return []
+        other = next((n for n, c in sorted(qos.classes.items())
+                      if c.traffic_class == CNP_QUEUE), None)
+        if cnp.scheduling.mode != "strict":
+            why = "its class is not strict"
+        elif cnp.lossless:
+            why = "its class is lossless"
+        elif other is not None:
+            why = f"class {other} uses q7"
+        else:
+            return []
         return [li.finding(
-            "CAP020", f"nxos puts CNP (class {qos.cnp_class}) in q{cnp.traffic_class} at priority "
-            f"level 1 beside q7, which NX-OS uses for control traffic "
-            f"({which_switches(self.name, devices)}); Cisco's RoCE designs "
-            f"put CNP in q7: set qos.classes.{qos.cnp_class}.traffic_class: {CNP_QUEUE} to "
-            "follow them", ("qos", "classes", qos.cnp_class, "traffic_class"),
+            "CAP020", f"nxos keeps CNP (class {qos.cnp_class}) in q{cnp.traffic_class}, not in "
+            f"q7 where Cisco's RoCE designs put it, because {why} "
+            f"({which_switches(self.name, devices)})",
+            ("qos", "classes", qos.cnp_class, "traffic_class"),
             severity="warning", device=devices[0].name)]
 
     def reported_mtu(self, l2_mtu: int) -> int | None:

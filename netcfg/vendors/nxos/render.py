@@ -34,6 +34,9 @@ from netcfg.vendors.units import frame_size, ip_packet, syslog_level, whole_poll
 INTERFACE_MULTIPLIER_MAX = 40
 
 CONTROL_QUEUE = 7
+#: the queue Cisco's RoCE designs give CNP: qos-group 7, strict (a Cisco engineer's
+#: roce_enable.py: `--cnp-dscp 48` -> qos-group 7, `c-out-8q-q7 priority level 1`)
+CNP_QUEUE = CONTROL_QUEUE
 #: strict queues take priority level 1 (DME range 1-8) [V Cisco roce_enable.py, per the
 #: project's NX-OS notes]
 STRICT_LEVEL = 1
@@ -61,9 +64,36 @@ def multiplier(ms: int, poll_ms: int) -> int:
     return whole_polls(ms, poll_ms)
 
 
+def cnp_stays(plan: DevicePlan) -> str | None:
+    """Why the CNP class cannot go to q7 on this plan (None: it goes, or is there): only a
+    strict, lossy CNP class moves, and only into a q7 no other class uses."""
+    q = plan.qos
+    cnp = next((c for c in q.classes if c.tc == q.cnp_tc), None)
+    if cnp is None or cnp.tc == CNP_QUEUE:
+        return None
+    if cnp.mode != "strict":
+        return "its class is not strict"
+    if cnp.tc in q.pfc_priorities:
+        return "its class is lossless (its pause class follows its traffic class)"
+    if any(c.tc == CNP_QUEUE for c in q.classes):
+        return f"class {next(c.name for c in q.classes if c.tc == CNP_QUEUE)} uses q7"
+    return None
+
+
+def queue_of(plan: DevicePlan) -> dict[int, int]:
+    """Traffic class -> NX-OS qos-group (= egress queue): the same number, except the CNP
+    class, which goes to q7 where cnp_stays allows (Cisco's RoCE designs)."""
+    out = {tc: tc for tc in range(8)}
+    cnp = plan.qos.cnp_tc
+    if cnp is not None and cnp != CNP_QUEUE and cnp_stays(plan) is None:
+        out[cnp] = CNP_QUEUE
+    return out
+
+
 def _queuing(plan: DevicePlan, ecn: tuple) -> tuple[OutputQueue, ...]:
-    by_tc = {c.tc: c for c in plan.qos.classes}
-    marks = {e.queue: EcnMark(e.min, e.max, e.probability) for e in ecn}
+    group = queue_of(plan)
+    by_tc = {group[c.tc]: c for c in plan.qos.classes}
+    marks = {group[e.queue]: EcnMark(e.min, e.max, e.probability) for e in ecn}
     out = []
     for tc in range(8):
         c = by_tc.get(tc)
@@ -147,15 +177,16 @@ def build(plan: DevicePlan) -> NxosConfig:
     if missing:
         raise ValueError(f"NX-OS cannot hash on {sorted(missing)}")
     f = set(plan.ecmp.fields)
+    group = queue_of(plan)
     return NxosConfig(
         hostname=plan.hostname, model=plan.model, role=plan.role, lldp=plan.lldp,
         jumbomtu=MTU_MAX, breakouts=breakout_lines(plan),
         load_sharing=LoadSharing(_pair(f, "src_ip", "dst_ip"),
                                  _pair(f, "l4_src_port", "l4_dst_port"), plan.ecmp.seed),
         watchdog=Watchdog(poll, shut, multiplier(wd.restoration_ms, poll)),
-        class_maps=tuple(ClassMap(c.name.upper(), tuple(c.dscp), c.tc)
+        class_maps=tuple(ClassMap(c.name.upper(), tuple(c.dscp), group[c.tc])
                          for c in q.classes if c.dscp),
-        classify_policy=CLASSIFY, default_qos_group=q.default_tc,
+        classify_policy=CLASSIFY, default_qos_group=group[q.default_tc],
         queuing_policies=tuple(QueuingPolicy(names[k], _queuing(plan, k)) for k in distinct),
         system_queuing=QUEUING,
         network_qos=NetworkQos(NETQOS, min(l2, MTU_MAX),
@@ -185,8 +216,9 @@ def _pair(fields: set[str], a: str, b: str) -> str:
 
 
 def expected(plan: DevicePlan) -> QosFacts:
-    """facts_of(plan) with NX-OS rounding: timers to whole poll intervals, IP MTU capped, and
-    only the hash fields the line can state (no IP protocol keyword)."""
+    """facts_of(plan) with NX-OS rounding: timers to whole poll intervals, IP MTU capped, only
+    the hash fields the line can state (no IP protocol keyword), and CNP's code points in q7
+    where queue_of moves them."""
     f = facts_of(plan)
     poll = plan.qos.watchdog_poll_ms
     f.mtu = {n: frame_size(ip_mtu(m)) for n, m in f.mtu.items()}
@@ -195,6 +227,9 @@ def expected(plan: DevicePlan) -> QosFacts:
                   for n, w in f.watchdog.items()}
     f.hash_fields = tuple(sorted(set(f.hash_fields) - CAPABILITIES.unstated_hash_fields))
     f.lossless_priorities = tuple(sorted(f.lossless_priorities))
+    group = queue_of(plan)
+    f.dscp_to_tc = {d: group[tc] for d, tc in f.dscp_to_tc.items()}
+    f.ecn = {n: {group[tc]: e for tc, e in marks.items()} for n, marks in f.ecn.items()}
     return f
 
 
