@@ -10,6 +10,7 @@ from netcfg.findings import Finding
 from netcfg.intent.base import suggest
 from netcfg.intent.load import LoadedIntent
 from netcfg.intent.overrides import is_glob, matching_keys
+from netcfg.intent.reach import check_reach
 from netcfg.platforms import Catalog, load_catalog
 
 
@@ -203,7 +204,7 @@ def check_fabric(fabric) -> list[Finding]:  # noqa: ANN001 - Fabric import would
         if isinstance(rule.out_to, list):
             for j, nh in enumerate(rule.out_to):
                 ref(nh, base + ("rules", i, "out_to", j))
-    return out + _idle_globs(fabric)
+    return out + _idle_globs(fabric) + check_reach(fabric)
 
 
 def _idle_globs(fabric) -> list[Finding]:  # noqa: ANN001 - Fabric import would cycle

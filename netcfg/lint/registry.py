@@ -98,6 +98,7 @@ DEADLOCK_RULES: tuple[Rule, ...] = (
 
 
 def _groups() -> list[tuple[str, tuple[Rule, ...]]]:
+    from netcfg.intent.reach import RULES as REACH
     from netcfg.lint.consistency import RULES as CONSISTENCY
     from netcfg.lint.prefixes import RULES as PREFIXES
     from netcfg.lint.raw import RULES as RAW
@@ -109,7 +110,8 @@ def _groups() -> list[tuple[str, tuple[Rule, ...]]]:
 
     return [("schema", SCHEMA_RULES), ("physics", tuple(PHYSICS.values())),
             ("render capabilities", tuple(CAPABILITIES.values())),
-            ("deadlock", DEADLOCK_RULES), ("consistency", tuple(CONSISTENCY.values())),
+            ("deadlock", DEADLOCK_RULES),
+            ("consistency", tuple(CONSISTENCY.values()) + tuple(REACH.values())),
             ("routing", tuple(ROUTING.values()) + tuple(PREFIXES.values())),
             ("raw config", tuple(RAW.values())),
             ("waivers", tuple(WAIVERS.values())), ("verify", tuple(VERIFY.values()))]

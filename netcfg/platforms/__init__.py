@@ -14,7 +14,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field, PrivateAttr, model_validator
 
 from netcfg.intent.base import IntentModel, Name, Text
-from netcfg.intent.units import Size, Speed
+from netcfg.intent.units import Length, Size, Speed
 from netcfg.intent.yamlsrc import load_yaml
 from netcfg.nos import names
 
@@ -107,6 +107,12 @@ class Platform(Sourced):
                 return mode
         return None
 
+    def lanes(self, speed: int) -> int:
+        """SerDes lanes behind a port at `speed`: the cage's lanes split among its mode's
+        ports (a whole cage where no mode runs at that speed)."""
+        mode = self.mode_for(speed)
+        return self.lanes_per_cage // (mode.per_cage if mode is not None else 1)
+
     def speeds(self) -> list[int]:
         return sorted({m.speed for m in self.modes})
 
@@ -143,6 +149,21 @@ class Nic(Sourced):
     port_name: str = Field(description="host interface name template, {port0} 0-based")
 
 
+class MediumReach(IntentModel):
+    """How far one cable medium carries a port's signal, by the rate of one SerDes lane (a
+    source per rate): a standard's reach or the longest part a vendor sells."""
+
+    reach: dict[Speed, Length] = Field(min_length=1, description="lane rate -> metres")
+    sources: dict[Speed, Text]
+
+    @model_validator(mode="after")
+    def _sourced(self) -> MediumReach:
+        missing = [r for r in self.reach if r not in self.sources]
+        if missing:
+            raise ValueError(f"no source given for the reach at {missing} Mb/s a lane")
+        return self
+
+
 class PhysicsConstants(IntentModel):
     """Per-speed constants of the generic IEEE 802.1Qbb headroom model (sources per table)."""
 
@@ -177,6 +198,8 @@ class Catalog(IntentModel):
     platforms: dict[Name, Platform]
     nics: dict[Name, Nic]
     physics: PhysicsConstants
+    #: medium (a link class's `medium`) -> its reach by lane rate; media not listed unchecked
+    media: dict[Name, MediumReach] = Field(default_factory=dict)
 
     def known_releases(self, nos: str) -> list[str]:
         entry = self.releases.get(nos)

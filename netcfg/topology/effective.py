@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from netcfg.intent.overrides import matching_keys
+from netcfg.intent.reach import link_class_medium
 from netcfg.intent.yamlsrc import PathKey
 from netcfg.topology.fabric import Device, Fabric, Link, Port
 
@@ -104,14 +105,4 @@ def link_medium(fabric: Fabric, link: Link) -> Sourced:
     Rail-optimized links take their tier's link class; explicit links their own `medium`,
     else `link_defaults.medium`.
     """
-    topo = fabric.loaded.intent.topology
-    src = link.source
-    if len(src) == 3 and src[:2] == ("topology", "links"):
-        own = topo.links[src[2]].medium  # type: ignore[union-attr]
-        if own is not None:
-            return own, src + ("medium",)
-        return topo.link_defaults.medium, ("topology", "link_defaults", "medium")  # type: ignore[union-attr]
-    if len(src) == 2 and src[0] == "topology":
-        cls = getattr(topo, src[1], None)
-        return (cls.medium if cls is not None else None), src + ("medium",)
-    return None, src + ("medium",)
+    return link_class_medium(fabric.loaded.intent.topology, link.source)
