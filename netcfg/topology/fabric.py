@@ -95,6 +95,9 @@ class Device:
     raw: list[int] = field(default_factory=list)
     #: field -> intent path that decided it (platform, mtu, ecmp_seed, ...); absent = default
     origin: dict[str, tuple] = field(default_factory=dict)
+    #: the fabric the device is in (set when Fabric.devices takes it): server_prefixes asks
+    #: it which addresses other devices hold
+    fabric: Fabric | None = field(default=None, repr=False)
 
     @property
     def is_switch(self) -> bool:
@@ -111,13 +114,24 @@ class Device:
 
     def server_prefixes(self) -> tuple[list[str], list[str]]:
         """(the subnets of the ports facing servers (GPU NICs), the fewest CIDR blocks holding
-        exactly them and no other address), as text in address order: a leaf whose 32
-        server /31s are consecutive owns one /26. A block never reaches past the leaf's own
-        subnets, so announcing it cannot pull in another switch's traffic."""
+        them and no address of another device), as text in address order: a leaf whose 32
+        server /31s are consecutive owns one /26. A subnet that would be a block of its own
+        (the last /31 of an odd count) takes the other half of its aligned /30 along where no
+        device holds an address and the /30 lies in addressing.host_links (Fabric.
+        spare_halves): a leaf of 15 servers whose 16th /31 is free owns one /27 as well. A
+        block never covers another device's address, so announcing it cannot pull in another
+        switch's traffic."""
         # a port's address is a /31 (Port.ip): its network is the address without its last bit
-        return prefixes.collapse({(p.address & 0xFFFFFFFE, 31) for p in self.ports
-                                  if p.address is not None and p.peer is not None
-                                  and not p.peer.device.is_switch})
+        nets = {(p.address & 0xFFFFFFFE, 31) for p in self.ports
+                if p.address is not None and p.peer is not None and not p.peer.device.is_switch}
+        subnets, blocks = prefixes.collapse(nets)
+        if self.fabric is not None and any(b.endswith("/31") for b in blocks):
+            alone = set(blocks)
+            spare = self.fabric.spare_halves(
+                [n for n, _ in nets if f"{prefixes.dotted(n)}/31" in alone])
+            if spare:
+                blocks = prefixes.collapse(nets | {(n, 31) for n in spare})[1]
+        return subnets, blocks
 
     def server_subnets(self) -> list[ipaddress.IPv4Network]:
         """server_prefixes' subnets as ipaddress networks (for the few callers that count
@@ -150,6 +164,22 @@ class Link:
         return f"{roles[0].role}-{roles[1].role}"
 
 
+class Devices(dict[str, Device]):
+    """Fabric.devices: the devices by name. A device put in learns its fabric (Device.fabric),
+    so that what only the whole addressing plan knows (which /31s no device holds) can be
+    asked of one device (Device.server_prefixes)."""
+
+    __slots__ = ("fabric",)
+
+    def __init__(self, fabric: Fabric) -> None:
+        super().__init__()
+        self.fabric = fabric
+
+    def __setitem__(self, name: str, dev: Device) -> None:
+        dev.fabric = self.fabric
+        super().__setitem__(name, dev)
+
+
 @dataclass(slots=True, eq=False)
 class Fabric:
     name: str
@@ -157,6 +187,41 @@ class Fabric:
     catalog: Catalog = field(repr=False)
     devices: dict[str, Device] = field(default_factory=dict, repr=False)
     links: list[Link] = field(default_factory=list, repr=False)
+    #: the /31s (network address as an int) in which some device holds an address, gathered
+    #: the first time spare_halves needs them (addresses are final once the fabric is built)
+    _held: frozenset[int] | None = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        given, self.devices = self.devices, Devices(self)
+        for name, dev in given.items():
+            self.devices[name] = dev
+
+    def spare_halves(self, lone: list[int]) -> list[int]:
+        """For each lone server /31 (its network address as an int), the other half of the
+        /30 it is aligned in, where no device holds an address (either end of any link, a
+        loopback, a management address or gateway) and the /30 lies inside
+        addressing.host_links: what its leaf may announce along with it. Where another
+        leaf's /31 is there (one server per leaf: runs of one are not aligned) the subnet
+        stays alone."""
+        if self._held is None:
+            self._held = frozenset(self._holding())
+        pool = self.loaded.intent.addressing.host_links
+        first = int(pool.network_address)
+        last = first + pool.num_addresses - 1
+        return [n ^ 2 for n in lone
+                if first <= n & ~3 and (n | 3) <= last and n ^ 2 not in self._held]
+
+    def _holding(self) -> set[int]:
+        """The /31s (network address as an int) holding an address of some device."""
+        held: set[int] = set()
+        for d in self.devices.values():
+            held.update(p.address & ~1 for p in d.ports if p.address is not None)
+            if d.loopback is not None:
+                held.add(d.loopback & ~1)
+            for text in (d.management, d.management_gateway):
+                if text:
+                    held.add(int(ipaddress.IPv4Interface(text).ip) & ~1)
+        return held
 
     def switches(self) -> list[Device]:
         return [d for d in self.devices.values() if d.tier > 0]

@@ -34,17 +34,19 @@ def test_max_paths_below_the_uplinks(tmp_path):
 
 
 def test_server_subnet_no_nos_announces(tmp_path):
-    """15 servers on a SONiC leaf: 30 addresses, whose last /31 (10.128.1.28/31 on
-    leaf-su2-r1, tests/render/test_sonic.py counts it) forms no block SONiC can announce."""
+    """One server per SONiC leaf: its /31 (10.128.0.16/31 on leaf-su2-r1) shares its /30
+    with the next leaf's (tests/render/test_sonic.py counts it), so it forms no block SONiC
+    can announce. With 15 servers the lone last /31 takes its free /30 partner along and
+    every subnet is announced."""
     doc = yaml.safe_load((INVENTORIES / "multivendor" / "fabric.yaml").read_text())
-    doc["topology"]["nodes_per_su"] = 15
+    doc["topology"]["nodes_per_su"] = 1
     doc["overrides"].pop("ports")
     found = hits(write(tmp_path / "hit", yaml.safe_dump(doc, sort_keys=False)), "RTE002")
     assert len(found) == 1 and found[0].severity == "error"
     assert ("leaf-su2-r1's sonic config announces 1 of its server subnets nowhere "
-            "(10.128.1.28/31)" in found[0].message)
+            "(10.128.0.16/31)" in found[0].message)
     assert found[0].message.endswith("(and 3 more)")  # rails 2-4 of the SONiC leaves
-    doc["topology"]["nodes_per_su"] = 16
+    doc["topology"]["nodes_per_su"] = 15
     assert not hits(write(tmp_path / "near", yaml.safe_dump(doc, sort_keys=False)), "RTE002")
 
 

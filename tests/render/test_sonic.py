@@ -254,25 +254,69 @@ def test_server_blocks_are_announced_as_bgpcfgd_reads_them():
     assert not [f for f in found if f.rule == "CAP009"]
 
 
-def test_a_server_subnet_that_forms_no_block_is_reported(tmp_path):
-    """15 servers per leaf: 30 addresses = /28 + /29 + /30 + one /31 left alone, which SONiC
-    cannot announce (CAP009). Pod-1 leaves start every 16 links (the largest power of two not
-    above 15), so leaf-su2-r1 starts at link 128 = 10.128.1.0 and its lone /31 is link 142:
-    10.128.1.28/31."""
+def _servers_per_leaf(tmp_path: Path, count: int) -> Path:
+    """The multivendor fabric with `count` servers per scalable unit (one leaf per rail)."""
     import yaml
-
-    from netcfg.validate import validate
 
     path = tmp_path / "fabric.yaml"
     doc = yaml.safe_load((INVENTORIES / "multivendor" / "fabric.yaml").read_text())
-    doc["topology"]["nodes_per_su"] = 15
+    doc["topology"]["nodes_per_su"] = count
     doc["overrides"].pop("ports")
     path.write_text(yaml.safe_dump(doc, sort_keys=False))
-    result = validate(path)
+    return path
+
+
+def test_an_odd_server_count_is_announced_as_its_aligned_block(tmp_path):
+    """15 servers per leaf: 30 addresses = /28 + /29 + /30 + one /31 that would be a block of
+    its own, which SONiC cannot announce (the connected /31 shadows a static route of the same
+    prefix). Each leaf's run of 15 links starts on a multiple of 8 (the largest power of two
+    not above 15), so the runs start every 16 links and link 16k+15 is nobody's.
+    leaf-su2-r1, the 9th leaf, has links 128-142: 10.128.0.0 + 2 x 128 = 10.128.1.0 to
+    10.128.1.29; the lone /31 is 10.128.1.28/31, its /30 partner 10.128.1.30/31 (link 143)
+    is free, and the next leaf starts at link 144 = 10.128.1.32. So the leaf announces the
+    whole 10.128.1.0/27 (16 /31s) as one STATIC_ROUTE, and no server is left out (no
+    CAP009)."""
+    from netcfg.render.plan import PlanBuilder
+    from netcfg.validate import validate
+
+    result = validate(_servers_per_leaf(tmp_path, 15))
+    assert result.ok and not [f for f in result.findings if f.rule == "CAP009"]
+    fabric = result.fabric
+    leaf = fabric.devices["leaf-su2-r1"]
+    db = json.loads(render_plan(PlanBuilder(fabric, result.physics).plan(leaf)))
+    assert db["STATIC_ROUTE"] == {"default|10.128.1.0/27": {"blackhole": "true",
+                                                            "advertise": "true"}}
+    import ipaddress
+    server_ports = sorted(ipaddress.IPv4Interface(k.split("|")[1]) for k in db["INTERFACE"]
+                          if "|10.128." in k)
+    # the leaf takes the even address of each server /31: .0, .2, ... .28, the lone one last
+    assert len(server_ports) == 15 and str(server_ports[-1]) == "10.128.1.28/31"
+    # the block holds addresses of this leaf and its 15 NICs only
+    first, last = (10 << 24) | (128 << 16) | (1 << 8), (10 << 24) | (128 << 16) | (1 << 8) | 31
+    owners = {d.name for d in fabric.devices.values() for p in d.ports
+              if p.address is not None and first <= p.address <= last}
+    assert "leaf-su2-r1" in owners and len(owners) == 16
+    assert all(o == "leaf-su2-r1" or o.startswith("gpu-su2-") for o in owners), owners
+
+
+def test_a_lone_server_subnet_beside_another_leafs_is_reported(tmp_path):
+    """One server per leaf: runs of one link are aligned to one, so leaf i has link i.
+    leaf-su2-r1 (the 9th leaf) has link 8 = 10.128.0.16/31; the other half of its /30 is link
+    9, 10.128.0.18/31, leaf-su2-r2's server. A covering block would take that leaf's traffic,
+    so nothing is announced for it and CAP009 names the leaves (rails 1-4 of pod 2)."""
+    from netcfg.render.plan import PlanBuilder
+    from netcfg.validate import validate
+
+    result = validate(_servers_per_leaf(tmp_path, 1))
     cap = [f for f in result.findings if f.rule == "CAP009"]
     assert result.ok and len(cap) == 1 and cap[0].severity == "warning"
-    assert ("on leaf-su2-r1 and 3 more server subnets form no block (10.128.1.28/31)"
+    assert ("on leaf-su2-r1 and 3 more server subnets form no block (10.128.0.16/31)"
             in cap[0].text())
+    fabric = result.fabric
+    assert fabric.devices["leaf-su2-r2"].port("Ethernet0").peer.ip == "10.128.0.19/31"
+    db = json.loads(render_plan(PlanBuilder(fabric, result.physics).plan(
+        fabric.devices["leaf-su2-r1"])))
+    assert "STATIC_ROUTE" not in db
 
 
 def test_spines_take_routes_through_leaves_with_their_own_asn(tmp_path):
