@@ -8,6 +8,7 @@ converted from the plan's L2 frame MTU by the same function the NOS's renderer u
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -307,6 +308,43 @@ def _over_interval(dev: str, port: str, prio: int, first: PfcState, after: PfcSt
     return out
 
 
+def headroom(plan: DevicePlan, state: DeviceState,
+             name_of: Callable[[Interface], str] | None = None) -> list[Check]:
+    """VFY024: every planned lossless port's PG profile is programmed, with at least the
+    headroom after PAUSE (xoff) netcfg derives for the port (docs/physics.md): less, and the
+    bytes in flight after a PAUSE overflow the PG and drop. The programmed xon, xoff and size
+    are shown beside netcfg's. `name_of` gives the profile's name for a port (default: the
+    NOS's, netcfg/verify/readers BUFFERS)."""
+    if state.buffers is None:
+        return []
+    from netcfg.verify.readers import BUFFERS
+
+    name_of = name_of or BUFFERS[plan.nos][1]
+    out = []
+    for i in plan.interfaces:
+        h = i.headroom
+        if not i.lossless or h is None:
+            continue
+        name = name_of(i)
+        got = state.buffers.get(name)
+        derived = f"netcfg derives xon {h.xon}, xoff {h.xoff}, size {h.size}"
+        if got is None:
+            out.append(Check("VFY024", plan.hostname, i.name, False,
+                             f"lossless PG profile {name} is not programmed ({derived})"))
+            continue
+        xoff = _number(got.get("xoff"))
+        shown = ", ".join(f"{f} {got[f]}" for f in ("xon", "xoff", "size") if f in got)
+        ok = xoff is not None and xoff >= h.xoff
+        out.append(Check("VFY024", plan.hostname, i.name, ok,
+                         f"{name} programmed with {shown}; {derived}"
+                         + ("" if ok else ": the programmed xoff is below it")))
+    return out
+
+
+def _number(text: str | None) -> int | None:
+    return int(text) if text is not None and text.strip().isdigit() else None
+
+
 def _port_pauses(dev: str, port: str, first: PfcState, after: PfcState, seconds: float,
                  max_pauses: int) -> list[Check]:
     """VFY012 where the NOS counts PFC frames per port only (EOS): those received on the
@@ -325,4 +363,5 @@ def state_checks(plan: DevicePlan, state: DeviceState, max_pauses: int = 0,
                  origins: dict[str, int] | None = None,
                  bounds: PrefixBounds | None = None) -> list[Check]:
     return (interfaces(plan, state) + cabling(plan, state)
-            + bgp(plan, state, origins, bounds) + pfc(plan, state, max_pauses))
+            + bgp(plan, state, origins, bounds) + pfc(plan, state, max_pauses)
+            + headroom(plan, state))

@@ -18,7 +18,7 @@ from netcfg.deploy.connect import Connection, DeviceError, describe
 from netcfg.deploy.targets import Target
 from netcfg.vendors import vendor
 from netcfg.verify.pfc import PfcState
-from netcfg.verify.readers import READERS
+from netcfg.verify.readers import BUFFERS, READERS
 
 
 @dataclass
@@ -39,6 +39,8 @@ class DeviceState:
     pfc: PfcState | None = None
     pfc_after: PfcState | None = None
     interval: float = 0.0
+    #: buffer profiles as programmed, by name (netcfg/verify/readers: SONiC), where read
+    buffers: dict[str, dict[str, str]] | None = None
 
 
 def bgp_peers(getter: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -77,4 +79,9 @@ def collect(target: Target, timeout: int, interval: float = 0.0) -> DeviceState:
                 state.pfc_after = read_pfc(driver)
         except Exception as exc:  # noqa: BLE001
             state.errors["pfc"] = describe(exc)
+        if target.nos in BUFFERS:
+            try:
+                state.buffers = BUFFERS[target.nos][0](driver)
+            except Exception as exc:  # noqa: BLE001
+                state.errors["buffers"] = describe(exc)
     return state

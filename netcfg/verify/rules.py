@@ -81,6 +81,12 @@ RULES: dict[str, Rule] = {r.id: r for r in (
          "Idle(MaxPath) past maximum-routes)",
          "NAPALM get_bgp_neighbors (received_prefixes); the NOS's limit as its file leaves it "
          "(Vendor.prefix_limit, docs/render-eos.md)"),
+    Rule("VFY024", "error", "a lossless PG's programmed headroom is below what netcfg derives",
+         "the headroom after PAUSE (xoff) must hold every byte in flight once the PG asks its "
+         "peer to stop (cable, MAC/PHY and peer response delays: docs/physics.md); less, and "
+         "a lossless queue drops under congestion",
+         "SONiC `show buffer information` (sonic-utilities scripts/mmuconfig: STATE_DB "
+         "BUFFER_PROFILE_TABLE as programmed)"),
     Rule("VFY019", "warning", "part of a switch's state not read: its driver has no getter",
          "that part of the plan is not checked on that switch, and the report says so",
          "napalm/base/base.py (NotImplementedError)"),

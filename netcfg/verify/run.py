@@ -35,7 +35,8 @@ EXIT_FINDINGS, EXIT_DEVICE = 1, 4
 
 #: getter -> the NAPALM method named in a VFY020 message
 GETTERS = {"interfaces": "get_interfaces", "lldp": "get_lldp_neighbors_detail",
-           "bgp": "get_bgp_neighbors", "pfc": "PFC and queue state"}
+           "bgp": "get_bgp_neighbors", "pfc": "PFC and queue state",
+           "buffers": "buffer profiles"}
 
 
 @dataclass

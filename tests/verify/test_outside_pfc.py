@@ -86,3 +86,63 @@ def test_eos_checks_on_anta_captures():
                       ("VFY021", "Ethernet10/20/1"), ("VFY021", "Ethernet10/28/1")}
     # no watchdog state is read on EOS: VFY010/VFY011 are not run
     assert not [c for c in found if c.rule in ("VFY010", "VFY011")]
+
+
+SONIC = Path(__file__).parent / "fixtures" / "sonic-utilities"
+
+
+def test_sonic_buffer_profiles_as_sonic_utilities_prints_them():
+    # show_buffer_information_output: four pools, then ingress_lossy_profile and
+    # headroom_profile (xon 18432, xoff 32768, size 51200)
+    from netcfg.verify.readers import sonic_buffers
+
+    got = sonic_buffers.parse((SONIC / "show_buffer_information.txt").read_text())
+    assert got["pools"]["egress_lossless_pool"] == {"mode": "dynamic", "size": "13945824",
+                                                    "type": "egress"}
+    assert sorted(got["pools"]) == ["egress_lossless_pool", "egress_lossy_pool",
+                                    "ingress_lossless_pool", "ingress_lossy_pool"]
+    assert got["profiles"] == {
+        "ingress_lossy_profile": {"dynamic_th": "3", "pool": "ingress_lossy_pool",
+                                  "size": "0"},
+        "headroom_profile": {"dynamic_th": "0", "pool": "ingress_lossless_pool",
+                             "xon": "18432", "xoff": "32768", "size": "51200"}}
+
+
+def test_the_lab_prints_sonic_buffer_information_byte_for_byte():
+    from netcfg.lab.sonic.buffershow import section
+    from netcfg.verify.readers import sonic_buffers
+
+    text = (SONIC / "show_buffer_information.txt").read_text()
+    got = sonic_buffers.parse(text)
+    printed = "".join(section("Pool", n, f) for n, f in got["pools"].items()) + "".join(
+        section("Profile", n, f) for n, f in got["profiles"].items())
+    assert printed == text
+
+
+def test_headroom_check_on_sonic_utilities_output():
+    """Three lossless ports whose profile is the capture's headroom_profile (xoff 32768)
+    with netcfg deriving xoff 32768 (equal: holds) and 40960 (more: fails), and one whose
+    profile is not programmed."""
+    from netcfg.verify.readers import sonic_buffers
+
+    profiles = sonic_buffers.parse((SONIC / "show_buffer_information.txt").read_text())
+    state = DeviceState(buffers=profiles["profiles"])
+
+    def port(name: str, xoff: int) -> SimpleNamespace:
+        return SimpleNamespace(name=name, lossless=True, headroom=SimpleNamespace(
+            xon=18432, xoff=xoff, size=18432 + xoff))
+
+    plan = SimpleNamespace(hostname="leaf1", nos="sonic", interfaces=[
+        port("Ethernet0", 32768), port("Ethernet4", 40960), port("Ethernet8", 32768)])
+    names = {"Ethernet0": "headroom_profile", "Ethernet4": "headroom_profile",
+             "Ethernet8": "pg_lossless_400000_5m_profile"}
+    found = checks.headroom(plan, state, lambda i: names[i.name])
+    assert [(c.interface, c.ok, c.message) for c in found] == [
+        ("Ethernet0", True, "headroom_profile programmed with xon 18432, xoff 32768, size "
+         "51200; netcfg derives xon 18432, xoff 32768, size 51200"),
+        ("Ethernet4", False, "headroom_profile programmed with xon 18432, xoff 32768, size "
+         "51200; netcfg derives xon 18432, xoff 40960, size 59392: the programmed xoff is "
+         "below it"),
+        ("Ethernet8", False, "lossless PG profile pg_lossless_400000_5m_profile is not "
+         "programmed (netcfg derives xon 18432, xoff 32768, size 51200)")]
+    assert {c.rule for c in found} == {"VFY024"}

@@ -393,6 +393,15 @@ def test_sonic_pfc_state_and_its_faults_in_every_format(verify_lab: VerifyLab):
     assert [c for c in dev["checks"] if not c["ok"]] == []
     for rule in ("VFY002", "VFY007", "VFY008", "VFY009"):
         assert ok.count(rule) == 16, rule
+    # VFY024: every lossless port's PG profile programmed with at least the derived xoff;
+    # an uplink's (40 m) is the SKU's pg_profile_lookup.ini row `400000 40m 18796 0 612140 0
+    # 3556` (../shared/sonic-skus, Arista-7060X6-64PE-O128S2: size, xon, xoff, threshold,
+    # xon_offset), the profile the file names and buffermgrd keeps
+    assert ok.count("VFY024") == 32
+    uplink = next(c["message"] for c in dev["checks"]
+                  if c["rule"] == "VFY024" and c["interface"] == "Ethernet64")
+    assert uplink.startswith("pg_lossless_400000_40m_profile programmed with xon 0, xoff "
+                             "612140, size 18796; netcfg derives "), uplink
     assert {m for c in dev["checks"] if c["rule"] == "VFY006" for m in [c["message"]]} == \
         {"MTU 9202"}  # SONiC's PORT mtu: the 9216-byte frame less 14
     lab, w = verify_lab.lab, verify_lab.wiring

@@ -71,6 +71,10 @@ def run(dev: SonicEmulator, wiring: Wiring, argv: list[str]) -> str | None:
         return _pfc_counters(dev, wiring)
     if argv == ["show", "queue", "counters"]:
         return _queue_counters(dev, wiring)
+    if argv == ["show", "buffer", "information"]:  # buffer profiles as programmed (verify)
+        from netcfg.lab.sonic.buffershow import buffer_information
+
+        return buffer_information(dev)
     return None
 
 

@@ -8,11 +8,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from netcfg.render.plan import Interface
 from netcfg.verify.pfc import PfcState
-from netcfg.verify.readers import eos
+from netcfg.verify.readers import eos, sonic_buffers
 
 #: NOS -> reader of one PfcState through the NAPALM driver
 READERS: dict[str, Callable[[Any], PfcState]] = {"eos": eos.read}
+
+#: NOS -> (reader of the buffer profiles as programmed, by name; the name of a port's
+#: lossless PG profile)
+BUFFERS: dict[str, tuple[Callable[[Any], dict[str, dict[str, str]]],
+                         Callable[[Interface], str]]] = {
+    "sonic": (sonic_buffers.read, sonic_buffers.profile_name)}
 
 #: NOS -> why its PFC and queue state is not verifiable (no reader)
 NOT_VERIFIABLE: dict[str, str] = {
