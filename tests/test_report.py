@@ -444,3 +444,22 @@ def test_the_html_opens_in_chromium_without_a_console_message_and_shows_the_summ
     outside = share(rows, (0, 0, width, height), ROW_RGB) * width * height
     inside = share(rows, body, ROW_RGB) * (body[2] - body[0]) * (body[3] - body[1])
     assert outside - inside < 0.01 * inside
+
+
+def test_the_ci_examples_run_the_report_with_real_options_and_post_its_markdown():
+    import yaml
+
+    from netcfg.cli import main
+
+    known = {o for p in main.commands["report"].params for o in getattr(p, "opts", [])}
+    for name in ("github-actions.yml", "gitlab-ci.yml"):
+        text = (ROOT / "docs" / "ci" / name).read_text()
+        yaml.safe_load(text)
+        joined = re.sub(r"\\\n\s*", " ", text)  # shell continuation lines as one
+        runs = [line for line in joined.splitlines()
+                if "netcfg report " in line and not line.lstrip().startswith("#")]
+        assert runs, name
+        for line in runs:
+            used = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", line.split("||")[0]))
+            assert {"--base", "--out"} <= used <= known, (name, line)
+        assert "netcfg-report/report.md" in text  # the Markdown is what is posted
