@@ -1,7 +1,7 @@
 """An NX-OS switch fresh from the factory, pushed to by netcfg: every planned port comes up,
 the switch's own sections survive the replace, a second push changes nothing, a file that
-leaves routed ports at their default is reverted, and a queuing change waits for
---allow-disruptive.
+leaves routed ports at their default is reverted, and a queuing or network-qos change waits
+for --allow-disruptive.
 
 Outside truth: the factory configuration and the defaults the lab applies are
 ../shared/factory/nxos/running-config.factory-10.x.reconstructed.txt and the NX-OS table of
@@ -157,6 +157,22 @@ def test_a_factory_switch_comes_up_keeps_its_own_and_gates_queuing(make_lab, tmp
     events = [e for e in run.events() if e.device == name]
     assert [e.detail["disrupts"] for e in events if e.event == "refused"] == [[why]]
 
+    # the network-qos classes' MTU changes (the only 4-space `mtu` lines: interfaces have 2):
+    # the system-level no-drop policy is rewritten, refused without --allow-disruptive
+    nq = dataclasses.replace(qos, text=qos.text.replace("    mtu 9216\n", "    mtu 9100\n"))
+    assert nq.text != qos.text
+    nq_why = ("changes network-qos policy `NETCFG-NQ` (system qos) (NX-OS: the system-level "
+              "network-qos policy sets the no-drop classes of all ports; a change is treated "
+              "as disruptive like a queuing change)")
+    drift = diff_device(target, nq, OPTS)
+    assert drift.sections is not None and drift.sections.disruptive == [nq_why]
+    refused = push_device(target, nq, run, OPTS, threading.Event())
+    assert (refused.status, refused.stage) == ("failed", "disruptive"), refused
+    assert "    mtu 9100" not in dev.running_config()
+    allowed = push_device(target, nq, run, ALLOW, threading.Event())
+    assert allowed.status == "confirmed", allowed
+    assert "    mtu 9100" in dev.running_config()
+
 
 def test_queuing_changes_are_named_where_the_switch_applies_them():
     """Hand-written configs: a policy's classes changed, another policy on a port, a port's
@@ -186,3 +202,31 @@ def test_queuing_changes_are_named_where_the_switch_applies_them():
     serving = adapter.sections("hostname s1\ninterface Ethernet1/1\n  no shutdown\n")
     assert adapter.disruptive(serving, running) == [
         f"applies queuing policy `OUT` (system qos) in place of NX-OS's default {why}"]
+
+
+def test_network_qos_changes_are_named():
+    """Hand-written configs: the network-qos policy's pause CoS changed, another policy
+    applied, a first policy on a switch in service; unchanged, and on a factory switch, none."""
+    from netcfg.vendors import vendor
+
+    adapter = vendor("nxos").deploy
+    why = ("(NX-OS: the system-level network-qos policy sets the no-drop classes of all "
+           "ports; a change is treated as disruptive like a queuing change)")
+    nq = ("policy-map type network-qos {}\n  class type network-qos c-8q-nq3\n    mtu 9216\n"
+          "    pause pfc-cos {}\n")
+    system = "system qos\n  service-policy type network-qos {}\n"
+    port = "interface Ethernet1/1\n  no shutdown\n"
+    running = adapter.sections(nq.format("NQ", 3) + system.format("NQ") + port)
+    assert adapter.disruptive(running, adapter.sections(
+        nq.format("NQ", 3) + system.format("NQ") + port)) == []
+    assert adapter.disruptive(running, adapter.sections(
+        nq.format("NQ", 4) + system.format("NQ") + port)) == [
+        f"changes network-qos policy `NQ` (system qos) {why}"]
+    assert adapter.disruptive(running, adapter.sections(
+        nq.format("NQ2", 3) + system.format("NQ2") + port)) == [
+        f"changes network-qos policy `NQ` (system qos) {why}"]
+    assert adapter.disruptive(adapter.sections(port), running) == [
+        f"applies network-qos policy `NQ` (system qos) in place of NX-OS's default {why}"]
+    factory = adapter.sections("interface Ethernet1/1\n  mtu 9216\n")
+    assert adapter.disruptive(factory, adapter.sections(nq.format("NQ", 3)
+                                                        + system.format("NQ"))) == []

@@ -55,7 +55,9 @@ class NxosDeploy(DeployAdapter):
         """A breakout line added, changed or removed: NX-OS reloads the module and removes
         the split interfaces' configuration when `interface breakout` runs (Cisco NX-API
         reference, "Configuring Breakout on High-Bandwidth Interfaces"), so every link of
-        those cages goes down, whatever else the replace does."""
+        those cages goes down, whatever else the replace does; a queuing policy the switch
+        applies changed (Cisco's QoS guide: "Changes are disruptive"); the network-qos
+        policy of `system qos` changed (docs/render-nxos.md, Disruptive changes)."""
         def breakouts(sections: dict[str, tuple[str, str]]) -> set[str]:
             return {line.strip() for _, text in sections.values() for line in text.splitlines()
                     if line.strip().startswith("interface breakout ")}
@@ -64,7 +66,8 @@ class NxosDeploy(DeployAdapter):
         why = "(NX-OS reloads the module: its links go down)"
         return ([f"adds `{line}` {why}" for line in sorted(after - before)]
                 + [f"removes `{line}` {why}" for line in sorted(before - after)]
-                + _queuing_changes(running, candidate))
+                + _queuing_changes(running, candidate)
+                + _network_qos_changes(running, candidate))
 
     def driver_options(self, target: Target, timeout: int, workdir: Path) -> dict[str, Any]:
         args: dict[str, Any] = {
@@ -202,6 +205,40 @@ def _queuing_changes(running: dict[str, tuple[str, str]],
                           + ([f"{ports} port{'s' if ports != 1 else ''}"] if ports else []))
         out.append(f"changes queuing policy `{name}` ({scope}) {_QUEUING_WHY}")
     return out
+
+
+#: the network-qos policy `system qos` applies (one per switch: its no-drop classes, their
+#: pause CoS and MTU hold for every port)
+_NETWORK_QOS = re.compile(r"service-policy type network-qos (\S+)")
+#: no Cisco sentence on network-qos changes was found; the policy is system-level like the
+#: queuing one whose changes the same guide calls disruptive for all ports (docs/render-nxos.md)
+_NETWORK_QOS_WHY = ("(NX-OS: the system-level network-qos policy sets the no-drop classes "
+                    "of all ports; a change is treated as disruptive like a queuing change)")
+
+
+def _network_qos(sections: dict[str, tuple[str, str]]) -> str | None:
+    """The network-qos policy `system qos` applies (None: NX-OS's default)."""
+    _, text = sections.get("system qos", ("", ""))
+    return next((m.group(1) for line in text.splitlines()
+                 if (m := _NETWORK_QOS.fullmatch(line.strip()))), None)
+
+
+def _network_qos_changes(running: dict[str, tuple[str, str]],
+                         candidate: dict[str, tuple[str, str]]) -> list[str]:
+    """The network-qos policy the switch runs changed (its classes: pause CoS, MTU), or
+    another policy (or none) applied in `system qos`; or a first one where the switch runs
+    NX-OS's default with ports in service. A factory switch (no port up) is not gated, as
+    for queuing."""
+    before, after = _network_qos(running), _network_qos(candidate)
+    if before is None:
+        if after is not None and _in_service(running):
+            return [f"applies network-qos policy `{after}` (system qos) in place of NX-OS's "
+                    f"default {_NETWORK_QOS_WHY}"]
+        return []
+    key = f"policy-map type network-qos {before}"
+    if after == before and candidate.get(key, ("", ""))[1] == running.get(key, ("", ""))[1]:
+        return []
+    return [f"changes network-qos policy `{before}` (system qos) {_NETWORK_QOS_WHY}"]
 
 
 def _in_service(sections: dict[str, tuple[str, str]]) -> bool:
