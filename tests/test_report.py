@@ -206,6 +206,33 @@ def test_a_base_that_is_no_commit_and_a_path_outside_git_are_usage_errors(repo, 
     assert done.exit_code == 2 and "not in a git repository" in done.stderr
 
 
+def test_a_new_inventory_is_all_new_switches_and_an_invalid_one_exits_1(tmp_path):
+    """The base has no inventory yet: every switch is new. The working tree's intent then
+    breaks (a DSCP above 63): the report is still written, names the error, exits 1."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    _git(tmp_path, "init", "-q", "-b", "main")
+    (tmp_path / "README").write_text("fabrics\n")
+    _git(tmp_path, "add", "-A")
+    _git(tmp_path, "commit", "-q", "-m", "empty")
+    shutil.copytree(EXAMPLE, tmp_path / INVENTORY)
+    _git(tmp_path, "add", "-A")
+    _git(tmp_path, "commit", "-q", "-m", "the example fabric")
+    done = in_process(tmp_path, "report", INVENTORY, "--base", "HEAD~1", "--out", "a",
+                      "--format", "json")
+    assert done.exit_code == 0, done.output
+    doc = json.loads(done.stdout)
+    assert {d["status"] for d in doc["devices"]} == {"new"} and len(doc["devices"]) == 12
+    assert any("does not exist at HEAD~1" in n for n in doc["notes"])
+    fabric = tmp_path / INVENTORY / "fabric.yaml"
+    fabric.write_text(fabric.read_text().replace("dscp: [26]", "dscp: [64]"))
+    done = in_process(tmp_path, "report", INVENTORY, "--base", "HEAD", "--out", "b")
+    assert done.exit_code == 1
+    md = (tmp_path / "b" / "report.md").read_text()
+    assert "the intent does not validate" in md
+    assert re.search(r"\| error( \*\*new\*\*)? \| \w+ \|", md)  # lint names the error
+
+
 def test_section_values_of_line_configs():
     """EOS-like and Junos set-form sections, written by hand."""
     from netcfg.report.values import Value, section_values

@@ -132,7 +132,13 @@ def compare_fabrics(base: Validation | None, head: Validation) -> FabricDiff:
 
 
 def _device(name: str, old: DevicePlan, new: DevicePlan) -> DeviceDiff | None:
-    text_old, text_new = render_plan(old), render_plan(new)
+    try:  # the base may name what this netcfg no longer renders (a release it dropped)
+        text_old = render_plan(old)
+    except ValueError as exc:
+        return DeviceDiff(name, new.role, new.nos, "changed", base_nos=old.nos,
+                          note=f"its config at the base cannot be rendered ({exc}); compared "
+                               "with nothing")
+    text_new = render_plan(new)
     if text_old == text_new:
         return None
     diff = DeviceDiff(name, new.role, new.nos, "changed", base_nos=old.nos,
