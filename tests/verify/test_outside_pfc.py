@@ -146,3 +146,22 @@ def test_headroom_check_on_sonic_utilities_output():
         ("Ethernet8", False, "lossless PG profile pg_lossless_400000_5m_profile is not "
          "programmed (netcfg derives xon 18432, xoff 32768, size 51200)")]
     assert {c.rule for c in found} == {"VFY024"}
+
+
+GENIE = Path(__file__).parent / "fixtures" / "genieparser"
+
+
+def test_junos_queue_drops_as_a_real_junos_prints_them():
+    # genieparser's capture: ge-0/0/2 (an MX) with queues 0-4 (Bronze, Platinum, Gold,
+    # Network-Control, Silver), nothing tail- or RED-dropped; queue 0 queued 1,470,816,406
+    # packets (not a drop)
+    from netcfg.lab.junos.queues import queue_block
+    from netcfg.verify.readers import junos
+
+    got = junos.queue_drops((GENIE / "junos_show_interfaces_queue.txt").read_text())
+    assert got == {"ge-0/0/2": {0: 0, 1: 0, 2: 0, 3: 0, 4: 0}}
+    # a block the lab prints with 7 tail drops on queue 3 (its layout is the capture's,
+    # test_verify_lab): read back as 7
+    text = "Physical interface: et-0/0/1, Enabled, Physical link is Up\n" + "\n".join(
+        queue_block(3, "roce", 7))
+    assert junos.queue_drops(text) == {"et-0/0/1": {3: 7}}

@@ -522,3 +522,54 @@ def test_lab_eos_pfc_output_has_the_shape_of_anta_captures(verify_lab: VerifyLab
     # the rendered uplink marks ECN on uc-tx-queue 3 only
     assert ecn == {"0": "-", "1": "-", "2": "-", "3": "0", "4": "-", "5": "-", "6": "-",
                    "7": "-"}
+
+
+def test_junos_queue_drops_and_a_lossless_queue_dropping(verify_lab: VerifyLab):
+    """core1 (Junos; 16 ports lossless on priority and queue 3) over an interval: no drop on
+    any lossless queue (`show interfaces queue`, the text a real Junos prints); then
+    et-0/0/0:0 tail-drops 100 packets on queue 3 between the readings: VFY013 names it. The
+    watchdog, pause frames and ECN are not verifiable on Junos and the report says so."""
+    from netcfg import api
+
+    def run() -> api.VerifyResult:
+        return api.verify(verify_lab.inventory, verify_lab.connect, devices=("core1",),
+                          interval=0.01)
+
+    result = run()
+    assert result.exit_code == 0, [c.message for c in result.failed()]
+    [dev] = result.devices
+    drops = [c for c in dev.checks if c.rule == "VFY013"]
+    assert len(drops) == 16 and all(c.ok for c in drops)
+    assert [n for n in dev.not_checked
+            if n.startswith("VFY010, VFY011, VFY012, VFY021: not verifiable on junos")]
+    lab, w = verify_lab.lab, verify_lab.wiring
+    lab.call(w.lossless_drops, "core1", "et-0/0/0:0")
+    try:
+        result = run()
+    finally:
+        lab.call(w.clear, verify_lab.links)
+    assert [(c.rule, c.interface, c.message) for c in result.failed()] == [
+        ("VFY013", "et-0/0/0:0", "100 packet(s) dropped on lossless queue 3 in 0.01 s")]
+
+
+def test_lab_junos_queue_blocks_are_a_real_junos_s(verify_lab: VerifyLab):
+    """The lab's queue block, line by line, is the one a real Junos prints (genieparser's
+    capture, queue 1, all zero; the capture is indented 8 spaces by its test file)."""
+    from netcfg.lab.junos.queues import queue_block
+    from netcfg.verify.readers import junos
+
+    from .test_outside_pfc import GENIE
+
+    real = (GENIE / "junos_show_interfaces_queue.txt").read_text().splitlines()
+    start = real.index("        Queue: 1, Forwarding classes: Platinum-FC")
+    block = [line[8:] for line in real[start:start + 18]]
+    assert queue_block(1, "Platinum-FC") == block
+    driver = napalm.get_network_driver("junos")(**verify_lab.lab["core1"].napalm())
+    driver.open()
+    try:
+        text = driver.cli([junos.COMMAND])[junos.COMMAND]
+    finally:
+        driver.close()
+    assert "\n".join(queue_block(3, "roce")) in text
+    got = junos.queue_drops(text)
+    assert len(got) == 16 and {tuple(q) for q in got.values()} == {(0, 3, 6, 7)}

@@ -92,6 +92,10 @@ def rpc(dev: JunosEmulator, wiring: Wiring, name: str, op: etree._Element) -> st
         return _lldp(dev, wiring, None)
     if name in ("get-lldp-interface-neighbors", "get-lldp-interface-neighbors-information"):
         return _lldp(dev, wiring, _arg(op, "interface-device") or _arg(op, "interface-name"))
+    if name == "command" and " ".join((op.text or "").split()) == "show interfaces queue":
+        from netcfg.lab.junos.queues import show_interfaces_queue  # verify's queue drops
+
+        return f"<output>{escape(show_interfaces_queue(dev, wiring))}</output>"
     return None
 
 

@@ -1,6 +1,6 @@
 """PFC, queue and ECN state read with each NOS's own commands, where netcfg has a parser
-tested on a published capture of the NOS's output (docs/verify.md names them): EOS here,
-SONiC through its vendor package (`Vendor.read_pfc`). Where none was found, the checks are
+tested on a published capture of the NOS's output (docs/verify.md names them): EOS and Junos
+here, SONiC through its vendor package (`Vendor.read_pfc`). Where none was found, the checks are
 not verifiable on that NOS and every report says so, naming the command and why."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from typing import Any
 
 from netcfg.render.plan import Interface
 from netcfg.verify.pfc import PfcState
-from netcfg.verify.readers import eos, sonic_buffers
+from netcfg.verify.readers import eos, junos, sonic_buffers
 
 #: NOS -> reader of one PfcState through the NAPALM driver
-READERS: dict[str, Callable[[Any], PfcState]] = {"eos": eos.read}
+READERS: dict[str, Callable[[Any], PfcState]] = {"eos": eos.read, "junos": junos.read}
 
 #: NOS -> (reader of the buffer profiles as programmed, by name; the name of a port's
 #: lossless PG profile)
@@ -29,7 +29,4 @@ NOT_VERIFIABLE: dict[str, str] = {
     "cumulus": "`nv show interface <port> qos roce status` and `... qos roce counters`: "
                "NVIDIA's documented outputs may not be copied (no licence) and no other "
                "capture was found",
-    "junos": "PFC per priority, the PFC watchdog and ECN marking (`show interfaces <port> "
-             "extensive`, `show class-of-service interface`): no published capture of a "
-             "switch with PFC",
 }
