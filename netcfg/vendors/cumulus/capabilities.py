@@ -56,12 +56,15 @@ CAPABILITIES = Capabilities(
         "lldp": "lldpd runs by default on Cumulus Linux; nothing is rendered for it",
         # the Syslog page (5.15): a severity is a selector's, and selectors without a facility
         # forwarded only `daemon` before 5.15; none is rendered, so every severity goes out
-        "aaa": "no NVUE `system aaa tacacs|radius` is rendered: NVIDIA's 5.14 and 5.15 TACACS "
-               "pages give the commands (`tacacs server <ip> priority <n>`, `secret`, `vrf "
-               "mgmt`, `authentication-order <n> tacacs|local`), but the 5.15 RADIUS page "
-               "writes the order differently (`authentication order radius local`) and no "
-               "page shows the YAML of the order, which keeps local logins the fallback; the "
-               "switch keeps its own (`system aaa` is kept by default)",
+        # docs/render-cumulus.md, "AAA: TACACS+ and RADIUS": two readings of the server key
+        # and of the order in NVIDIA's own pages, no YAML of either; none rendered is the
+        # choice that can neither block the file nor lock anyone out
+        "aaa": "no NVUE `system aaa tacacs|radius` is rendered: NVIDIA's pages key a TACACS+ "
+               "server by its address (5.14/5.15 TACACS pages) or by its priority (NVUE "
+               "reference), write the order `authentication-order <n> tacacs|local` (TACACS "
+               "pages) or `authentication order radius local` (5.15 RADIUS page), and show "
+               "no YAML of the order, which keeps local logins the fallback; the switch "
+               "keeps its own (`system aaa` is kept by a push)",
         "syslog_severity": "no NVUE syslog selector is rendered: the servers receive every "
                            "severity (before 5.15 a selector without a facility forwarded "
                            "only the daemon facility)",
