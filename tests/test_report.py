@@ -144,7 +144,7 @@ def test_the_markdown_names_those_values_and_no_other_switch(report):
         assert not re.search(rf"\b{re.escape(name)}\b", md), name
     # not a text diff: no hunks, no +/- lines (a list item is a disruptive change's bullet)
     assert "@@" not in md and not re.search(r"^\+", md, re.M)
-    assert all(line.startswith("- **spine1**: ") for line in md.splitlines()
+    assert all(line.startswith("- **`spine1`**: ") for line in md.splitlines()
                if line.startswith("-"))
 
 
@@ -231,6 +231,38 @@ def test_a_new_inventory_is_all_new_switches_and_an_invalid_one_exits_1(tmp_path
     md = (tmp_path / "b" / "report.md").read_text()
     assert "the intent does not validate" in md
     assert re.search(r"\| error( \*\*new\*\*)? \| \w+ \|", md)  # lint names the error
+
+
+def test_a_fabric_wide_mtu_is_one_row_per_group_of_switches_alike(tmp_path):
+    """fabric.mtu 9216 -> 9100 on the example: each leaf has 32 host and 32 spine ports, each
+    spine 8 leaves x 32 uplinks / 4 spines = 64 ports; every port's `link mtu` goes from
+    9216 - 14 = 9202 to 9100 - 14 = 9086. The 8 leaves change alike, the 4 spines alike: two
+    groups of one row each, not 768 lines."""
+    from netcfg.report.build import Report
+    from netcfg.report.changes import compare_fabrics
+    from netcfg.report.markdown import markdown
+    from netcfg.report.values import Value
+    from netcfg.validate import validate
+
+    changed = tmp_path / "example"
+    shutil.copytree(EXAMPLE, changed)
+    fabric = changed / "fabric.yaml"
+    assert "  mtu: 9216\n" in fabric.read_text()
+    fabric.write_text(fabric.read_text().replace("  mtu: 9216\n", "  mtu: 9100\n"))
+    diff = compare_fabrics(validate(EXAMPLE), validate(changed))
+    groups = diff.alike()
+    assert [[d.name for d in g] for g in groups] == [
+        [f"leaf-su1-r{i}" for i in range(1, 9)], ["spine1", "spine2", "spine3", "spine4"]]
+    for group in groups:
+        (row,) = group[0].rows()
+        assert len(row.sections) == 64 and row.value == Value("link.mtu", "9202", "9086")
+        (fact,) = group[0].facts()
+        assert fact[:3] == ("MTU (frame)", "9216", "9100") and len(fact[3]) == 64
+        assert group[0].disruptive == []
+    md = markdown(Report("example", "example", "base", "0" * 40, diff))
+    assert md.count("| `link.mtu` | `9202` | `9086` |") == 2
+    assert "### leaf-su1-r1 and 7 more alike (cumulus, leaf)" in md
+    assert "### spine1 and 3 more alike (cumulus, spine)" in md
 
 
 def test_section_values_of_line_configs():

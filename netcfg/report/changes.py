@@ -10,6 +10,7 @@ password-hash placeholders stay placeholders: a report never reads a secret.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -21,6 +22,12 @@ from netcfg.validate import Validation
 from netcfg.vendors import vendor
 
 Kind = Literal["added", "changed", "removed"]
+
+
+def natural(name: str) -> tuple[Any, ...]:
+    """Ports and sections in the order a person counts them: Ethernet2/1 before
+    Ethernet10/1."""
+    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name))
 
 
 @dataclass(frozen=True)
@@ -40,7 +47,7 @@ class Row:
 
     kind: Kind
     family: str
-    sections: list[str]
+    sections: tuple[str, ...]
     value: Value
 
 
@@ -75,7 +82,8 @@ class DeviceDiff:
                 if s.key not in keys:
                     keys.append(s.key)
         order = {"changed": 0, "added": 1, "removed": 2}
-        return sorted((Row(kind, family, keys, v) for (kind, family, v), keys in grouped.items()),
+        return sorted((Row(kind, family, tuple(sorted(keys, key=natural)), v)
+                       for (kind, family, v), keys in grouped.items()),
                       key=lambda r: (order[r.kind], r.family, r.sections[0], r.value.setting))
 
     def facts(self) -> list[tuple[str, Side, Side, list[str]]]:
@@ -84,8 +92,15 @@ class DeviceDiff:
         for f in self.meaning:
             grouped.setdefault((f.what, f.before, f.after), []).extend(
                 [f.subject] if f.subject is not None else [])
-        return [(what, before, after, subjects)
+        return [(what, before, after, sorted(subjects, key=natural))
                 for (what, before, after), subjects in grouped.items()]
+
+    def signature(self) -> tuple[Any, ...]:
+        """What the change is, without the switch's name: switches with one signature change
+        alike (a fabric-wide MTU on every leaf of one NOS) and a report shows them once."""
+        return (self.nos, self.base_nos, self.role, self.status, self.note,
+                tuple(self.disruptive), tuple(self.rows()),
+                tuple((w, b, a, tuple(on)) for w, b, a, on in self.facts()))
 
     def as_dict(self) -> dict[str, Any]:
         return {"device": self.name, "role": self.role, "nos": self.nos,
@@ -104,6 +119,14 @@ class FabricDiff:
     devices: list[DeviceDiff]
     switches: int
 
+    def alike(self) -> list[list[DeviceDiff]]:
+        """The changed switches in groups that change alike (DeviceDiff.signature), in the
+        order their first switch comes."""
+        groups: dict[tuple[Any, ...], list[DeviceDiff]] = {}
+        for d in self.devices:
+            groups.setdefault(d.signature(), []).append(d)
+        return list(groups.values())
+
 
 def _plans(v: Validation | None) -> dict[str, DevicePlan]:
     if v is None or v.fabric is None or v.physics is None:
@@ -116,7 +139,7 @@ def compare_fabrics(base: Validation | None, head: Validation) -> FabricDiff:
     """Each switch of either side whose rendered config differs (`base` None: no base)."""
     before, after = _plans(base), _plans(head)
     out: list[DeviceDiff] = []
-    for name in sorted(set(before) | set(after)):
+    for name in sorted(set(before) | set(after), key=natural):
         old, new = before.get(name), after.get(name)
         if old is None and new is not None:
             out.append(DeviceDiff(name, new.role, new.nos, "new",

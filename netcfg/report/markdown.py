@@ -8,6 +8,8 @@ cell is escaped for a table (`|`) and for the HTML a forge would otherwise read 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from netcfg.report.build import Report
 from netcfg.report.changes import DeviceDiff
 from netcfg.report.values import Side
@@ -41,7 +43,7 @@ def side(value: Side) -> str:
     return "—" if value is None else code(value)
 
 
-def named(items: list[str], limit: int = MAX_SECTIONS) -> str:
+def named(items: Sequence[str], limit: int = MAX_SECTIONS) -> str:
     shown = ", ".join(code(i) for i in items[:limit])
     return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
 
@@ -54,14 +56,16 @@ def verdict(d: dict | None) -> str:
 
 def markdown(r: Report) -> str:
     head = _head(r)
-    details = [_device(d) for d in (r.diff.devices if r.diff else [])]
+    groups = r.diff.alike() if r.diff else []
     tail = _lint(r) + _verify(r)
-    out, used = list(head), sum(len(x) + 1 for x in head + tail)
-    left = []
-    for d, block in zip(r.diff.devices if r.diff else [], details):
+    # what is left out is named in one line at the end: its room is kept
+    out, used = list(head), sum(len(x) + 1 for x in head + tail) + 1_000
+    left: list[str] = []
+    for group in groups:
+        block = _device(group)
         size = sum(len(x) + 1 for x in block)
         if used + size > MAX_CHARS:
-            left.append(d.name)
+            left += [d.name for d in group]
             continue
         out += block
         used += size
@@ -103,22 +107,36 @@ def _head(r: Report) -> list[str]:
         if len(r.diff.devices) > MAX_SWITCHES:
             lines.append(f"| _{len(r.diff.devices) - MAX_SWITCHES} more in the HTML report_ "
                          "| | | | |")
-    disrupt = [(d.name, what) for d in (r.diff.devices if r.diff else [])
-               for what in d.disruptive]
+    disrupt = disruptions(r)
     if disrupt:
         lines += ["", "### Disruptive changes", ""]
-        lines += [f"- **{cell(name)}**: {cell(what)}" for name, what in disrupt[:MAX_FINDINGS]]
+        lines += [f"- **{named(names)}**: {cell(what)}" for what, names in disrupt[:MAX_FINDINGS]]
         if len(disrupt) > MAX_FINDINGS:
             lines.append(f"- _{len(disrupt) - MAX_FINDINGS} more in the HTML report_")
     return lines
+
+
+def disruptions(r: Report) -> list[tuple[str, list[str]]]:
+    """Each disruptive change once, with the switches it is made on."""
+    out: dict[str, list[str]] = {}
+    for d in r.diff.devices if r.diff else []:
+        for what in d.disruptive:
+            out.setdefault(what, []).append(d.name)
+    return list(out.items())
 
 
 def _nos(d: DeviceDiff) -> str:
     return d.nos if d.base_nos in (None, d.nos) else f"{d.base_nos} -> {d.nos}"
 
 
-def _device(d: DeviceDiff) -> list[str]:
-    lines = ["", f"### {cell(d.name)} ({cell(_nos(d))}, {cell(d.role)})", ""]
+def _device(group: list[DeviceDiff]) -> list[str]:
+    """One switch's changes, or those of several that change alike."""
+    d = group[0]
+    title = d.name if len(group) == 1 else f"{d.name} and {len(group) - 1} more alike"
+    lines = ["", f"### {cell(title)} ({cell(_nos(d))}, {cell(d.role)})", ""]
+    if len(group) > 1:
+        lines += [f"The same change on {len(group)} switches: "
+                  f"{named([x.name for x in group], MAX_SWITCHES)}", ""]
     if d.note:
         lines += [f"_{cell(d.note)}_", ""]
     rows = d.rows()

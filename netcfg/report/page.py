@@ -11,7 +11,7 @@ import jinja2
 
 from netcfg.report.build import Report
 from netcfg.report.changes import DeviceDiff
-from netcfg.report.markdown import verdict
+from netcfg.report.markdown import disruptions, verdict
 
 
 @cache
@@ -33,7 +33,7 @@ def html(r: Report) -> str:
         r=r, counts=r.counts(), new_findings=sum(1 for row in r.lint if row.new),
         verdict=verdict, nos=_nos,
         disruptive_names=[d.name for d in devices if d.disruptive],
-        disruptive_rows=[(d.name, what) for d in devices for what in d.disruptive],
+        disruptive_rows=disruptions(r), groups=r.diff.alike() if r.diff else [],
         lint_rows=sorted(r.lint, key=lambda x: (x.waived is not None,
                                                 order.get(x.severity, 3), not x.new, x.rule)),
     ) + "\n"
