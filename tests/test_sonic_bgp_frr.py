@@ -388,3 +388,29 @@ def test_without_the_covering_block_the_lone_server_is_cut_off(fabric):
                                "2", "10.128.0.5"], capture_output=True,
                               timeout=30).returncode == 0
     assert _answers(space, "gpu-su1-n1:eth0", "10.128.0.5")  # same leaf: connected
+
+
+def test_frrs_own_file_runs_the_intents_timers_in_bgpd(tmp_path):
+    """netcfg's FRR rendering (`timers bgp 4 12` under `router bgp`, templates/frr) loaded
+    into a real bgpd: every neighbour, each through its peer group, runs 4 s / 12 s, as FRR
+    itself reports them (FRR's own default would be 60/180, or 3/9 under `frr defaults
+    datacenter`, which the file names)."""
+    doc = yaml.safe_load(FABRIC)
+    doc["platforms"] = {"leaf": "nvidia-sn5600-frr", "spine": "nvidia-sn5600-frr"}
+    path = tmp_path / "fabric.yaml"
+    path.write_text(yaml.safe_dump(doc))
+    result = validate(path)
+    assert result.ok, [f.text() for f in result.findings]
+    leaf = result.fabric.devices["leaf-su1-r1"]
+    text = render_plan(PlanBuilder(result.fabric, result.physics).plan(leaf))
+    assert "\n timers bgp 4 12\n" in text
+    net = Net(f"nsf{os.getpid() % 10000}-")
+    try:
+        run = net.frr(net.ns(leaf.name), text)
+        peers = vtysh(run, "show bgp neighbors json")
+        assert sorted(peers) == ["10.64.0.0", "10.64.0.2"]  # its two spines, by hand
+        for addr, peer in peers.items():
+            assert (peer["bgpTimerConfiguredHoldTimeMsecs"],
+                    peer["bgpTimerConfiguredKeepAliveIntervalMsecs"]) == (12000, 4000), addr
+    finally:
+        net.close()
