@@ -68,7 +68,11 @@ _HOLDS = {"VFY001": "running config is the rendered one",
           "VFY010": "lossless queue watched by the PFC watchdog",
           "VFY011": "no PFC storm", "VFY012": "PFC pauses within the threshold",
           "VFY013": "no drop on a lossless queue",
-          "VFY014": "server subnet on every planned path"}
+          "VFY014": "server subnet on every planned path",
+          "VFY021": "ECN marking on the planned queue",
+          "VFY022": "prefixes within what the plan announces",
+          "VFY023": "prefixes within the switch's limit",
+          "VFY024": "lossless PG headroom as derived or more"}
 
 
 def _holds(rule: str) -> str:

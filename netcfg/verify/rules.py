@@ -56,7 +56,7 @@ RULES: dict[str, Rule] = {r.id: r for r in (
     Rule("VFY013", "error", "packets dropped on a lossless queue over the interval",
          "a lossless queue must never drop: headroom too small, PFC off on the peer, or the "
          "watchdog dropping a storm", "SONiC `show queue counters` (scripts/queuestat); EOS "
-         "`show interfaces counters queue detail`"),
+         "`show interfaces counters queue detail`; Junos `show interfaces queue`"),
     Rule("VFY014", "error", "a server subnet is missing from a switch's routing table or has "
          "another ECMP width than planned",
          "every switch must reach every other switch's servers over every path the topology "

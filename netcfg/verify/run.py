@@ -23,7 +23,7 @@ from netcfg.render.plan import DevicePlan
 from netcfg.verify import checks
 from netcfg.verify.checks import Check
 from netcfg.verify.collect import collect
-from netcfg.verify.readers import NOT_VERIFIABLE
+from netcfg.verify.readers import NOT_VERIFIABLE, PARTS_NOT_VERIFIABLE
 
 if TYPE_CHECKING:
     from netcfg.deploy.runs import State
@@ -110,9 +110,10 @@ def verify_device(target: Target, plan: DevicePlan, desired: Desired, opts: Opti
             report.not_checked.append(f"PFC and queue state: not verifiable on {target.nos} "
                                       f"({why})")
         else:
+            parts = (got.pfc.not_verifiable if got.pfc else ()) or PARTS_NOT_VERIFIABLE.get(
+                target.nos, ())
             report.not_checked += [f"{rules}: not verifiable on {target.nos} ({why})"
-                                   for rules, why in (got.pfc.not_verifiable if got.pfc
-                                                      else ())]
+                                   for rules, why in parts]
             if interval <= 0:
                 report.not_checked.append("pause frames and lossless drops (give --interval)")
         report.checks += checks.state_checks(plan, got, max_pauses, origins, bounds)

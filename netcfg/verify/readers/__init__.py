@@ -30,3 +30,11 @@ NOT_VERIFIABLE: dict[str, str] = {
                "NVIDIA's documented outputs may not be copied (no licence) and no other "
                "capture was found",
 }
+
+#: NOS -> (rules, why) a reader from outside this package leaves unverified
+PARTS_NOT_VERIFIABLE: dict[str, tuple[tuple[str, str], ...]] = {
+    "sonic": (("VFY021", "ECN marking as programmed: `show ecn` (sonic-utilities "
+               "scripts/ecnconfig) prints CONFIG_DB's WRED profiles, the configuration VFY001 "
+               "compares, not the queues' state, and no published output of a command that "
+               "does was found"),),
+}
