@@ -363,6 +363,23 @@ def test_the_intents_timers_run_in_sonics_frr(fabric):
                     peer["bgpTimerConfiguredKeepAliveIntervalMsecs"]) == (12000, 4000), addr
 
 
+def test_spines_sharing_an_asn_reach_each_others_loopback(fabric):
+    """The spines share one ASN (routing.asn.spine: shared); SONiC's peer-group.conf.j2 gives
+    a LeafRouter `allowas-in 1` only with BGP_BBR enabled, which netcfg renders, so each
+    spine takes the other's loopback through a leaf (its own ASN in the path). Loopbacks by
+    hand: 10.0.0.0/16 from .1 in build order, leaves then spines: spine1 10.0.0.3, spine2
+    10.0.0.4."""
+    fab, dbs, space, runs = fabric
+    assert [dbs[s].get("BGP_BBR") for s in ("spine1", "spine2")] == [
+        {"all": {"status": "enabled"}}] * 2
+    deadline = time.monotonic() + 120
+    while not (_ok_routes(runs["spine1"], {"10.0.0.4/32", "10.0.0.1/32", "10.0.0.2/32"})
+               and _ok_routes(runs["spine2"], {"10.0.0.3/32"})):
+        assert time.monotonic() < deadline, sorted(vtysh(runs["spine1"],
+                                                         "show ip route bgp json"))
+        time.sleep(0.5)
+
+
 def test_without_the_covering_block_the_lone_server_is_cut_off(fabric):
     """The check has teeth: leaf-su1-r1 announcing only the blocks that hold exactly its
     subnets (10.128.0.0/30; 10.128.0.4/31 alone, which a STATIC_ROUTE cannot carry) leaves
