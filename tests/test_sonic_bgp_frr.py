@@ -407,6 +407,29 @@ def test_without_the_covering_block_the_lone_server_is_cut_off(fabric):
     assert _answers(space, "gpu-su1-n1:eth0", "10.128.0.5")  # same leaf: connected
 
 
+def test_without_allowas_in_a_spine_loses_the_others_loopback(fabric):
+    """The check has teeth: spine1 without the `allowas-in 1` that BGP_BBR gives it
+    (`no neighbor PEER_V4 allowas-in 1`, then its stored routes evaluated again: PEER_V4 keeps
+    them, `soft-reconfiguration inbound`) drops spine2's loopback, whose path holds its own
+    ASN, and keeps the leaves'. (Runs after the others: it changes spine1.)"""
+    fab, dbs, space, runs = fabric
+    spine = runs["spine1"]
+    asn = dbs["spine1"]["DEVICE_METADATA"]["localhost"]["bgp_asn"]
+    change = spine / "no-bbr.conf"
+    change.write_text(f"router bgp {asn}\n address-family ipv4\n"
+                      "  no neighbor PEER_V4 allowas-in 1\n exit-address-family\nexit\n")
+    shutil.chown(change, "frr", "frr")
+    subprocess.run(["vtysh", "--vty_socket", str(spine), "-f", str(change)], check=True,
+                   capture_output=True, timeout=60)
+    subprocess.run(["vtysh", "--vty_socket", str(spine), "-c", "clear bgp ipv4 * soft in"],
+                   check=True, capture_output=True, timeout=60)
+    deadline = time.monotonic() + 120
+    while _ok_routes(spine, {"10.0.0.4/32"}):
+        assert time.monotonic() < deadline, "spine2's loopback stays without allowas-in"
+        time.sleep(0.5)
+    assert _ok_routes(spine, {"10.0.0.1/32", "10.0.0.2/32"})
+
+
 def test_frrs_own_file_runs_the_intents_timers_in_bgpd(tmp_path):
     """netcfg's FRR rendering (`timers bgp 4 12` under `router bgp`, templates/frr) loaded
     into a real bgpd: every neighbour, each through its peer group, runs 4 s / 12 s, as FRR
