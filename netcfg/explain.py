@@ -62,6 +62,18 @@ class _Explainer:
     def row(self, key: str, value: Any, path: PathKey | None) -> Row:
         return Row(key, value, self.src(path))
 
+    def _stated_mtu(self, nos: str, frame: int) -> Row:
+        """The intent's MTU (the largest frame, its 14-byte header counted) beside the number
+        the NOS's file states for it, in the NOS's own meaning, from the NOS's one conversion
+        (Vendor.reported_mtu): 9216 becomes IP MTU 9202 where the NOS states the IP packet."""
+        stated = vendor(nos).reported_mtu(frame)
+        if stated is None:
+            return Row(f"mtu in the {nos} file", "not stated", "the NOS keeps its own")
+        what = ("the frame, header included (media MTU)" if stated == frame
+                else f"the IP packet: {frame} - 14" if stated == frame - 14
+                else f"the most {nos} states (the frame would carry IP {frame - 14})")
+        return Row(f"mtu in the {nos} file", stated, f"{what}; vendor {nos} (reported_mtu)")
+
     def _kept(self, nos: str) -> str:
         """The preserve policy a push applies to this switch (netcfg/deploy/preserve.py):
         the NOS's defaults, the intent's additions, and what the device owns."""
@@ -143,6 +155,7 @@ class _Explainer:
                          if self.li.is_set(("devices", dev.name, "management", "gateway"))
                          else ("management", "gateway")),
                 self.row("mtu", dev.mtu, dev.origin.get("mtu")),
+                self._stated_mtu(plat.nos, dev.mtu),
                 self.row("ntp servers", ", ".join(dev.ntp_servers) or "none",
                          dev.origin.get("ntp_servers")),
                 self.row("dns servers", ", ".join(dev.dns_servers) or "none",
@@ -303,6 +316,8 @@ class _Explainer:
             self.row("speed", format_speed(port.speed), speed_path),
             self.row("cable", format_length(port.cable), cable_path),
             self.row("mtu", port.mtu, origin.get("mtu") or port.device.origin.get("mtu")),
+            *([self._stated_mtu(self.fabric.platform(port.device).nos, port.mtu)]
+              if port.device.is_switch else []),
             self.row("lossless", port.lossless, origin.get("lossless") or (
                 src + ("lossless",) if src[:2] == ("topology", "links") else None)),
             self.row("peer", port.peer.id if port.peer else None, src),

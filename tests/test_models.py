@@ -228,7 +228,7 @@ def test_unknown_key_rejected_with_allowed_keys(model):
 def test_unknown_keys_lists_every_unknown_key():
     errs = errors(M.FabricMeta, {"name": "x", "mtux": 1, "nmae": 2})
     assert errs[0]["ctx"]["keys"] == ["mtux", "nmae"]
-    assert errs[0]["ctx"]["allowed"] == ["description", "mtu", "name"]
+    assert errs[0]["ctx"]["allowed"] == ["description", "l3_mtu", "mtu", "name"]
 
 
 def test_models_are_frozen():

@@ -126,10 +126,35 @@ NOT_FOR_SWITCH_CONFIGS: dict[tuple[str, str], str] = {
 }
 
 
+#: the Ethernet header a frame adds to the IP packet it carries (destination, source,
+#: EtherType; the FCS is not counted), as in netcfg/vendors/units.py
+ETH_HEADER = 14
+
+
 class FabricMeta(IntentModel):
     name: Name
     description: Text | None = None
     mtu: int = Field(9216, ge=1500, le=9216, description="L2 frame MTU of fabric links")
+    l3_mtu: int | None = Field(
+        None, ge=1500 - ETH_HEADER, le=9216, description="brownfield: the IP MTU the switches "
+        "state on fabric ports today (EOS `mtu 9214`); the frame is then this plus the 14-byte "
+        "header, in place of `mtu`")
+
+    @model_validator(mode="after")
+    def _one_mtu(self) -> FabricMeta:
+        if (self.l3_mtu is not None and "mtu" in self.model_fields_set
+                and self.mtu != self.l3_mtu + ETH_HEADER):
+            raise PydanticCustomError(
+                "mtu_pair", "fabric.mtu {mtu} and l3_mtu {l3} disagree: a frame carries an IP "
+                "packet {header} bytes shorter ({l3} + {header} = {frame}); give one of the two",
+                {"mtu": self.mtu, "l3": self.l3_mtu, "header": ETH_HEADER,
+                 "frame": self.l3_mtu + ETH_HEADER, "at": ("l3_mtu",)})
+        return self
+
+    @property
+    def frame(self) -> int:
+        """The largest frame on fabric links: `mtu`, or `l3_mtu` plus the header."""
+        return self.mtu if self.l3_mtu is None else self.l3_mtu + ETH_HEADER
 
 
 # --------------------------------------------------------------------------- topology

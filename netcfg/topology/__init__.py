@@ -57,7 +57,7 @@ def _device_settings(b: FabricBuilder) -> None:
             dev.origin["release"] = ("releases", nos)
         dev.ecmp_seed = intent.ecmp.seed(dev.role)
         dev.origin["ecmp_seed"] = ("ecmp", "seeds", dev.role)
-        dev.origin["mtu"] = ("fabric", "mtu")
+        dev.origin["mtu"] = ("fabric", "mtu" if intent.fabric.l3_mtu is None else "l3_mtu")
         for servers in ("ntp_servers", "dns_servers", "syslog_servers"):
             setattr(dev, servers, [str(h) for h in getattr(intent.management, servers)])
             dev.origin[servers] = ("management", servers)

@@ -80,7 +80,7 @@ class FabricBuilder:
         index = self._role_index.get(role, 0)
         self._role_index[role] = index + 1
         dev = Device(name=name, role=role, tier=tier, platform=platform, index=index,
-                     mtu=self.intent.fabric.mtu, **attrs)
+                     mtu=self.intent.fabric.frame, **attrs)
         self.fabric.devices[name] = dev
         if platform_path is not None:
             dev.origin["platform"] = platform_path

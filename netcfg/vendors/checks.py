@@ -88,6 +88,10 @@ RULES: dict[str, Rule] = {r.id: r for r in (
          "of the hold time", "the Junos switches send keepalives less often than "
          "routing.timers asks (the hold time, and so failure detection, is as asked)",
          "Juniper, hold-time (Protocols BGP)"),
+    Rule("LNK006", "error", "a frame size (MTU) the device's NOS file cannot state",
+         "the NOS's `mtu` statement stops below it, so those ports take smaller packets than "
+         "their peers and drop the rest (a brownfield fabric.l3_mtu above what a NOS takes)",
+         "each NOS's MTU conversion (Vendor.reported_mtu; docs/render-<nos>.md)"),
     Rule("CAP012", "warning", "the device's NOS file holds routing only",
          "PFC, ECN, DSCP mapping, buffers and hashing must be configured on the box by other "
          "means, or the lossless class is not lossless there", "render capability table"),
@@ -148,6 +152,7 @@ def check(fabric: Fabric, physics: object | None = None) -> list[Finding]:
         caps = vendor(nos).capabilities
         first, where = devices[0].name, which_switches(nos, devices)
         out += _routing(li, fabric, nos, caps, devices, where)
+        out += mtu_ceiling(li, nos, devices)
         if caps.routing_only:
             out.append(li.finding(
                 "CAP012", f"{nos} files hold routing only ({where}): netcfg renders no PFC, "
@@ -389,3 +394,30 @@ def which_switches(nos: str, devices: list[Device]) -> str:
     """`leaf1` or `leaf1 and 7 more eos switches`: the switches a finding is about."""
     more = len(devices) - 1
     return devices[0].name + (f" and {more} more {nos} switches" if more else "")
+
+
+def mtu_ceiling(li, nos: str, devices: list[Device]) -> list[Finding]:  # noqa: ANN001
+    """LNK006: frames a NOS's `mtu` statement cannot state. The NOS's own conversion
+    (Vendor.reported_mtu) is flat where it stops (a frame one byte smaller gives the same
+    statement), so no NOS's ceiling is written here. One finding per intent line that sets
+    the frame (fabric.mtu or l3_mtu, a role, device or port override)."""
+    stated = vendor(nos).reported_mtu
+    flat: dict[int, bool] = {}
+    out: list[Finding] = []
+    seen: set[tuple] = set()
+    for dev in devices:
+        for port in dev.ports:
+            frame = port.mtu
+            if frame not in flat:
+                here = stated(frame)
+                flat[frame] = here is not None and here == stated(frame - 1)
+            path = (port.origin or {}).get("mtu") or dev.origin.get("mtu") or ("fabric", "mtu")
+            if not flat[frame] or (path, frame) in seen:
+                continue
+            seen.add((path, frame))
+            out.append(li.finding(
+                "LNK006", f"{nos} files cannot state {frame}-byte frames (IP MTU "
+                f"{frame - 14}) on {port.id} ({which_switches(nos, devices)}): their `mtu` "
+                f"stays at {stated(frame)}, the most {nos} takes, so these ports would drop the "
+                "larger packets their peers send", path, device=dev.name, interface=port.name))
+    return out
