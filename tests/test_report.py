@@ -101,11 +101,28 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return repo
 
 
+def verify_said(where: Path) -> Path:
+    """A report `netcfg verify --format json` writes (its own serializer), of one failed
+    check on leaf-su1-r1 and a spine it could not reach."""
+    from netcfg.verify.checks import Check
+    from netcfg.verify.report import as_json
+    from netcfg.verify.run import DeviceReport, VerifyResult
+
+    said = VerifyResult("example", None, [
+        DeviceReport("leaf-su1-r1", "cumulus", [
+            Check("VFY004", "leaf-su1-r1", "swp1s0", True, "up"),
+            Check("VFY006", "leaf-su1-r1", "swp1s0", False, "MTU 9202, planned 8986")]),
+        DeviceReport("spine1", "cumulus", errors=["connect: timed out"])])
+    where.write_text(as_json(said))
+    return where
+
+
 @pytest.fixture(scope="module")
 def report(repo: Path) -> dict[str, Any]:
     """The command run once: its exit code, JSON, and the two files it wrote."""
+    verify = verify_said(repo.parent / "verify.json")
     done = netcfg(repo, "report", INVENTORY, "--base", "HEAD~1", "--out", "pr",
-                  "--format", "json")
+                  "--format", "json", "--verify", str(verify))
     assert done.returncode == 0, done.stdout + done.stderr
     return {"json": json.loads(done.stdout),
             "md": (repo / "pr" / "report.md").read_text(),
@@ -170,26 +187,10 @@ def test_lint_findings_keep_their_waiver_and_the_deadlock_verdict(report, repo):
     assert report["json"]["deadlock"]["verdict"] == "deadlock_free"
     assert report["json"]["base_deadlock"]["verdict"] == "deadlock_free"
     assert "| Deadlock | deadlock free" in report["md"]
-    assert "### Verify" not in report["md"]  # no verify result given: no section
 
 
-def test_what_verify_last_said_is_shown_when_its_json_is_given(repo, tmp_path):
-    from netcfg.verify.checks import Check
-    from netcfg.verify.report import as_json
-    from netcfg.verify.run import DeviceReport, VerifyResult
-
-    said = VerifyResult("example", None, [
-        DeviceReport("leaf-su1-r1", "cumulus", [
-            Check("VFY004", "leaf-su1-r1", "swp1s0", True, "up"),
-            Check("VFY006", "leaf-su1-r1", "swp1s0", False, "MTU 9202, planned 8986")]),
-        DeviceReport("spine1", "cumulus", errors=["connect: timed out"])])
-    verify = tmp_path / "verify.json"
-    verify.write_text(as_json(said))
-    out = tmp_path / "pr"
-    done = in_process(repo, "report", INVENTORY, "--base", "HEAD~1", "--out", str(out),
-                      "--verify", str(verify))
-    assert done.exit_code == 0, done.output
-    md = (out / "report.md").read_text()
+def test_what_verify_last_said_is_shown_when_its_json_is_given(report):
+    md = report["md"]
     assert "### Verify" in md
     assert "| leaf-su1-r1 | VFY006 (error) | swp1s0 | MTU 9202, planned 8986 |" in md
     assert "| spine1 | not verified | | connect: timed out |" in md
@@ -224,6 +225,8 @@ def test_a_new_inventory_is_all_new_switches_and_an_invalid_one_exits_1(tmp_path
     doc = json.loads(done.stdout)
     assert {d["status"] for d in doc["devices"]} == {"new"} and len(doc["devices"]) == 12
     assert any("does not exist at HEAD~1" in n for n in doc["notes"])
+    assert doc["verify"] is None  # none given: the report has no such part
+    assert "### Verify" not in (tmp_path / "a" / "report.md").read_text()
     fabric = tmp_path / INVENTORY / "fabric.yaml"
     fabric.write_text(fabric.read_text().replace("dscp: [26]", "dscp: [64]"))
     done = in_process(tmp_path, "report", INVENTORY, "--base", "HEAD", "--out", "b")
@@ -234,35 +237,42 @@ def test_a_new_inventory_is_all_new_switches_and_an_invalid_one_exits_1(tmp_path
 
 
 def test_a_fabric_wide_mtu_is_one_row_per_group_of_switches_alike(tmp_path):
-    """fabric.mtu 9216 -> 9100 on the example: each leaf has 32 host and 32 spine ports, each
-    spine 8 leaves x 32 uplinks / 4 spines = 64 ports; every port's `link mtu` goes from
-    9216 - 14 = 9202 to 9100 - 14 = 9086. The 8 leaves change alike, the 4 spines alike: two
-    groups of one row each, not 768 lines."""
+    """fabric.mtu 9216 -> 9100 on the example cut to 8 servers of 2 NICs and 2 spines (1:1):
+    2 rail leaves of 8 host and 8 spine ports, 2 spines of 2 leaves x 8 uplinks / 2 = 8
+    ports; every port's `link mtu` goes from 9216 - 14 = 9202 to 9100 - 14 = 9086. The
+    leaves change alike, the spines alike: two groups of one row each, not 48 lines."""
     from netcfg.report.build import Report
     from netcfg.report.changes import compare_fabrics
     from netcfg.report.markdown import markdown
     from netcfg.report.values import Value
     from netcfg.validate import validate
 
-    changed = tmp_path / "example"
-    shutil.copytree(EXAMPLE, changed)
+    base, changed = tmp_path / "base", tmp_path / "changed"
+    shutil.copytree(EXAMPLE, base)
+    fabric = base / "fabric.yaml"
+    text = fabric.read_text()
+    for was, now in (("nodes_per_su: 32\n", "nodes_per_su: 8\n"), ("spines: 4\n", "spines: 2\n"),
+                     ("gpus: 8, nics: 8,", "gpus: 2, nics: 2,")):
+        assert was in text
+        text = text.replace(was, now)
+    fabric.write_text(text)
+    shutil.copytree(base, changed)
     fabric = changed / "fabric.yaml"
-    assert "  mtu: 9216\n" in fabric.read_text()
     fabric.write_text(fabric.read_text().replace("  mtu: 9216\n", "  mtu: 9100\n"))
-    diff = compare_fabrics(validate(EXAMPLE), validate(changed))
+    diff = compare_fabrics(validate(base), validate(changed))
     groups = diff.alike()
-    assert [[d.name for d in g] for g in groups] == [
-        [f"leaf-su1-r{i}" for i in range(1, 9)], ["spine1", "spine2", "spine3", "spine4"]]
-    for group in groups:
+    assert [[d.name for d in g] for g in groups] == [["leaf-su1-r1", "leaf-su1-r2"],
+                                                      ["spine1", "spine2"]]
+    for group, ports in zip(groups, (16, 8)):
         (row,) = group[0].rows()
-        assert len(row.sections) == 64 and row.value == Value("link.mtu", "9202", "9086")
+        assert len(row.sections) == ports and row.value == Value("link.mtu", "9202", "9086")
         (fact,) = group[0].facts()
-        assert fact[:3] == ("MTU (frame)", "9216", "9100") and len(fact[3]) == 64
+        assert fact[:3] == ("MTU (frame)", "9216", "9100") and len(fact[3]) == ports
         assert group[0].disruptive == []
     md = markdown(Report("example", "example", "base", "0" * 40, diff))
     assert md.count("| `link.mtu` | `9202` | `9086` |") == 2
-    assert "### leaf-su1-r1 and 7 more alike (cumulus, leaf)" in md
-    assert "### spine1 and 3 more alike (cumulus, spine)" in md
+    assert "### leaf-su1-r1 and 1 more alike (cumulus, leaf)" in md
+    assert "### spine1 and 1 more alike (cumulus, spine)" in md
 
 
 def test_section_values_of_line_configs():

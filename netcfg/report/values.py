@@ -49,8 +49,10 @@ def _tree(content: str | None) -> Any:
         return {}
     import yaml
 
+    # libyaml's parser where PyYAML has it, with the safe constructor either way
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:  # NVUE's sections are YAML, CONFIG_DB's JSON (which YAML reads as well)
-        return yaml.safe_load(content)
+        return yaml.load(content, Loader=loader)  # noqa: S506 - a safe loader
     except yaml.YAMLError:
         try:
             return json.loads(content)
