@@ -7,11 +7,13 @@ whose first non-blank character is `!` is a comment: at the left margin it close
 block (EOS writes one between blocks), indented it stays inside the block's text. A `!` or
 any other character later in a line is part of the value (`description a ! b`). A blank line
 closes every open block. `banner login` and `banner motd` take the lines after them, up to a
-line `EOF`, as their own text.
+line `EOF`, as their own text (EOS); `banner motd <d>` / `banner exec <d>` take theirs up to the
+line holding the delimiter character `<d>` (NX-OS).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -35,6 +37,9 @@ class Statement:
 #: EOS commands whose text follows up to a line `EOF` (`banner login`, `banner motd`: AVD's
 #: banners.j2, NAPALM's `_multiline_convert`)
 HEREDOCS = frozenset({"banner login", "banner motd"})
+#: NX-OS banners: `banner motd|exec <d>text<d>`, the text running over lines up to the line
+#: holding the delimiter again (Cisco's cisco.nxos nxos_banner: `banner motd @` ... `@`)
+_DELIMITED = re.compile(r"banner (?:motd|exec) (\S)(.*)")
 
 
 def _indent(raw: str) -> int:
@@ -55,6 +60,15 @@ def parse(text: str) -> list[Statement]:
             for more in lines:
                 node.lines.append(more)
                 if more.strip() == "EOF":
+                    break
+            open_.clear()
+            roots.append(node)
+            continue
+        if indent == 0 and (m := _DELIMITED.fullmatch(stripped)) and m.group(1) not in m.group(2):
+            node = Statement(stripped, lines=[raw])
+            for more in lines:
+                node.lines.append(more)
+                if m.group(1) in more:
                     break
             open_.clear()
             roots.append(node)

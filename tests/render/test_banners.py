@@ -1,7 +1,8 @@
 """Banners from the intent (management.banners): EOS `banner login|motd`, the text, `EOF`
 (Arista's AVD banners.j2), NVUE `system message pre-login|post-login` (NVIDIA's NVUE
 reference), Junos `system login message|announcement` (Juniper's `login` statement page,
-checked against Juniper's YANG); NX-OS and SONiC render none and say why (CAP010). EOS
+checked against Juniper's YANG); NX-OS `banner motd <d>` for the login banner only (CAP010
+for the other), SONiC BANNER_MESSAGE. EOS
 banners that NAPALM's driver would change on the way (blank lines, leading blanks, `!`
 lines, a line `EOF`) are refused at validate; a several-line NVUE banner is flagged
 unverified (CAP019)."""
@@ -82,10 +83,13 @@ def test_junos_escapes_quotes_and_backslashes(tmp_path):
     check_junos_yang(files["core1"])
 
 
-def test_the_others_say_they_render_none(rendered):
+def test_nxos_renders_the_login_banner_only(rendered):
+    """NX-OS's `banner motd` is its pre-login banner (tests/deploy/test_nxos_banner.py); the
+    post-login one is not rendered and CAP010 says so."""
     files, findings = rendered
-    assert "banner" not in files["spine-pod1-1"]
-    assert any("management.banners" in ln and "[CAP010]" in ln and "nxos" in ln
+    assert "banner motd @\nAuthorised use only.\nActivity is logged.\n@\n" in files["spine-pod1-1"]
+    assert MOTD not in files["spine-pod1-1"]
+    assert any("management.banners.motd" in ln and "[CAP010]" in ln and "nxos" in ln
                for ln in findings.splitlines())
 
 

@@ -107,8 +107,22 @@ def parse(text: str, strict: bool = True) -> Node:
     root = Node("", "config")
     nx = NxosEditor(root, strict=strict)
     indents = [-1]
-    for raw in text.splitlines():
+    lines = iter(text.splitlines())
+    for raw in lines:
         line = raw.strip()
+        banner = _BANNER.fullmatch(raw)
+        if banner is not None and banner.group(1) not in banner.group(2):
+            # a banner's text runs to the line holding its delimiter again, as one statement
+            body = [line]
+            for more in lines:
+                body.append(more)
+                if banner.group(1) in more:
+                    break
+            while len(indents) > 1:
+                indents.pop()
+                nx.exit()
+            nx.apply("\n".join(body))
+            continue
         if not line or line.startswith("!") or line == "end":
             continue
         indent = len(raw) - len(raw.lstrip())
@@ -121,6 +135,9 @@ def parse(text: str, strict: bool = True) -> Node:
             del indents[len(nx.editor.stack):]
     return root
 
+
+#: the first line of a banner (`banner motd|exec <d>...`, at the left margin)
+_BANNER = re.compile(r"banner (?:motd|exec) (\S)(.*)")
 
 #: a SHA-256 crypt hash (`$5$`, optional rounds, salt up to 16, digest 43)
 _SHA256_CRYPT = re.compile(r"\$5\$(rounds=\d{4,9}\$)?[./0-9A-Za-z]{1,16}\$[./0-9A-Za-z]{43}")

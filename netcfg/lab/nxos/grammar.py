@@ -72,6 +72,11 @@ MODES: dict[str, list] = {
         "username <word> = [password [0|5] <word>] [role <word>]",
         "username <word> role = <word>",
         "username <word> sshkey = <text>",
+        # `banner motd|exec <d>text<d>`, the text over several lines up to the delimiter again
+        # (Cisco's cisco.nxos nxos_banner: `banner motd @` / lines / `@`, tested on NX-OS; the
+        # NX-API REST SDK's MOTD banner keeps the delimiter): one line here, its text joined
+        # by config.parse
+        "banner motd|exec = <text>",
         # Cisco Nexus 9000 NX-OS Security Configuration Guide: "Configuring TACACS+"
         # (`feature tacacs+`, `tacacs-server host <addr> key [0|7] <key>`, `aaa group server
         # tacacs+ <group>` with `server`, `use-vrf`, `source-interface`), "Configuring RADIUS"
@@ -388,7 +393,7 @@ def nxos_grammar() -> Grammar:
 
 # Top-level order of `show running-config`; a line's rank is that of its longest matching prefix.
 SECTION_ORDER = [
-    "version", "switchname", "hostname", "vdc", "feature", "cli alias", "username",
+    "version", "switchname", "hostname", "vdc", "feature", "cli alias", "username", "banner",
     "ip domain-lookup",
     "no ip domain-lookup", "ip domain-name", "ip name-server", "radius-server",
     "tacacs-server", "aaa group server", "aaa", "system default",

@@ -38,10 +38,6 @@ CAPABILITIES = Capabilities(
     # text found says otherwise. RTE006 then has no NX-OS limit to compare with.
     prefix_limit=None,
     unrendered={
-        "banners": "no banner is rendered: NX-OS's `banner motd` takes a delimiter character "
-                   "and the form its running configuration shows a several-line banner in is "
-                   "not verified; the switch keeps its own (management.preserve: "
-                   "['banner motd'])",
         "cloudvision": "CloudVision's agent (TerminAttr) is EOS's; nothing is rendered here",
         "qos.headroom_profiles[].xon": "no ingress pause-threshold line is rendered [M]; the "
                                        "switch sizes no-drop headroom from the class MTU",

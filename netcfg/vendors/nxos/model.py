@@ -142,3 +142,5 @@ class NxosConfig:
     #: `timers <keepalive> <hold>` in every peer template, in seconds (cisco.nxos
     #: bgp_templates; NX-OS's own 60/180 where the file states none)
     bgp_timers: tuple[int, int]
+    #: `banner motd <d>` + the text + `<d>`: (delimiter, text) of the pre-login banner
+    banner_motd: tuple[str, str] | None = None

@@ -14,6 +14,7 @@ from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
 from netcfg.render.plan import SHA256, DevicePlan, user_hash
 from netcfg.vendors.lineconfig import parse
 from netcfg.vendors.nxos.capabilities import CAPABILITIES
+from netcfg.vendors.nxos.facts import BANNER_DELIMITERS
 from netcfg.vendors.nxos.model import (
     Bgp,
     BreakoutLine,
@@ -45,6 +46,14 @@ STRICT_LEVEL = 1
 WRED_WEIGHT = 0
 MTU_MAX = 9216  # interface and network-qos class [V Cisco 118994, DME 576-9216]
 CLASSIFY, NETQOS, QUEUING = "NETCFG-CLASSIFY", "NETCFG-NQ", "NETCFG-OUT"
+
+
+
+
+def banner_delimiter(text: str) -> str | None:
+    """A delimiter for `banner motd <d>`: the first of BANNER_DELIMITERS the text does not
+    hold (None: it holds them all, and NX-OS would end the banner early)."""
+    return next((d for d in BANNER_DELIMITERS if d not in text), None)
 
 
 def ip_mtu(l2: int) -> int:
@@ -201,7 +210,22 @@ def build(plan: DevicePlan) -> NxosConfig:
         aaa=plan.aaa,
         users=tuple((name, USER_ROLES[plan.users[name]], user_hash(name, SHA256))
                     for name in plan.sha256_users),
-        bgp=Bgp.of(plan.bgp), bgp_timers=(plan.bgp.keepalive_s, plan.bgp.hold_s))
+        bgp=Bgp.of(plan.bgp), bgp_timers=(plan.bgp.keepalive_s, plan.bgp.hold_s),
+        banner_motd=_banner(plan))
+
+
+def _banner(plan: DevicePlan) -> tuple[str, str] | None:
+    """(delimiter, text) of `banner motd`: the intent's login banner, which NX-OS's MOTD
+    banner is (shown before the login prompt: Cisco's DME class `aaaPreLoginBanner` is the
+    CLI `banner motd`); the post-login one is not rendered (CAP010)."""
+    text = plan.banners.login if plan.banners is not None else None
+    if text is None:
+        return None
+    d = banner_delimiter(text)
+    if d is None:
+        raise ValueError("the login banner holds every NX-OS banner delimiter "
+                         f"({BANNER_DELIMITERS})")
+    return d, text
 
 
 #: management.users roles as NX-OS's predefined roles (Cisco Nexus 9000 NX-OS Security
