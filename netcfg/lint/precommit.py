@@ -2,7 +2,7 @@
 
 pre-commit passes the changed files; an inventory is the nearest directory holding a
 fabric.yaml. Options before or between the files pass through (`--fail-on`, `--failures K`,
-`--no-deadlock`). Exit 1 when any inventory fails the gate.
+`--no-deadlock`, `--quiet`). Exit 1 when any inventory fails the gate.
 Usage: python -m netcfg.lint.precommit [--fail-on warning] FILE...
 """
 
@@ -26,7 +26,7 @@ def main(argv: list[str]) -> int:
     from netcfg.lint.formats import text
     from netcfg.lint.run import lint
 
-    fail_on, failures, deadlock = "error", 0, True
+    fail_on, failures, deadlock, quiet = "error", 0, True, False
     files: list[Path] = []
     args = iter(argv)
     for arg in args:
@@ -36,12 +36,16 @@ def main(argv: list[str]) -> int:
             failures = int(next(args, "0"))
         elif arg == "--no-deadlock":
             deadlock = False
+        elif arg in ("--quiet", "-q"):
+            quiet = True
         else:
             files.append(Path(arg))
     inventories = sorted({inv for f in files if (inv := inventory_of(f)) is not None})
     status = 0
     for inv in inventories:
         result = lint(inv, failures=failures, deadlock=deadlock)
+        if quiet:  # notes left out; they never fail the gate
+            result = result.quiet()
         failing = result.failing(fail_on)
         if failing or any(not c.waived for c in result.results):
             print(f"netcfg lint {inv}")

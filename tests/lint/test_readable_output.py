@@ -19,10 +19,11 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from lint.cases import INVENTORIES, write
+from lint.cases import EXAMPLE, INVENTORIES, write
 from lint.test_formats import BROKEN, SCHEMA, _xsd_valid
 from netcfg.cli import main
 from netcfg.lint import formats
+from netcfg.lint.precommit import main as precommit
 from netcfg.lint.run import LintResult, lint
 
 RULES_MD = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
@@ -154,3 +155,15 @@ def test_junit_testcase_names_are_unique(mixed):
             "junos switches): BGP multipath ha...") in core1
     # one finding of its rule on its device keeps the short name
     assert "CAP017 core1" in names
+
+
+def test_pre_commit_quiet_prints_nothing_for_notes_only(tmp_path, capsys):
+    good = write(tmp_path / "good", EXAMPLE)  # the example: notes only (what CAP010 says)
+    assert precommit([str(good / "fabric.yaml"), "--no-deadlock"]) == 0
+    assert " info" in capsys.readouterr().out
+    assert precommit(["--quiet", str(good / "fabric.yaml"), "--no-deadlock"]) == 0
+    assert capsys.readouterr().out == ""
+    bad = write(tmp_path / "bad", BROKEN)
+    assert precommit(["-q", str(bad / "fabric.yaml"), "--no-deadlock"]) == 1
+    out = capsys.readouterr().out
+    assert "HSH001 error" in out and " info" not in out and "hidden by --quiet" in out
