@@ -54,6 +54,8 @@ CASES = [
      {"failures": 1, "model": BOUNCE}, True),
     ("gpu32768, bounce, --failures 2 (symmetry)", "gpu32768",
      {"failures": 2, "model": BOUNCE}, True),
+    ("gpu32768, bounce, --failures 2 (symmetry, 2 workers)", "gpu32768",
+     {"failures": 2, "model": BOUNCE, "workers": 2}, True),
     ("gpu65536, bounce, --failures 2 (symmetry)", "gpu65536",
      {"failures": 2, "model": BOUNCE}, True),
     ("gpu65536, bounce, --failures 2 (symmetry, 2 workers)", "gpu65536",
