@@ -58,6 +58,8 @@ BEYOND_A_SCHEMA = {
     "71-deadlock-failure-unknown-device": "a reference into the built topology",
     "86-dateline-channel-without-a-link": "a reference into the built topology",
     "89-leaves-not-whole-scalable-units": "arithmetic between fields",
+    "90-mtu-and-l3-mtu-disagree": "arithmetic between fields",
+    "91-l3-mtu-above-what-eos-states": "the NOS of the chosen platform and its MTU conversion",
     "72-override-unknown-device": "a reference into the built topology",
     "75-port-override-unknown-interface": "a reference into the built topology",
     "77-unknown-nos-release": "the catalog's releases per NOS",
