@@ -103,3 +103,29 @@ def test_c03_leads_with_its_cycle():
     first_detail = lines.index("routing model: bounce_on_failure(max_bounces=1) (set in "
                                "routing.deadlock.model)")
     assert first_detail > lines.index(next(ln for ln in lines if ln.startswith("cycle 2 of 2")))
+
+
+def test_a_sweep_decided_modulo_symmetry_leads_with_the_cycle_of_orbits():
+    """No single failure state was built (gpu32768's pair sweep): the cycle is one turn per
+    orbit pair, shown right after the verdict."""
+    sweep = {"k": 2, "method": "modulo symmetry", "sets": 4_831_789_056, "checked": 28,
+             "represented": 4_831_789_056, "complete": True, "cyclic_sets": 520_093_696,
+             "cyclic_checked": 3, "symmetry": {"exact": ["rails within an SU"], "dropped": {},
+                                               "summary": "28 sets checked, representing "
+                                               "4,831,789,056 by symmetry (exact: rails "
+                                               "within an SU)"},
+             "examples": [[["leaf-su1-r1", "spine-pod1-1"], ["leaf-su1-r1", "spine-pod1-2"]]],
+             "orbit_cycle": ["spine-pod1-1>leaf-su1-r8@3 => leaf-su1-r8>spine-pod1-2@3",
+                             "spine-pod1-2>leaf-su1-r8@3 => leaf-su1-r8>spine-pod1-1@3"],
+             "note": ""}
+    report = Report("deadlock", "bounce_on_failure(max_bounces=1)", "given",
+                    [["leaf-su1-r1", "spine-pod1-1"], ["leaf-su1-r1", "spine-pod1-2"]],
+                    nodes=10, edges=0, unsafe_turns=0, fast_path=True, sweep=sweep)
+    assert render(report).splitlines()[:3] == [
+        "verdict: deadlock: 520,093,696 of 4,831,789,056 sets of 2 failed link(s) create a "
+        "cyclic buffer dependency",
+        "cycle by orbit (one turn per orbit pair): spine-pod1-1>leaf-su1-r8@3 => "
+        "leaf-su1-r8>spine-pod1-2@3; spine-pod1-2>leaf-su1-r8@3 => leaf-su1-r8>spine-pod1-1@3",
+        "routing model: bounce_on_failure(max_bounces=1) (given)",
+    ]
+    assert sum("cycle by orbit" in ln for ln in render(report).splitlines()) == 1
