@@ -10,6 +10,9 @@ on spine1 and a waiver. Expected values are written by hand:
   to reset" (docs/render-cumulus.md), so spine1's change is disruptive and leaf-su1-r1's is
   not.
 - the other ten switches do not change, and the report does not name them.
+- DCQCN's additive-increase rate is the NICs' alone: the ConnectX firmware's default 5 (as
+  `mlxconfig` lists it, ../shared/specs/dcqcn-ecn-ecmp.md section 2) becomes 10 in the one
+  host NIC profile (connectx-7), and no switch changes for it.
 - the example is a two-tier Clos with up/down routing: deadlock free at both commits.
 
 The HTML is opened in Debian's headless Chromium through the DevTools protocol (over a pipe):
@@ -52,6 +55,9 @@ overrides:
     "leaf-su1-r1:swp1s0": {mtu: 9000}
   devices:
     spine1: {ecmp_seed: 26}
+
+dcqcn:
+  rp: {rpg_ai_rate: 10}
 
 waivers:
   - rule: CAP010
@@ -97,7 +103,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     _git(repo, "commit", "-q", "-m", "the example fabric")
     fabric = repo / INVENTORY / "fabric.yaml"
     fabric.write_text(fabric.read_text() + CHANGE)
-    _git(repo, "commit", "-q", "-am", "one host port at MTU 9000, spine1's seed, a waiver")
+    _git(repo, "commit", "-q", "-am", "one host port at MTU 9000, spine1's seed, DCQCN, a waiver")
     return repo
 
 
@@ -148,6 +154,8 @@ def test_only_the_changed_switches_with_the_values_they_change(report):
     assert "switchd" in spine["disruptive"][0]
     assert spine["meaning"] == []  # the seed is not a fact of the lossless chain or BGP
     assert report["json"]["switches"] == 12
+    assert report["json"]["hosts"] == [{"nic": "connectx-7", "status": "changed", "values": [
+        {"setting": "dcqcn.roce_rp.rpg_ai_rate", "before": "5", "after": "10"}]}]
 
 
 def test_the_markdown_names_those_values_and_no_other_switch(report):
@@ -157,6 +165,7 @@ def test_the_markdown_names_those_values_and_no_other_switch(report):
     assert "| `system forwarding` | `hash-seed` | `25` | `26` |" in md
     assert "| Switches changed | 2 of 12 |" in md
     assert "| Disruptive | 1: `spine1` |" in md
+    assert "| connectx-7 | `dcqcn.roce_rp.rpg_ai_rate` | `5` | `10` |" in md
     for name in UNCHANGED:
         assert not re.search(rf"\b{re.escape(name)}\b", md), name
     # not a text diff: no hunks, no +/- lines (a list item is a disruptive change's bullet)
@@ -273,6 +282,26 @@ def test_a_fabric_wide_mtu_is_one_row_per_group_of_switches_alike(tmp_path):
     assert md.count("| `link.mtu` | `9202` | `9086` |") == 2
     assert "### leaf-su1-r1 and 1 more alike (cumulus, leaf)" in md
     assert "### spine1 and 1 more alike (cumulus, spine)" in md
+
+
+def test_names_from_the_intent_are_escaped_in_both_outputs():
+    """A section or value holding markup (a port description is the user's text) is text in
+    the HTML (autoescaped) and in the Markdown (a forge renders HTML in a comment)."""
+    from netcfg.report.build import Report
+    from netcfg.report.changes import DeviceDiff, FabricDiff, SectionDiff
+    from netcfg.report.markdown import markdown
+    from netcfg.report.page import html
+    from netcfg.report.values import Value
+
+    evil = "<script>alert(1)</script>|x"
+    d = DeviceDiff("leaf1", "leaf", "eos", "changed", base_nos="eos", sections=[
+        SectionDiff("interface Ethernet1", "interface", "changed",
+                    [Value("description", "a", evil)])])
+    r = Report("f", "inv", "main", "0" * 40, FabricDiff([d], 1))
+    page, md = html(r), markdown(r)
+    assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;|x" in page
+    assert "<script>" not in md.replace("`<script>", "")  # only inside a code span
+    assert "| `description` | `a` | `<script>alert(1)</script>\\|x` |" in md
 
 
 def test_section_values_of_line_configs():

@@ -84,6 +84,7 @@ class Report:
                 "base_commit": self.base_commit, "valid": self.valid, "notes": self.notes,
                 "switches": self.diff.switches if self.diff else None,
                 "devices": [d.as_dict() for d in self.diff.devices] if self.diff else [],
+                "hosts": [h.as_dict() for h in self.diff.hosts] if self.diff else [],
                 "lint": [row.__dict__ for row in self.lint], "deadlock": self.deadlock,
                 "base_deadlock": self.base_deadlock,
                 "verify": None if self.verify is None else self.verify.__dict__}

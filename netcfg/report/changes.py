@@ -112,12 +112,28 @@ class DeviceDiff:
                              for s in self.sections]}
 
 
+@dataclass(frozen=True)
+class HostDiff:
+    """A host NIC profile (one per NIC model, `netcfg render`'s hosts/<nic>.json, from which
+    its script is made) that changes: the servers' side of the lossless chain."""
+
+    nic: str
+    status: Literal["changed", "new", "removed"]
+    values: list[Value]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"nic": self.nic, "status": self.status,
+                "values": [v.as_dict() for v in self.values]}
+
+
 @dataclass
 class FabricDiff:
-    """Every switch that changes, and how many switches the working tree's fabric has."""
+    """Every switch that changes, and how many switches the working tree's fabric has; the
+    host NIC profiles that change."""
 
     devices: list[DeviceDiff]
     switches: int
+    hosts: list[HostDiff] = field(default_factory=list)
 
     def alike(self) -> list[list[DeviceDiff]]:
         """The changed switches in groups that change alike (DeviceDiff.signature), in the
@@ -151,7 +167,31 @@ def compare_fabrics(base: Validation | None, head: Validation) -> FabricDiff:
             found = _device(name, old, new)
             if found is not None:
                 out.append(found)
-    return FabricDiff(out, len(after))
+    return FabricDiff(out, len(after), _hosts(base, head))
+
+
+def _hosts(base: Validation | None, head: Validation) -> list[HostDiff]:
+    """The NIC profiles of both sides compared by value (the JSON profile; the script
+    beside it says the same in commands)."""
+    from netcfg.render.host import render_hosts
+
+    def profiles(v: Validation | None) -> dict[str, str]:
+        if v is None or v.fabric is None:
+            return {}
+        return {name[len("hosts/"):-len(".json")]: text
+                for name, text in render_hosts(v.fabric).items() if name.endswith(".json")}
+
+    before, after = profiles(base), profiles(head)
+    out = []
+    for nic in sorted(set(before) | set(after)):
+        old, new = before.get(nic), after.get(nic)
+        if old == new:
+            continue
+        status: Literal["changed", "new", "removed"] = (
+            "new" if old is None else "removed" if new is None else "changed")
+        out.append(HostDiff(nic, status, section_values("tree", nic, old, new)
+                            if status == "changed" else []))
+    return out
 
 
 def _device(name: str, old: DevicePlan, new: DevicePlan) -> DeviceDiff | None:

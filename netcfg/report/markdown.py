@@ -69,6 +69,7 @@ def markdown(r: Report) -> str:
             continue
         out += block
         used += size
+    out += _hosts(r)
     if left:
         out += ["", f"_{len(left)} more switch(es) change ({', '.join(left[:20])}"
                     f"{' ...' if len(left) > 20 else ''}): their values are in the HTML "
@@ -91,6 +92,8 @@ def _head(r: Report) -> list[str]:
         lines.append(f"| Switches changed | {len(r.diff.devices)} of {r.diff.switches} |")
         lines.append("| Disruptive | " + (f"{len(names)}: {named(names)}" if names else "none")
                      + " |")
+        if r.diff.hosts:
+            lines.append(f"| Host NIC profiles changed | {named([h.nic for h in r.diff.hosts])} |")
     lines.append(f"| Lint | {counts['error']} error(s), {counts['warning']} warning(s), "
                  f"{counts['info']} note(s), {counts['waived']} waived; {new} new |")
     lines.append(f"| Deadlock | {verdict(r.deadlock)}; at the base: {verdict(r.base_deadlock)} |")
@@ -156,6 +159,23 @@ def _device(group: list[DeviceDiff]) -> list[str]:
                          f"{named(on) if on else 'the switch'} |")
         if len(facts) > MAX_ROWS:
             lines.append(f"| _{len(facts) - MAX_ROWS} more in the HTML report_ | | | |")
+    return lines
+
+
+def _hosts(r: Report) -> list[str]:
+    hosts = r.diff.hosts if r.diff else []
+    if not hosts:
+        return []
+    lines = ["", "### Host NIC profiles", "", "| NIC | Setting | Before | After |",
+             "|---|---|---|---|"]
+    for h in hosts:
+        if h.status != "changed":
+            lines.append(f"| {cell(h.nic)} | _{h.status}_ | | |")
+        for v in h.values[:MAX_ROWS]:
+            lines.append(f"| {cell(h.nic)} | {code(v.setting)} | {side(v.before)} | "
+                         f"{side(v.after)} |")
+        if len(h.values) > MAX_ROWS:
+            lines.append(f"| _{len(h.values) - MAX_ROWS} more in the HTML report_ | | | |")
     return lines
 
 
