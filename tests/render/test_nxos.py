@@ -112,6 +112,18 @@ def test_port_detection_override_is_an_interface_multiplier(tmp_path):
     assert got == want, want.differences(got)
     assert got.watchdog["Ethernet1/1/2"].detection_ms == 500
     assert got.watchdog["Ethernet1/1/1"].detection_ms == 200
+    # no Cisco text spells the line (../shared/specs/vendors/nxos-sources.md, "Not found"):
+    # validate names it at the override that asks for it
+    [cap] = [f for f in result.findings if f.rule == "CAP019"
+             and "watch-dog interface-multiplier" in f.message]
+    assert cap.path is not None and "spine-pod1-1:Ethernet1/1/2" in cap.path
+    # the lab takes the DME's range, 0-40 (40 x 100 ms polls = 4 s), and no more
+    from netcfg.lab.cfgtree import ConfigError
+    from netcfg.lab.nxos.config import parse
+
+    parse(text.replace("interface-multiplier 5", "interface-multiplier 40"))
+    with pytest.raises(ConfigError):
+        parse(text.replace("interface-multiplier 5", "interface-multiplier 41"))
 
 
 def test_port_restoration_override_is_a_capability_error(tmp_path):

@@ -219,7 +219,8 @@ MODES: dict[str, list] = {
         "service-policy type queuing input|output = <word>",
         "priority-flow-control mode = auto|on|off",
         "priority-flow-control watch-dog-interval = on|off",
-        "priority-flow-control watch-dog interface-multiplier = <0-10>",
+        # Cisco's DME interfaceMutiplier: 0-40 (0: the global shutdown multiplier applies)
+        "priority-flow-control watch-dog interface-multiplier = <0-40>",
         "priority-flow-control send-tlv",
         "flowcontrol receive|send = on|off",
         "lldp transmit",

@@ -6,6 +6,7 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 from netcfg.findings import Finding
+from netcfg.topology import effective
 from netcfg.topology.fabric import Device, Fabric
 from netcfg.vendors.base import ModuleVendor
 from netcfg.vendors.checks import unverified, which_switches, without_gateway
@@ -27,7 +28,30 @@ class Nxos(ModuleVendor):
         if not devices:
             return []
         return (self._logins(fabric, devices) + self._cnp(fabric, devices)
-                + self._management_route(fabric, devices) + self._banners(fabric, devices))
+                + self._management_route(fabric, devices) + self._banners(fabric, devices)
+                + self._port_multiplier(fabric, devices))
+
+    def _port_multiplier(self, fabric: Fabric, devices: list[Device]) -> list[Finding]:
+        """CAP019 where a port's watchdog detection differs from its switch's, so the file
+        holds `priority-flow-control watch-dog interface-multiplier <n>`: Cisco's DME has
+        the attribute (`interfaceMutiplier`, 0-40) and the QoS guide's watchdog workflow
+        names it, but no Cisco text found spells the CLI line
+        (../shared/specs/vendors/nxos-sources.md, "Not found")."""
+        if not fabric.loaded.intent.overrides.ports:
+            return []
+        for dev in devices:
+            base = effective.watchdog(fabric, dev)["detection"][0]
+            for port in dev.ports:
+                if not port.lossless or port.peer is None:
+                    continue
+                value, path = effective.watchdog(fabric, dev, port)["detection"]
+                if value != base:
+                    return unverified(
+                        fabric, self.name, devices,
+                        "priority-flow-control watch-dog interface-multiplier",
+                        "a port's watchdog detection in polls; Cisco's DME has it "
+                        "(interfaceMutiplier, 0-40), no Cisco text spells the line", path)
+        return []
 
     def _banners(self, fabric: Fabric, devices: list[Device]) -> list[Finding]:
         """CAP010 for the post-login banner: NX-OS's is `banner exec` (Cisco's DME

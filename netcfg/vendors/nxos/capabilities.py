@@ -16,11 +16,12 @@ CAPABILITIES = Capabilities(
     per_port_headroom=False,
     # the seed is the `universal-id` of `ip load-sharing` [V 10.3 interfaces guide]
     hash_seed="configured",
-    # Per interface: `priority-flow-control watch-dog-interval on|off` [V roce_enable.py] and
-    # an interface multiplier that replaces the shutdown multiplier for that port [V 10.5(x)
-    # QoS guide, PFC watchdog workflow; DME interfaceMutiplier 0-40; CLI spelling
-    # `priority-flow-control watch-dog interface-multiplier` as `show queuing pfc-queue`
-    # prints it]. Poll interval, restore multiplier and action are switch-wide.
+    # Per interface: `priority-flow-control watch-dog-interval on|off` [V roce_enable.py; `off`
+    # printed by `show running-config all`, a 7.0(3)I7 capture] and an interface multiplier
+    # that replaces the shutdown multiplier for that port [V 10.5(x) QoS guide, PFC watchdog
+    # workflow; DME interfaceMutiplier 0-40]; its CLI spelling `priority-flow-control
+    # watch-dog interface-multiplier` is confirmed by no Cisco text (CAP019 where rendered,
+    # Nxos._port_multiplier). Poll interval, restore multiplier and action are switch-wide.
     watchdog_per_port=frozenset({"enabled", "detection"}),
     # The switch-wide watchdog timers: their CLI spellings appear in no Cisco text retrieved
     # (the QoS guide's PFC watchdog workflow names the interval and the shutdown and restore
