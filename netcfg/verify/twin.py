@@ -26,7 +26,7 @@ from netcfg.topology.paths import Paths
 from netcfg.verify import checks
 from netcfg.verify.checks import Check
 from netcfg.verify.collect import DeviceState, bgp_peers
-from netcfg.verify.run import DeviceReport, VerifyResult
+from netcfg.verify.run import DeviceReport, VerifyResult, prefix_bounds
 
 #: what every --twin report says it does not read
 NOT_CHECKED = "ports, LLDP, PFC and queue state (the twin runs FRR, not the switch's ASIC)"
@@ -82,6 +82,7 @@ def verify_on_twin(fabric: Fabric, plans: list[DevicePlan], file: str | None,
               for net in server_prefixes(p, expected[p.hostname])}
     offered = Paths(fabric)
     origins = {p.hostname: checks.originated(p) for p in plans}
+    bounds = prefix_bounds(fabric, present)
     with Twin() as twin:
         files = {p.hostname: read_back(p) for p in run_plans}
         facts = {p.hostname: among(files[p.hostname], p, present) for p in run_plans}
@@ -95,7 +96,8 @@ def verify_on_twin(fabric: Fabric, plans: list[DevicePlan], file: str | None,
             for plan in plans:
                 if report is None or plan.hostname in report:
                     out.append(_device(twin, by_name[plan.hostname], plan, present, origins,
-                                       owners, widths(plan), settled is not None, timeout))
+                                       bounds, owners, widths(plan), settled is not None,
+                                       timeout))
             return out
 
         def widths(plan: DevicePlan) -> dict[str, int]:
@@ -124,8 +126,8 @@ def _failing(devices: list[DeviceReport]) -> list[tuple[str, str, str | None, st
 
 
 def _device(twin: Any, router: Any, plan: DevicePlan, present: set[str],
-            origins: dict[str, int], owners: dict[str, str], widths: dict[str, int],
-            settled: bool, timeout: float) -> DeviceReport:
+            origins: dict[str, int], bounds: checks.PrefixBounds, owners: dict[str, str],
+            widths: dict[str, int], settled: bool, timeout: float) -> DeviceReport:
     """One router's state, checked against its switch's plan."""
     t0 = time.perf_counter()
     dev = DeviceReport(plan.hostname, plan.nos, not_checked=[NOT_CHECKED])
@@ -141,7 +143,7 @@ def _device(twin: Any, router: Any, plan: DevicePlan, present: set[str],
         return dev
     inside = replace(plan, bgp=replace(plan.bgp, neighbors=[
         n for n in plan.bgp.neighbors if n.name in present]))
-    dev.checks += checks.bgp(inside, state, origins)
+    dev.checks += checks.bgp(inside, state, origins, bounds)
     dev.checks += ecmp(plan, routes, owners, widths)
     dev.seconds = time.perf_counter() - t0
     return dev
