@@ -2,9 +2,10 @@
 render from (what AVD's fabric documentation gives EOS users, for all five NOSes).
 
     DIR/fabric.md          devices by role with platform, NOS and addresses; QoS classes;
-                           the derived lossless chain (headroom, ECN, watchdog) per profile
-    DIR/devices/NAME.md    one switch: interfaces (speed, peer, address, lossless), BGP peers,
-                           QoS queues, headroom and ECN profiles, buffer pools, ECMP
+                           the PFC headroom each switch's file states
+    DIR/devices/NAME.md    one switch: interfaces (speed, peer, address, lossless, watchdog),
+                           BGP peers, QoS queues, headroom and ECN profiles, ECMP, and what
+                           the file leaves to the switch
     DIR/cabling.csv        one row per cable: both ends, speed, length, lossless
 
 Values come from the plans, never from the rendered text, so a document and a config cannot
