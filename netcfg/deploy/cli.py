@@ -246,7 +246,8 @@ def push(path: str, fmt: str, revert_in: int, canary: int, batch_size: int,
                    workers=kw["workers"], canary=canary, batch_size=batch_size,
                    max_failures=max_failures, allow_removal=allow_removal,
                    allow_disruptive=allow_disruptive)
-    run = Run(setup.state, command="push --dry-run" if dry_run else "push")
+    # a live run: a rollback of this state refuses while it runs (runs.choose_rollback)
+    run = Run(setup.state, command="push --dry-run" if dry_run else "push", live=True)
     click.echo(f"run {run.id}: journal {run.where}", err=True)
     stop = _interruptible()
     bar = Progress(len(setup.targets), "pushing")
@@ -285,26 +286,14 @@ def rollback(path: str, fmt: str, run_id: str | None, **kw: Any) -> None:
     """Restore the running configs a push saved before committing, on the devices it
     changed."""
     from netcfg.deploy.engine import Options, pool, restore_device
-    from netcfg.deploy.runs import BadJournal, Run, latest_change
+    from netcfg.deploy.runs import RollbackRefused, choose_rollback
 
     setup = _Setup(path, kw)
-    try:
-        run = Run.open(setup.state, run_id) if run_id else latest_change(setup.state)
-        if run is not None:
-            run.events()  # a journal that cannot be read is named here, not met mid-rollback
-    except (FileNotFoundError, BadJournal) as exc:
+    try:  # refused (exit 1, nothing touched) while a push of the state still runs
+        run, devices = choose_rollback(setup.state, run_id, {t.name for t in setup.targets})
+    except RollbackRefused as exc:
         _fail(str(exc))
-    if run is None:
-        _fail(f"no push under {setup.state} changed a device; nothing to roll back "
-              "(`netcfg runs` lists the runs)")
-    changed = set(run.changed_devices()) & set(run.saved_devices("backup"))
-    done = set(run.rolled_back_devices())
-    targets = [t for t in setup.targets if t.name in changed]
-    if not targets:
-        _fail(f"run {run.id} changed none of the selected devices")
-    if run_id is None and {t.name for t in targets} <= done:
-        _fail(f"the latest push that changed devices, run {run.id}, is rolled back already; "
-              "name an earlier run with --run (`netcfg runs` lists them)")
+    targets = [t for t in setup.targets if t.name in devices]
     started = run.started()
     click.echo(f"rolling back run {run.id} ({started.detail.get('command')} of "
                f"{_when(started.time)}): {len(targets)} device(s) it changed", err=True)

@@ -22,7 +22,7 @@ from napalm.base import NetworkDriver
 
 from netcfg.deploy.connect import Connection, DeviceError, describe
 from netcfg.deploy.preserve import Kept, keep, read_written
-from netcfg.deploy.runs import DeviceLock, LockHeld, Run, State, cut_confirms
+from netcfg.deploy.runs import DeviceLock, LockHeld, Run, State, cut_confirms, switch_key
 from netcfg.deploy.secrets import filled_from, learn, redact
 from netcfg.deploy.sections import Change, compare
 from netcfg.deploy.targets import Target
@@ -164,10 +164,16 @@ def diff_device(target: Target, desired: Desired, opts: Options,
     if state is None:
         return _diff_unlocked(target, desired, opts)
     try:
-        with DeviceLock(state, target.name, "diff", shared=True):
+        with DeviceLock(state, target.name, "diff", shared=True, switch=_switch(target)):
             return _diff_unlocked(target, desired, opts)
     except LockHeld as exc:
         return Result(target.name, "skipped", error=str(exc), stage="lock")
+
+
+def _switch(target: Target) -> str:
+    """The switch's lock name of the machine (runs.switch_key): the same switch reached from
+    another state directory is the same lock."""
+    return switch_key(target.host, target.port)
 
 
 def _diff_unlocked(target: Target, desired: Desired, opts: Options) -> Result:
@@ -222,7 +228,7 @@ def push_device(target: Target, desired: Desired, run: Run, opts: Options,
                 stop: threading.Event) -> Result:
     name = target.name
     try:
-        lock = DeviceLock(run.state, name, run.id).acquire()
+        lock = DeviceLock(run.state, name, run.id, switch=_switch(target)).acquire()
     except LockHeld as exc:
         run.record(name, "skipped", reason=str(exc))
         return Result(name, "skipped", error=str(exc), stage="lock")
@@ -467,7 +473,8 @@ def restore_device(target: Target, saved: str, run: Run, opts: Options) -> Resul
     config, else `rollback-failed` with what it runs."""
     name = target.name
     try:
-        with DeviceLock(run.state, name, run.id), Connection(target, opts.timeout) as driver:
+        with DeviceLock(run.state, name, run.id, switch=_switch(target)), \
+                Connection(target, opts.timeout) as driver:
             before = _step(target, "get running config", lambda: _running(driver))
             # what a killed run left (an EOS session, a dirty Junos candidate) is cleared the
             # way a push clears it, and journaled `stale-cleaned`

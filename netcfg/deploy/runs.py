@@ -7,6 +7,10 @@ directory netcfg creates there is 0700, and the state directory ignores itself i
     runs/<run-id>/backup/<device>    the running config saved before any commit (0600)
     runs/<run-id>/candidate/<device> what was loaded (0600)
     locks/<device>.lock              held while a run touches the device
+
+and, for the machine (every state directory of the user's, `machine_locks`):
+
+    $XDG_STATE_HOME/netcfg/locks/<switch address>-<port>.lock   held while a run touches it
     .gitignore                       `*`: backups hold password hashes, never commit them
 
 The journal is the answer to "what state did the run leave each device in", also after a
@@ -68,6 +72,10 @@ MAX_SAVED_BYTES = 64 * 2**20
 
 class LockHeld(Exception):
     """Another live run holds the device."""
+
+
+class RollbackRefused(Exception):
+    """A rollback that must not start (nothing was touched); the message is one line."""
 
 
 def default_state(inventory: Path) -> Path:
@@ -173,7 +181,11 @@ class Run:
             return super().__new__(PgRun)
         return super().__new__(cls)
 
-    def __init__(self, state: State, run_id: str | None = None, command: str = "push") -> None:
+    def __init__(self, state: State, run_id: str | None = None, command: str = "push",
+                 live: bool = False) -> None:
+        """`live`: the run holds its own lock until `close` or the end of the process, taken
+        before its journal's first line, so `in_flight` tells a push still running from one
+        that ended or died (a rollback must not take a running push for "the latest")."""
         assert isinstance(state, Path)  # PgRun takes a PostgreSQL state
         # a directory netcfg did not create keeps its mode and gets no file of netcfg's (a
         # `.gitignore` of `*` at a repository's root hid the user's own files from git)
@@ -189,6 +201,15 @@ class Run:
         self.dir = private_dir(self.state / "runs" / self.id)
         self._lock = threading.Lock()
         self._journal = self.dir / "journal.jsonl"
+        self._live: int | None = None
+        if live:
+            fd = os.open(self.dir, os.O_RDONLY | os.O_DIRECTORY)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BaseException:
+                os.close(fd)
+                raise
+            self._live = fd
         if not self._journal.exists():
             self.record("-", "run", command=command, host=socket.gethostname(), pid=os.getpid())
 
@@ -209,7 +230,29 @@ class Run:
         run.dir = state / "runs" / run_id
         run._lock = threading.Lock()
         run._journal = run.dir / "journal.jsonl"
+        run._live = None
         return run
+
+    def in_flight(self) -> bool:
+        """Whether the process that runs this run (`live=True`) is still at it: the kernel's
+        lock on the run's directory, free the moment that process ends, killed or not."""
+        try:
+            fd = os.open(self.dir, os.O_RDONLY | os.O_DIRECTORY)
+        except OSError:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        finally:
+            os.close(fd)  # closing it drops the probe's own lock
+        return False
+
+    def close(self) -> None:
+        """The run is over: `in_flight` says so from now on (a process's exit does the same)."""
+        fd, self._live = getattr(self, "_live", None), None
+        if fd is not None:
+            os.close(fd)
 
     def record(self, device: str, event: str, **detail: Any) -> None:
         clean = {k: redact(v) if isinstance(v, str) else v for k, v in detail.items()}
@@ -379,6 +422,45 @@ def latest_change(state: State) -> Run | None:
     return None
 
 
+def live_pushes(state: State) -> list[Run]:
+    """The pushes of `state` still running (`Run.in_flight`), oldest first."""
+    return [run for run in list_runs(state)
+            if run.started().detail.get("command") == "push" and run.in_flight()]
+
+
+def choose_rollback(state: State, run_id: str | None, selected: set[str]) -> tuple[Run, list[str]]:
+    """The run a rollback undoes (`run_id`, else the latest push that changed devices) and
+    which of the `selected` devices it restores: those the run changed and saved a backup of.
+    Refused (RollbackRefused, one line; nothing touched) while a push of the state is still
+    running: the latest run would be one in flight, whose confirmed devices the rollback
+    would restore behind its back and split the fleet, and an older run's backups would be
+    put under it."""
+    try:
+        run = Run.open(state, run_id) if run_id else latest_change(state)
+        if run is not None:
+            run.events()  # a journal that cannot be read is named here, not met mid-rollback
+    except (FileNotFoundError, BadJournal) as exc:
+        raise RollbackRefused(str(exc)) from None
+    for live in live_pushes(state):
+        first = live.started()
+        raise RollbackRefused(
+            f"a push of this fabric is still running: run {live.id} (pid "
+            f"{first.detail.get('pid')} on {first.detail.get('host')}); roll back once it has "
+            "ended (Ctrl-C stops a push and restores what it confirmed)")
+    if run is None:
+        raise RollbackRefused(f"no push under {state} changed a device; nothing to roll back "
+                              "(`netcfg runs` lists the runs)")
+    changed = set(run.changed_devices()) & set(run.saved_devices("backup"))
+    devices = sorted(changed & selected)
+    if not devices:
+        raise RollbackRefused(f"run {run.id} changed none of the selected devices")
+    if run_id is None and set(devices) <= set(run.rolled_back_devices()):
+        raise RollbackRefused(
+            f"the latest push that changed devices, run {run.id}, is rolled back already; "
+            "name an earlier run with --run (`netcfg runs` lists them)")
+    return run, devices
+
+
 #: how many of the latest runs `cut_confirms` reads
 RECENT_RUNS = 50
 
@@ -433,14 +515,38 @@ STATES = ("unchanged", "dry-run", "committing", "committed", "confirming", "conf
           "revert-failed", "rolled-back", "rollback-failed", "failed", "skipped")
 
 
+def machine_locks() -> Path:
+    """Where the machine's switch locks live: `$XDG_STATE_HOME/netcfg/locks` (default
+    `~/.local/state/netcfg/locks`), beside the default states, whatever `--state` a run has:
+    two state directories of one machine exclude each other on the same switch."""
+    root = Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state")
+    return root / "netcfg" / "locks"
+
+
+def switch_key(host: str, port: int) -> str:
+    """The switch a target reaches, as a lock file name: its address and port (every name
+    of every fabric that reaches the same listener is the same switch; two lab switches on
+    one address differ by port). Characters a file name should not hold become `_`, and a
+    hash of the exact address then keeps two addresses apart."""
+    exact = f"{host.lower()}-{port}"
+    plain = re.sub(r"[^a-z0-9._-]", "_", exact)
+    if plain != exact or plain.startswith("."):
+        plain = plain.lstrip(".") + "-" + hashlib.sha256(exact.encode()).hexdigest()[:12]
+    return plain
+
+
 class DeviceLock:
     """One lock per device, held through the OS (`flock` on `locks/DEVICE.lock`).
 
     The kernel decides who holds it, so two runs can never both get it (an owner record in a
     file, checked and then written, let two processes in at once), and a lock is free the
     moment its process is gone, killed or not: "stale" is exactly "its owner died". The file
-    keeps the holder's record (run, pid, host) for the message another run prints, and is
-    never removed (removing a lock file while someone waits on it splits the lock in two).
+    keeps the holder's record (run, pid, host, state) for the message another run prints, and
+    is never removed (removing a lock file while someone waits on it splits the lock in two).
+
+    With `switch` (`switch_key` of the target's address), the switch's lock of the machine is
+    taken too (`machine_locks()/SWITCH.lock`, the same flock): runs of other state
+    directories, or of another fabric's inventory naming the same switch, are held off it.
 
     `shared=True` is for readers (`diff`): any number of them at once, none while a push holds
     the device, and a push waits for none of them but is refused while one reads.
@@ -453,54 +559,76 @@ class DeviceLock:
             return super().__new__(PgLock)
         return super().__new__(cls)
 
-    def __init__(self, state: State, device: str, run_id: str, shared: bool = False) -> None:
+    def __init__(self, state: State, device: str, run_id: str, shared: bool = False,
+                 switch: str | None = None) -> None:
         assert isinstance(state, Path)  # PgLock takes a PostgreSQL state
         self.path = private_dir(state / "locks") / f"{device}.lock"
         self.device, self.run_id, self.shared = device, run_id, shared
+        self.where = str(state)
+        #: the machine's lock file of the switch, None without `switch`
+        self.switch_path = (private_dir(machine_locks()) / f"{switch}.lock"
+                            if switch is not None else None)
         #: the record of a holder that died with the lock (then taken over), else None
         self.stale: dict[str, Any] | None = None
-        self._fd: int | None = None
+        self._fds: list[int] = []
 
     def acquire(self) -> DeviceLock:
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        try:
+            for path in (self.path, self.switch_path):
+                if path is not None:
+                    self._fds.append(self._take(path))
+        except BaseException:
+            self.release()
+            raise
+        return self
+
+    def _take(self, path: Path) -> int:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
         try:
             fcntl.flock(fd, (fcntl.LOCK_SH if self.shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = _record(fd)
             os.close(fd)
-            who = (f"run {holder.get('run')} (pid {holder.get('pid')} on {holder.get('host')})"
-                   if holder else "a netcfg diff reading it")
-            raise LockHeld(f"{self.device} is locked by {who}") from None
+            raise LockHeld(f"{self.device} is locked by {_who(holder, self.where)}") from None
         except BaseException:
             os.close(fd)
             raise
-        self._fd = fd
         if not self.shared:
             previous = _record(fd)
-            if previous and previous.get("run") != self.run_id:
+            if previous and previous.get("run") != self.run_id and self.stale is None:
                 self.stale = previous
             mine = json.dumps({"run": self.run_id, "pid": os.getpid(),
-                               "host": socket.gethostname(), "time": time.time()})
+                               "host": socket.gethostname(), "time": time.time(),
+                               "state": self.where})
             os.ftruncate(fd, 0)
             os.pwrite(fd, mine.encode(), 0)
-        return self
+        return fd
 
     def release(self) -> None:
-        fd, self._fd = self._fd, None
-        if fd is None:
-            return
-        try:
-            if not self.shared:
-                os.ftruncate(fd, 0)  # a clean release leaves no record to call stale
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            os.close(fd)
+        fds, self._fds = self._fds, []
+        for fd in reversed(fds):
+            try:
+                if not self.shared:
+                    os.ftruncate(fd, 0)  # a clean release leaves no record to call stale
+            finally:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+                os.close(fd)
 
     def __enter__(self) -> DeviceLock:
         return self.acquire()
 
     def __exit__(self, *exc: object) -> None:
         self.release()
+
+
+def _who(holder: dict[str, Any] | None, where: str) -> str:
+    """The holder of a lock, for the message of the run refused it: its run, pid and host,
+    and its state when that is not the refused run's own."""
+    if not holder:
+        return "a netcfg diff reading it"
+    state = holder.get("state")
+    return (f"run {holder.get('run')} (pid {holder.get('pid')} on {holder.get('host')}"
+            + (f", state {state})" if state and state != where else ")"))
 
 
 def _record(fd: int) -> dict[str, Any] | None:

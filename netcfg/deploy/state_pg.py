@@ -137,13 +137,23 @@ from netcfg.deploy.runs import DeviceLock, LockHeld, Run  # noqa: E402 - runs im
 class PgRun(Run):
     """A run whose journal and saved configs are rows of the fabric's PostgreSQL state."""
 
-    def __init__(self, state: Any, run_id: str | None = None, command: str = "push") -> None:
+    def __init__(self, state: Any, run_id: str | None = None, command: str = "push",
+                 live: bool = False) -> None:
         from netcfg.deploy.runs import new_run_id
 
         assert isinstance(state, PgState)
         self.state, self.id = state, run_id or new_run_id()
         self.dir = Path(self.id)  # no directory: `where` names the database
         self._lock = threading.Lock()
+        self._session: psycopg.Connection[Any] | None = None
+        if live:  # the run's own advisory lock, on a session of its own, before its first row
+            session = state.connect()
+            try:
+                session.execute("SELECT pg_advisory_lock(%s)", (self._key(),))
+            except BaseException:
+                session.close()
+                raise
+            self._session = session
         inserted = state.db().execute(
             "INSERT INTO netcfg_runs (fabric, run) VALUES (%s, %s) ON CONFLICT DO NOTHING",
             (state.fabric, self.id)).rowcount
@@ -159,7 +169,31 @@ class PgRun(Run):
         run = object.__new__(cls)
         run.state, run.id, run.dir = state, run_id, Path(run_id)
         run._lock = threading.Lock()
+        run._session = None
         return run
+
+    def _key(self) -> int:
+        """The advisory lock a live run holds (`live=True`) while it runs."""
+        assert isinstance(self.state, PgState)
+        return self.state.lock_key(f"\0run\0{self.id}")
+
+    def in_flight(self) -> bool:
+        """Whether the runner of this run still holds its lock: PostgreSQL frees it with the
+        runner's session, killed or not (on any machine)."""
+        db = self.state.db()
+        free = db.execute("SELECT pg_try_advisory_lock_shared(%s)", (self._key(),)).fetchone()
+        if free and free[0]:
+            db.execute("SELECT pg_advisory_unlock_shared(%s)", (self._key(),))
+            return False
+        return True
+
+    def close(self) -> None:
+        session, self._session = getattr(self, "_session", None), None
+        if session is not None:
+            try:  # unlocked now: the server ends a closed session's backend a moment later
+                session.execute("SELECT pg_advisory_unlock(%s)", (self._key(),))
+            finally:
+                session.close()
 
     @property
     def where(self) -> str:
@@ -199,7 +233,10 @@ class PgLock(DeviceLock):
     """A device lock as a PostgreSQL advisory lock, on a connection of its own (a session's
     advisory locks are re-entrant: two locks on one session would not exclude each other)."""
 
-    def __init__(self, state: Any, device: str, run_id: str, shared: bool = False) -> None:
+    def __init__(self, state: Any, device: str, run_id: str, shared: bool = False,
+                 switch: str | None = None) -> None:
+        """`switch` is not used: the advisory lock is keyed by fabric and device name, and
+        every runner of the database, on any machine, takes the same one."""
         assert isinstance(state, PgState)
         self.pg, self.device, self.run_id, self.shared = state, device, run_id, shared
         self.stale: dict[str, Any] | None = None
@@ -246,4 +283,11 @@ class PgLock(DeviceLock):
                     "DELETE FROM netcfg_locks WHERE fabric = %s AND device = %s",
                     (self.pg.fabric, self.device))
         finally:
+            try:  # unlocked now: the server ends a closed session's backend a moment later,
+                # and a run that takes the device next (a rollback after a push) must find it
+                # free
+                take = "pg_advisory_unlock_shared" if self.shared else "pg_advisory_unlock"
+                session.execute(f"SELECT {take}(%s)", (self.pg.lock_key(self.device),))
+            except Exception:  # noqa: BLE001 - closing the session frees it anyway
+                pass
             session.close()  # ends the session, and with it the advisory lock

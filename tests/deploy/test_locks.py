@@ -89,3 +89,37 @@ def test_a_released_lock_leaves_no_stale_record(tmp_path):
     lock = DeviceLock(tmp_path, "leaf1", "run-b").acquire()
     assert lock.stale is None
     lock.release()
+
+
+def test_the_switch_lock_is_the_machines_whatever_the_state(tmp_path, monkeypatch):
+    """Two state directories, one switch: the second run is refused it and told which run, on
+    which state, holds it; another switch (another port on the same address) is free, and
+    the lock is free again once released."""
+    from netcfg.deploy.runs import machine_locks, switch_key
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
+    switch = switch_key("127.0.0.1", 10443)
+    held = DeviceLock(tmp_path / "a", "leaf1", "run-a", switch=switch).acquire()
+    assert machine_locks() == tmp_path / "xdg" / "netcfg" / "locks"
+    assert (machine_locks() / "127.0.0.1-10443.lock").is_file()
+    with pytest.raises(LockHeld, match=rf"run run-a \(pid {os.getpid()} on .*, state "
+                                        rf"{tmp_path / 'a'}\)"):
+        DeviceLock(tmp_path / "b", "leaf1", "run-b", switch=switch).acquire()
+    with pytest.raises(LockHeld, match="run-a"):  # a reader of the other state too
+        DeviceLock(tmp_path / "b", "leaf1", "diff", shared=True, switch=switch).acquire()
+    other = DeviceLock(tmp_path / "b", "leaf1", "run-b",
+                       switch=switch_key("127.0.0.1", 10444)).acquire()
+    other.release()
+    held.release()
+    DeviceLock(tmp_path / "b", "leaf1", "run-b", switch=switch).acquire().release()
+
+
+def test_switch_keys_are_file_names_that_keep_addresses_apart():
+    from netcfg.deploy.runs import switch_key
+
+    assert switch_key("10.0.0.7", 443) == "10.0.0.7-443"
+    assert switch_key("Leaf1.Example.NET", 830) == "leaf1.example.net-830"
+    v6 = switch_key("fe80::1", 443)
+    assert "/" not in v6 and ":" not in v6 and v6.startswith("fe80__1-443-")
+    assert switch_key("a:b", 1) != switch_key("a/b", 1)
+    assert not switch_key("../x", 1).startswith(".")
