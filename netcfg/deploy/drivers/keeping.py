@@ -16,6 +16,18 @@ from pathlib import Path
 from typing import Any
 
 
+def tls_context(ca_file: str | None, verify: bool) -> Any:
+    """The SSLContext pyeapi takes (NAPALM's EOS `context`), from plain values: a Nornir
+    inventory's connection options then serialise (`Inventory.dict()`)."""
+    import ssl
+
+    if verify:
+        return ssl.create_default_context(cafile=ca_file)
+    context = ssl.create_default_context()
+    context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+    return context
+
+
 class KeepDeviceLocal:
     """Mixin before a NAPALM driver class; `nos` names the netcfg vendor whose deploy adapter
     knows the device-local sections (`DeployAdapter.keep_device_local`)."""
@@ -26,6 +38,9 @@ class KeepDeviceLocal:
                  optional_args: dict[str, Any] | None = None) -> None:
         args = dict(optional_args or {})
         self.keep_local = bool(args.pop("keep_device_local", True))
+        tls = args.pop("tls", None)  # plain values in place of an SSLContext (docs/nornir.md)
+        if isinstance(tls, dict) and "context" not in args:
+            args["context"] = tls_context(tls.get("ca_file"), bool(tls.get("verify", True)))
         super().__init__(hostname, username, password, timeout=timeout,  # type: ignore[call-arg]
                          optional_args=args)
 
