@@ -309,3 +309,27 @@ def test_documented_load_sharing_fields_are_taken(leaf, drivers):
     drv.load_merge_candidate(config=line + "\n")
     drv.commit_config()
     assert line in dev.running_config()
+
+
+def test_aristas_own_eapi_client_finds_the_endpoint_and_runs_a_command(leaf):
+    """Arista's eAPI client (asynceapi, which ANTA runs against every switch) checks the
+    endpoint with a HEAD it wants answered 2xx (its docstring), then runs a command."""
+    import asyncio
+    import ssl
+
+    asynceapi = pytest.importorskip("asynceapi", reason="asynceapi comes with anta (test extra)")
+    lab, dev = leaf
+    kwargs = dev.napalm()
+    ca = lab.inventory()["lab"]["ca_file"]
+
+    async def run() -> tuple[bool, str]:
+        async with asynceapi.Device(host=kwargs["hostname"], username=kwargs["username"],
+                                    password=kwargs["password"], proto="https",
+                                    port=kwargs["optional_args"]["port"],
+                                    verify=ssl.create_default_context(cafile=ca)) as eapi:
+            found = await eapi.check_api_endpoint()
+            version = await eapi.cli(command="show version")
+            return found, version["modelName"]
+
+    found, model = asyncio.run(run())
+    assert found is True and model

@@ -166,6 +166,10 @@ class EosEmulator(Emulator):
 
     # --- eAPI -------------------------------------------------------------------------------------
     async def _handle(self, request: web.BaseRequest) -> web.StreamResponse:
+        if request.method == "HEAD" and request.path == "/command-api":
+            # the endpoint check of Arista's own eAPI client (asynceapi Device.
+            # check_api_endpoint, which ANTA runs): a HEAD answered 2xx
+            return web.Response(status=200)
         if request.method != "POST" or request.path != "/command-api":
             return web.Response(status=404, text="Not Found")
         try:
