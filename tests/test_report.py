@@ -322,6 +322,16 @@ def test_section_values_of_line_configs():
                           f"{key} p interpolate fill-level 0.81 8.10") == [
         Value("p interpolate fill-level", "0.80 8.04", "0.81 8.10")]
     # lines stated several times are set or no longer set, one by one
+    # NX-OS: a neighbour's description inside `router bgp`, read with the block it is in
+    from netcfg.report.values import block_settings
+    from netcfg.vendors.raw import line_leaves
+
+    bgp = "router bgp 65001\n  neighbor 10.0.0.1\n    description {}\n    remote-as 65002\n"
+    was = block_settings(line_leaves(bgp.format("leaf1:swp1")))
+    now = block_settings(line_leaves(bgp.format("leaf1:Ethernet0")))
+    key = "router bgp 65001"
+    assert section_values("lines", key, None, None, (was[key], now[key])) == [
+        Value("neighbor 10.0.0.1 description", "leaf1:swp1", "leaf1:Ethernet0")]
     # a list of one-word entries (EOS: the `ntp server` lines are one section): entries set
     # or no longer set, one by one
     assert section_values("lines", "ntp server", "ntp server 192.0.2.1\nntp server 192.0.2.2",

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from netcfg.deploy.sections import compare
 from netcfg.render.engine import render_plan
 from netcfg.render.plan import DevicePlan, PlanBuilder
-from netcfg.report.values import Fact, Side, Value, fact_changes, section_values
+from netcfg.report.values import Fact, Side, Value, block_settings, fact_changes, section_values
 from netcfg.validate import Validation
 from netcfg.vendors import vendor
 
@@ -216,13 +216,21 @@ def _device(name: str, old: DevicePlan, new: DevicePlan) -> DeviceDiff | None:
     if not running and not wanted:  # a NOS without a section splitter: the file is one
         running, wanted = {"(file)": ("(file)", text_old)}, {"(file)": ("(file)", text_new)}
     change = compare(running, wanted)
+    # a block's settings with the blocks inside it (a neighbour's description under `router
+    # bgp`), where the NOS's file is indented lines
+    blocks = ((block_settings(nos.raw_settings(text_old)),
+               block_settings(nos.raw_settings(text_new))) if nos.raw_form == "lines" else None)
     kinds: tuple[tuple[Kind, list[str]], ...] = (
         ("changed", change.changed), ("added", change.added), ("removed", change.removed))
     for kind, keys in kinds:
         for key in keys:
             family = (wanted.get(key) or running[key])[0]
+            nested = None
+            if blocks is not None and (key in blocks[0] or key in blocks[1]):
+                nested = (blocks[0].get(key, []), blocks[1].get(key, []))
             values = section_values(nos.raw_form, key, running[key][1] if key in running
-                                    else None, wanted[key][1] if key in wanted else None)
+                                    else None, wanted[key][1] if key in wanted else None,
+                                    nested)
             diff.sections.append(SectionDiff(key, family, kind, values))
     diff.disruptive = adapter.disruptive(running, wanted)
     return diff

@@ -104,6 +104,7 @@ def _head(r: Report) -> list[str]:
                   "Disruptive |", "|---|---|---|---|---|"]
         for d in r.diff.devices[:MAX_SWITCHES]:
             counts_ = ("new" if d.status == "new" else "removed" if d.status == "removed"
+                       else "all (another NOS)" if d.base_nos != d.nos
                        else f"+{d.count('added')} ~{d.count('changed')} -{d.count('removed')}")
             lines.append(f"| {cell(d.name)} | {cell(_nos(d))} | {cell(d.role)} | {counts_} | "
                          f"{'**yes**' if d.disruptive else 'no'} |")

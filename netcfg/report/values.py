@@ -34,13 +34,33 @@ class Value:
 
 
 def section_values(form: Literal["lines", "tree"], key: str, before: str | None,
-                   after: str | None) -> list[Value]:
-    """The settings of one section (`key`) that differ between two contents of it."""
+                   after: str | None, nested: tuple[list[str], list[str]] | None = None
+                   ) -> list[Value]:
+    """The settings of one section (`key`) that differ between two contents of it.
+    `nested`: a line section's settings before and after as `block_settings` reads them from
+    the whole file, where the section's content (its lines sorted) lost which block of it a
+    line sits in."""
     if form == "tree":
         old, new = _tree(before), _tree(after)
         if old is not None and new is not None:
             return _leaf_changes(dict(_leaves(old)), dict(_leaves(new)))
+    if nested is not None:
+        return _line_changes(*nested)
     return _line_changes(_lines(key, before), _lines(key, after))
+
+
+def block_settings(settings: list[tuple[tuple[str, ...], tuple[str, ...]]]
+                   ) -> dict[str, list[str]]:
+    """An indented line config's settings (`Vendor.raw_settings`: the blocks a setting sits
+    in, its words) by the top block they belong to, that block's first line being its
+    section's key (netcfg.deploy.sections): `neighbor 10.0.0.1 description x` under `router
+    bgp 65001`, the lines of the blocks between written before the setting's own words."""
+    out: dict[str, list[str]] = {}
+    for above, words in settings:
+        if above:
+            out.setdefault(above[0].strip(), []).append(
+                " ".join([" ".join(b.split()) for b in above[1:]] + list(words)))
+    return out
 
 
 def _tree(content: str | None) -> Any:
@@ -216,6 +236,8 @@ def _fact(value: Any) -> str | None:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return ", ".join(_field(f.name, getattr(value, f.name))
                          for f in dataclasses.fields(value))
+    if isinstance(value, dict):  # ECN per queue: `queue 3: min ... B, max ... B, ... %`
+        return "; ".join(f"queue {k}: {_fact(v)}" for k, v in sorted(value.items()))
     if isinstance(value, (tuple, list, set, frozenset)):
         items = sorted(value, key=str) if isinstance(value, (set, frozenset)) else value
         return ", ".join(_fact(v) or "" for v in items) or "none"
