@@ -247,8 +247,10 @@ def _routing(li, fabric: Fabric, nos: str, caps: Capabilities, devices: list[Dev
             out.append(li.finding(
                 "CAP009", f"{nos} announces server subnets only as blocks of several; on "
                 f"{dev.name}{others} server subnets form no block ({', '.join(lone[:3])}"
-                f"{' ...' if len(lone) > 3 else ''}): the GPUs there are unreachable from "
-                "other leaves (an even number of servers per leaf avoids it)",
+                f"{' ...' if len(lone) > 3 else ''}), and the other half of the /30 around "
+                "each holds another device's address (or lies outside addressing.host_links), "
+                "so no block may cover it: the GPUs there are unreachable from other leaves "
+                "(two or more servers per leaf avoid it)",
                 dev.platform_path, severity="warning", device=dev.name))
     # the link tiers these switches have (both roles present in the fabric)
     roles, present = {d.role for d in devices}, {d.role for d in fabric.switches()}
