@@ -345,7 +345,9 @@ def runs(path: str, state: str | None, fmt: str) -> None:
                      "started": _when(started.time), "host": started.detail.get("host"),
                      "devices": _counts_of(run.final_states().values()),
                      "changed": run.changed_devices(),
-                     "rolled_back": run.rolled_back_devices()})
+                     "rolled_back": run.rolled_back_devices(),
+                     # a push whose process still holds its run (rollback refuses meanwhile)
+                     "running": started.detail.get("command") == "push" and run.in_flight()})
 
     def text() -> None:
         if not rows:
@@ -355,7 +357,7 @@ def runs(path: str, state: str | None, fmt: str) -> None:
             click.echo(f"{row['run']}  {row['started']}  {row['command']}: "
                        f"{states or 'no device'}; {len(row['changed'])} changed"
                        + (f", {len(row['rolled_back'])} rolled back" if row["rolled_back"]
-                          else ""))
+                          else "") + ("; running" if row["running"] else ""))
 
     _emit(fmt, {"state": str(where), "runs": rows}, text)
 

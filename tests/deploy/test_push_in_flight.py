@@ -85,6 +85,11 @@ def test_rollback_refuses_while_a_push_runs_and_other_states_keep_off_its_switch
             _until("the canary confirmed and the second switch locked", push,
                    canary_confirmed_and_switch_held)
 
+            listed = _netcfg(env, "runs", str(MULTIVENDOR), "--state", str(a), "--format",
+                             "json")
+            assert [(r["run"], r["running"]) for r in json.loads(listed.stdout)["runs"]] == [
+                (run.name, True)]
+
             refused = _netcfg(env, "rollback", *args(a, CANARY, HELD))
             assert refused.returncode == 1, refused.stdout + refused.stderr
             assert refused.stdout == ""
@@ -113,6 +118,8 @@ def test_rollback_refuses_while_a_push_runs_and_other_states_keep_off_its_switch
             push.communicate(timeout=60)
 
         # the push is gone (its locks with it): the same rollback now restores the canary
+        listed = _netcfg(env, "runs", str(MULTIVENDOR), "--state", str(a))
+        assert listed.stdout.startswith(f"{run.name}  ") and "running" not in listed.stdout
         back = _netcfg(env, "rollback", *args(a, CANARY, HELD))
         assert back.returncode == 0, back.stdout + back.stderr
         assert f"rolling back run {run.name}" in back.stderr
