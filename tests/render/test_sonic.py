@@ -319,6 +319,30 @@ def test_a_lone_server_subnet_beside_another_leafs_is_reported(tmp_path):
     assert "STATIC_ROUTE" not in db
 
 
+def test_an_address_of_another_device_in_the_other_half_keeps_the_subnet_alone(tmp_path):
+    """15 servers per leaf again, with a spine's management address put at 10.128.1.31: the
+    /30 partner of leaf-su2-r1's lone 10.128.1.28/31 (10.128.1.30/31) now holds another
+    device's address, so that leaf keeps its exact blocks (/28 + /29 + /30) and CAP009 names
+    it alone; the other SONiC leaves still announce their /27s."""
+    import yaml
+
+    from netcfg.validate import validate
+
+    path = _servers_per_leaf(tmp_path, 15)
+    doc = yaml.safe_load(path.read_text())
+    doc["devices"] = {"spine-pod1-1": {"management": {"address": "10.128.1.31/24"}}}
+    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+    result = validate(path)
+    cap = [f for f in result.findings if f.rule == "CAP009"]
+    assert result.ok and len(cap) == 1
+    assert "on leaf-su2-r1 server subnets form no block (10.128.1.28/31)" in cap[0].text()
+    fabric = result.fabric
+    assert fabric.devices["leaf-su2-r1"].server_prefixes()[1] == [
+        "10.128.1.0/28", "10.128.1.16/29", "10.128.1.24/30", "10.128.1.28/31"]
+    # leaf-su2-r2 has links 144-158 (10.128.1.32 to .61); link 159 is free: one /27
+    assert fabric.devices["leaf-su2-r2"].server_prefixes()[1] == ["10.128.1.32/27"]
+
+
 def test_spines_take_routes_through_leaves_with_their_own_asn(tmp_path):
     """SONiC's bgpd/templates/general/peer-group.conf.j2 (../shared/sonic-skus) gives a
     LeafRouter's peer groups `allowas-in 1` only with BGP_BBR status enabled; the multivendor
