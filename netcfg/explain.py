@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from netcfg.intent.reach import reach_of
 from netcfg.intent.units import format_length, format_size, format_speed, format_time
 from netcfg.intent.yamlsrc import PathKey, dotted
 from netcfg.physics import Physics
@@ -61,6 +62,19 @@ class _Explainer:
 
     def row(self, key: str, value: Any, path: PathKey | None) -> Row:
         return Row(key, value, self.src(path))
+
+    def _reach(self, port: Port) -> list[Row]:
+        """How far the link's medium reaches at its lane rate, where the catalog says (the
+        bound LNK005 holds the cable to)."""
+        if port.link is None:
+            return []
+        medium = effective.link_medium(self.fabric, port.link)[0]
+        got = reach_of(self.fabric, port.link, medium)
+        if got is None:
+            return []
+        rate, reach, source = got
+        return [Row("medium reach", f"{format_length(reach)} ({medium}, {format_speed(rate)} "
+                    "a lane)", f"catalog media.{medium}: {source}")]
 
     def _stated_mtu(self, nos: str, frame: int) -> Row:
         """The intent's MTU (the largest frame, its 14-byte header counted) beside the number
@@ -315,6 +329,7 @@ class _Explainer:
         sec.rows += [
             self.row("speed", format_speed(port.speed), speed_path),
             self.row("cable", format_length(port.cable), cable_path),
+            *self._reach(port),
             self.row("mtu", port.mtu, origin.get("mtu") or port.device.origin.get("mtu")),
             *([self._stated_mtu(self.fabric.platform(port.device).nos, port.mtu)]
               if port.device.is_switch else []),

@@ -9,6 +9,7 @@ is 8 lanes of 50G."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -18,6 +19,7 @@ from netcfg.intent.checks import check_fabric
 from netcfg.intent.load import load_intent_text
 from netcfg.topology import build_fabric
 
+ROOT = Path(__file__).resolve().parent.parent
 SN5600 = "nvidia-sn5600-cumulus"
 SN4700 = "nvidia-sn4700-cumulus"
 
@@ -107,3 +109,16 @@ def test_validate_prints_it_as_one_warning_line_and_passes(tmp_path):
     assert r.exit_code == 0, r.output
     (f,) = [f for f in json.loads(r.stdout)["findings"] if f["rule"] == "LNK005"]
     assert (f["severity"], f["line"], f["column"]) == ("warning", 8, 35)
+
+
+def test_explain_names_the_reach_beside_the_cable():
+    example = ROOT / "inventories" / "example"
+    r = CliRunner().invoke(main, ["explain", str(example), "leaf-su1-r1", "swp1s0",
+                                  "--format", "json"])
+    assert r.exit_code == 0, r.output
+    port = json.loads(r.stdout)["sections"][0]
+    assert port["title"] == "port leaf-su1-r1:swp1s0"
+    rows = {row["key"]: row for row in port["rows"]}
+    assert rows["cable"]["value"] == "3m"
+    assert rows["medium reach"]["value"] == "3m (dac, 100G a lane)"  # 400G on 4 of 8 lanes
+    assert rows["medium reach"]["source"].startswith("catalog media.dac: NVIDIA MCP7Y00")

@@ -58,12 +58,34 @@ def _cable_path(li: LoadedIntent, link: Any) -> PathKey:
     return src + ("cable",)
 
 
+def lane_rate(fabric: Any, link: Any) -> tuple[Any, int, int] | None:
+    """(port, lanes, Mb/s a lane) of the link's switch end with the fastest lanes (a link
+    whose ends differ is bounded by the faster), None for a link between hosts."""
+    ends = [(p, fabric.platform(p.device).lanes(p.speed)) for p in (link.a, link.b)
+            if p.device.is_switch]
+    if not ends:
+        return None
+    port, lanes = max(ends, key=lambda e: e[0].speed / e[1])
+    return port, lanes, port.speed // lanes
+
+
+def reach_of(fabric: Any, link: Any, medium: str | None) -> tuple[int, float, str] | None:
+    """(Mb/s a lane, reach in metres, its source) of `medium` on this link, None where the
+    catalog gives none (a medium or lane rate it does not list)."""
+    entry = fabric.catalog.media.get(medium) if medium is not None else None
+    if entry is None:
+        return None
+    rate = lane_rate(fabric, link)
+    if rate is None or rate[2] not in entry.reach:
+        return None
+    return rate[2], entry.reach[rate[2]], entry.sources[rate[2]]
+
+
 def check_reach(fabric: Any) -> list[Finding]:
     """LNK005 warnings: links whose cable is longer than the catalog says its medium reaches
     at the link's lane rate (the faster end's, where the two ends differ)."""
     li: LoadedIntent = fabric.loaded
-    media = fabric.catalog.media
-    if not media:
+    if not fabric.catalog.media:
         return []
     topology = li.intent.topology
     mediums: dict[PathKey, tuple[str | None, PathKey]] = {}
@@ -72,30 +94,22 @@ def check_reach(fabric: Any) -> list[Finding]:
         src = tuple(link.source)
         if src not in mediums:
             mediums[src] = link_class_medium(topology, src)
-        medium, _ = mediums[src]
-        if medium not in media:
-            continue
-        ends = [(p, fabric.platform(p.device).lanes(p.speed)) for p in (link.a, link.b)
-                if p.device.is_switch]
-        if not ends:
-            continue
-        port, lanes = max(ends, key=lambda e: e[0].speed / e[1])
-        rate = port.speed // lanes
-        reach = media[medium].reach.get(rate)
+        medium = mediums[src][0]
+        got = reach_of(fabric, link, medium)
         cable = max(link.a.cable, link.b.cable)
-        if reach is None or cable <= reach:
+        if got is None or cable <= got[1]:
             continue
-        key = (_cable_path(li, link), medium, rate, cable)
-        groups.setdefault(key, []).append((link, port, lanes, reach))
+        key = (_cable_path(li, link), medium, got[0], cable)
+        groups.setdefault(key, []).append((link, got))
     out = []
     for (path, medium, rate, cable), links in groups.items():
-        link, port, lanes, reach = links[0]
-        source = media[medium].sources[rate].split(":")[0]
+        link, (_, reach, source) = links[0]
+        port, lanes, _ = lane_rate(fabric, link) or (link.a, 1, rate)
         such = "the link" if len(links) == 1 else f"{len(links)} links such as"
         out.append(li.finding(
             "LNK005", f"{format_length(cable)} of {medium} is longer than {medium} reaches at "
             f"{format_speed(rate)} a lane ({format_speed(port.speed)} on {lanes} lanes): "
-            f"{format_length(reach)} ({source}); {such} {link.a.id} - {link.b.id}: use a "
-            "shorter cable or another medium (aec, fiber)", path, severity="warning",
-            device=port.device.name, interface=port.name))
+            f"{format_length(reach)} ({source.split(':')[0]}); {such} {link.a.id} - "
+            f"{link.b.id}: use a shorter cable or another medium (aec, fiber)", path,
+            severity="warning", device=port.device.name, interface=port.name))
     return out
