@@ -544,7 +544,7 @@ def test_the_html_opens_in_chromium_without_a_console_message_and_shows_the_summ
     head, body = tuple(seen["box"][:4]), tuple(seen["box"][4:])
     assert body[1] >= head[3] - 1 and body[3] - body[1] > 60  # four rows under the header
     width, height, rows = png_pixels(seen["png"])
-    assert (width, height) == (1200, 900) or width >= 800
+    assert head[0] >= 0 and body[2] <= width and body[3] <= height  # the table is on screen
     # inside the table its colours fill the cells (text and borders take the rest) ...
     assert share(rows, head, HEADER_RGB) > 0.5
     assert share(rows, body, ROW_RGB) > 0.5
