@@ -571,3 +571,18 @@ def test_the_ci_examples_run_the_report_with_real_options_and_post_its_markdown(
             used = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", line.split("||")[0]))
             assert {"--base", "--out"} <= used <= known, (name, line)
         assert "netcfg-report/report.md" in text  # the Markdown is what is posted
+
+
+def test_a_finding_standing_for_more_switches_is_not_new():
+    """Lint merges a finding of many switches into one naming the first and a count: a
+    switch added elsewhere changes the count, not the finding."""
+    from netcfg.findings import Finding
+    from netcfg.report.build import _identity
+
+    def said(message: str) -> Finding:
+        return Finding("CAP010", "info", message, device="leaf1")
+
+    base = said("cumulus config does not state lldp (leaf1 and 11 more cumulus switches)")
+    head = said("cumulus config does not state lldp (leaf1 and 12 more cumulus switches)")
+    assert _identity(base) == _identity(head)
+    assert _identity(said("MTU 9000")) != _identity(said("MTU 9216"))

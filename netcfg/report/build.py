@@ -9,6 +9,7 @@ switches last said.
 from __future__ import annotations
 
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -132,10 +133,16 @@ def build(path: str, ref: str, failures: int = 0, verify_file: str | None = None
                   base_lint.deadlock if base_lint else None, said, notes)
 
 
+#: how lint counts the switches or places a merged finding stands for (`leaf1 and 11 more
+#: cumulus switches`, `(and 3 more)`): a switch added elsewhere changes the count, not the
+#: finding
+_MORE = re.compile(r"\band \d+ more\b")
+
+
 def _identity(f: Any) -> tuple[str, str | None, str | None, str]:
-    """A finding as the same on both sides: not its file (the base is elsewhere on disk)
-    nor its line (an edit above moves it)."""
-    return (f.rule, f.device, f.interface, f.message)
+    """A finding as the same on both sides: not its file (the base is elsewhere on disk),
+    its line (an edit above moves it) or how many others it stands for."""
+    return (f.rule, f.device, f.interface, _MORE.sub("and N more", f.message))
 
 
 def read_verify(file: str) -> VerifySaid:
