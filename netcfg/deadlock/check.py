@@ -290,7 +290,8 @@ def _findings(fabric: Fabric, net: Network, setup: RoutingSetup, rep: Report) ->
     for cyc in rep.cycles:
         path = _blame(fabric, setup, cyc)
         chain = " -> ".join(h["hop"] for h in cyc.hops)
-        scenario = f" with failed links {rep.failures}" if rep.failures else ""
+        scenario = (" with failed links " + ", ".join("-".join(link) for link in rep.failures)
+                    if rep.failures else "")
         msg = (f"cyclic buffer dependency ({cyc.scc_size} queues){scenario}: {chain}; "
                f"break it at: {'; '.join(t['turn_id'] for t in cyc.breaking_turns[:4])}"
                f"{' ...' if len(cyc.breaking_turns) > 4 else ''} "

@@ -14,7 +14,6 @@ import os
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path, PurePosixPath
 from xml.etree import ElementTree as ET
 
@@ -29,10 +28,10 @@ GITHUB_LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
 
 
 def _version() -> str:
-    try:
-        return version("netcfg-roce")
-    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-        return "0"
+    """netcfg's version from its one place (an editable install's metadata can be stale)."""
+    from netcfg import __version__
+
+    return __version__
 
 
 def repository_root(file: str | Path) -> Path:
