@@ -158,6 +158,14 @@ def test_only_the_changed_switches_with_the_values_they_change(report):
         {"setting": "dcqcn.roce_rp.rpg_ai_rate", "before": "5", "after": "10"}]}]
 
 
+def test_the_repository_is_left_as_it_was(report, repo):
+    """The base is read with `git archive`: no worktree, no index change, no checkout; only
+    the report's own directory is new."""
+    assert len(_git(repo, "worktree", "list").splitlines()) == 1
+    assert _git(repo, "status", "--porcelain").splitlines() == ["?? pr/"]
+    assert _git(repo, "rev-parse", "--abbrev-ref", "HEAD").strip() == "main"
+
+
 def test_the_markdown_names_those_values_and_no_other_switch(report):
     md = report["md"]
     assert "| `interface swp1s0` | `link.mtu` | `9202` | `8986` |" in md
