@@ -90,3 +90,11 @@ def test_the_schema_asks_for_one_of_the_two():
         data = yaml.safe_load(_text(topology))
         errors = list(jsonschema.Draft202012Validator(schema).iter_errors(data))
         assert (not errors) is ok, (topology, [e.message for e in errors])
+
+
+def test_more_leaves_than_the_model_holds_name_the_bound():
+    """4096 SUs at most: 8 leaves each is 32,768 leaves."""
+    (f,) = _errors(_text("  leaves: 800000\n"))
+    assert (f.rule, f.path) == ("TOP004", "topology.leaves")
+    assert f.message.startswith("800000 leaves need 100000 scalable units")
+    assert f.message.endswith("at most 4096 are modelled, 32768 leaves")

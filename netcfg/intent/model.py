@@ -188,6 +188,10 @@ class Naming(IntentModel):
     core: str = "core{index}"
 
 
+#: the most scalable units a rail-optimized topology may have
+MAX_SCALABLE_UNITS = 4096
+
+
 class RailOptimized(IntentModel):
     """Scalable units of servers, one leaf per rail (per plane) per SU, spines, optional core."""
 
@@ -197,7 +201,7 @@ class RailOptimized(IntentModel):
     kind: Literal["rail_optimized"]
     tiers: Literal[2, 3] = 2
     planes: int = Field(1, ge=1, le=4, description="independent copies of the fabric")
-    scalable_units: int = Field(ge=1, le=4096, description="SUs; each has one leaf per rail "
+    scalable_units: int = Field(ge=1, le=MAX_SCALABLE_UNITS, description="SUs; each has one leaf per rail "
                                 "and plane (may be left to `leaves`)")
     leaves: int | None = Field(None, ge=1, description="rail leaves in all, when asked for "
                                "directly: scalable_units x node.nics x planes")
@@ -250,6 +254,13 @@ class RailOptimized(IntentModel):
                 "{how}, so leaves = scalable_units x {per_su} ({near})",
                 {"leaves": leaves, "how": how, "per_su": per_su, "near": near,
                  "at": ("leaves",)})
+        most = MAX_SCALABLE_UNITS
+        if leaves // per_su > most:
+            raise PydanticCustomError(
+                "leaf_count", "{leaves} leaves need {sus} scalable units ({how}); at most "
+                "{most} are modelled, {top} leaves", {"leaves": leaves, "sus": leaves // per_su,
+                                                      "how": how, "most": most,
+                                                      "top": most * per_su, "at": ("leaves",)})
         return {**data, "scalable_units": leaves // per_su}
 
 
