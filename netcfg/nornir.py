@@ -334,7 +334,7 @@ def _push(shared: _Shared, names: list[str], opts: Options, skip_gate: bool,
     from netcfg.deadlock import gate
     from netcfg.deploy.desired import with_history
     from netcfg.deploy.engine import push_fleet
-    from netcfg.deploy.runs import Run
+    from netcfg.deploy.runs import FleetBusy, Run
 
     said: list[str] = []
     if not gate.passes(shared.fabric, skip_gate, said.append):
@@ -343,7 +343,10 @@ def _push(shared: _Shared, names: list[str], opts: Options, skip_gate: bool,
                            + "; ".join(line for line in said if line.startswith("error"))[:500])
     targets = [shared.targets[n] for n in names]
     desired = with_history({n: shared.desired[n] for n in names}, shared.state)
-    run = Run(shared.state, command="push --dry-run" if opts.dry_run else "push", live=True)
+    try:
+        run = Run(shared.state, command="push --dry-run" if opts.dry_run else "push", live=True)
+    except FleetBusy as busy:
+        raise FleetRefused(busy.push_refusal()) from None
     try:
         run.record("-", "nornir", hosts=names)
         results, aborted = push_fleet(targets, desired, run, opts, threading.Event())
@@ -385,13 +388,16 @@ def _rollback(shared: _Shared, names: list[str], run_id: str | None, opts: Optio
     from netcfg.deploy.runs import RollbackRefused, choose_rollback
 
     try:
-        run, devices = choose_rollback(shared.state, run_id, set(names))
+        run, devices, fleet = choose_rollback(shared.state, run_id, set(names))
     except RollbackRefused as exc:
         raise FleetRefused(str(exc)) from None
-    run.record("-", "rollback", command="rollback", via="nornir")
-    results = pool([shared.targets[n] for n in devices],
-                   lambda t: restore_device(t, run.saved("backup", t.name) or "", run, opts),
-                   opts.workers)
+    try:  # no push of the state starts until the rollback is done
+        run.record("-", "rollback", command="rollback", via="nornir")
+        results = pool([shared.targets[n] for n in devices],
+                       lambda t: restore_device(t, run.saved("backup", t.name) or "", run,
+                                                opts), opts.workers)
+    finally:
+        fleet.release()
     hosts = task.nornir.inventory.hosts
     out = {r.device: Result(host=hosts[r.device], result={**r.as_dict(), "run": run.id},
                             changed=r.status == "rolled-back",

@@ -239,15 +239,19 @@ def push(path: str, fmt: str, revert_in: int, canary: int, batch_size: int,
          allow_disruptive: bool, **kw: Any) -> None:
     """Diff, commit with a revert timer, post-check and confirm, canary first then batches."""
     from netcfg.deploy.engine import Options, push_fleet
-    from netcfg.deploy.runs import Run
+    from netcfg.deploy.runs import FleetBusy, Run
 
     setup = _Setup(path, kw, skip_deadlock=no_deadlock)
     opts = Options(timeout=kw["timeout"], revert_in=revert_in, dry_run=dry_run,
                    workers=kw["workers"], canary=canary, batch_size=batch_size,
                    max_failures=max_failures, allow_removal=allow_removal,
                    allow_disruptive=allow_disruptive)
-    # a live run: a rollback of this state refuses while it runs (runs.choose_rollback)
-    run = Run(setup.state, command="push --dry-run" if dry_run else "push", live=True)
+    # a live run: a rollback of this state refuses while it runs (runs.choose_rollback), and
+    # it refuses to start while a rollback runs (exit 1, nothing touched)
+    try:
+        run = Run(setup.state, command="push --dry-run" if dry_run else "push", live=True)
+    except FleetBusy as busy:
+        _fail(busy.push_refusal())
     click.echo(f"run {run.id}: journal {run.where}", err=True)
     stop = _interruptible()
     bar = Progress(len(setup.targets), "pushing")
@@ -290,7 +294,9 @@ def rollback(path: str, fmt: str, run_id: str | None, **kw: Any) -> None:
 
     setup = _Setup(path, kw)
     try:  # refused (exit 1, nothing touched) while a push of the state still runs
-        run, devices = choose_rollback(setup.state, run_id, {t.name for t in setup.targets})
+        # the state's fleet lock, held to the end: no push of the state starts meanwhile
+        run, devices, _fleet = choose_rollback(setup.state, run_id,
+                                               {t.name for t in setup.targets})
     except RollbackRefused as exc:
         _fail(str(exc))
     targets = [t for t in setup.targets if t.name in devices]

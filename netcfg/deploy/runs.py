@@ -197,6 +197,9 @@ class Run:
         elif not (self.state / "runs").exists() and not ignore.exists():
             _write_private(private_dir(self.state / "runs") / ".gitignore",
                            "# netcfg runs: backups hold device password hashes\n*\n")
+        # a live push shares the state's fleet lock, taken before anything of the run exists:
+        # refused (FleetBusy) while a rollback of the state holds it
+        self._fleet = FleetLock(self.state, exclusive=False).acquire() if live else None
         self.id = run_id or new_run_id()
         self.dir = private_dir(self.state / "runs" / self.id)
         self._lock = threading.Lock()
@@ -231,6 +234,7 @@ class Run:
         run._lock = threading.Lock()
         run._journal = run.dir / "journal.jsonl"
         run._live = None
+        run._fleet = None
         return run
 
     def in_flight(self) -> bool:
@@ -253,6 +257,9 @@ class Run:
         fd, self._live = getattr(self, "_live", None), None
         if fd is not None:
             os.close(fd)
+        fleet, self._fleet = getattr(self, "_fleet", None), None
+        if fleet is not None:
+            fleet.release()
 
     def record(self, device: str, event: str, **detail: Any) -> None:
         clean = {k: redact(v) if isinstance(v, str) else v for k, v in detail.items()}
@@ -428,25 +435,47 @@ def live_pushes(state: State) -> list[Run]:
             if run.started().detail.get("command") == "push" and run.in_flight()]
 
 
-def choose_rollback(state: State, run_id: str | None, selected: set[str]) -> tuple[Run, list[str]]:
-    """The run a rollback undoes (`run_id`, else the latest push that changed devices) and
-    which of the `selected` devices it restores: those the run changed and saved a backup of.
-    Refused (RollbackRefused, one line; nothing touched) while a push of the state is still
-    running: the latest run would be one in flight, whose confirmed devices the rollback
-    would restore behind its back and split the fleet, and an older run's backups would be
-    put under it."""
+def choose_rollback(state: State, run_id: str | None,
+                    selected: set[str]) -> tuple[Run, list[str], FleetLock]:
+    """The run a rollback undoes (`run_id`, else the latest push that changed devices), which
+    of the `selected` devices it restores (those the run changed and saved a backup of), and
+    the state's fleet lock, held alone until the rollback releases it (or its process ends):
+    no push of the state starts meanwhile. Refused (RollbackRefused, one line; nothing
+    touched) while a push of the state is still running (the latest run would be one in
+    flight, whose confirmed devices the rollback would restore behind its back and split the
+    fleet, and an older run's backups would be put under it), or another rollback is."""
+    try:
+        fleet = FleetLock(state, exclusive=True).acquire()
+    except FleetBusy as busy:
+        for live in live_pushes(state):
+            first = live.started()
+            raise RollbackRefused(
+                f"a push of this fabric is still running: run {live.id} (pid "
+                f"{first.detail.get('pid')} on {first.detail.get('host')}); roll back once it "
+                "has ended (Ctrl-C stops a push and restores what it confirmed)") from None
+        raise RollbackRefused(
+            (f"another rollback of this fabric is running ({_holder(busy.holder)})"
+             if busy.holder else "a push of this fabric is still running")
+            + "; roll back once it has ended") from None
+    try:
+        run, devices = _choose(state, run_id, selected)
+    except BaseException:
+        fleet.release()
+        raise
+    return run, devices, fleet
+
+
+def _holder(record: dict[str, Any]) -> str:
+    return f"pid {record.get('pid')} on {record.get('host')}"
+
+
+def _choose(state: State, run_id: str | None, selected: set[str]) -> tuple[Run, list[str]]:
     try:
         run = Run.open(state, run_id) if run_id else latest_change(state)
         if run is not None:
             run.events()  # a journal that cannot be read is named here, not met mid-rollback
     except (FileNotFoundError, BadJournal) as exc:
         raise RollbackRefused(str(exc)) from None
-    for live in live_pushes(state):
-        first = live.started()
-        raise RollbackRefused(
-            f"a push of this fabric is still running: run {live.id} (pid "
-            f"{first.detail.get('pid')} on {first.detail.get('host')}); roll back once it has "
-            "ended (Ctrl-C stops a push and restores what it confirmed)")
     if run is None:
         raise RollbackRefused(f"no push under {state} changed a device; nothing to roll back "
                               "(`netcfg runs` lists the runs)")
@@ -513,6 +542,71 @@ IN_FLIGHT = ("committing", "committed", "confirming", "confirm-unanswered", "com
 #: journal events that say where a device's configuration stands
 STATES = ("unchanged", "dry-run", "committing", "committed", "confirming", "confirmed", "reverted",
           "revert-failed", "rolled-back", "rollback-failed", "failed", "skipped")
+
+
+class FleetBusy(Exception):
+    """The state's fleet lock is held the other way: `holder` is a rollback's record (pid,
+    host), None for pushes (they leave none)."""
+
+    def __init__(self, holder: dict[str, Any] | None) -> None:
+        super().__init__("the fleet lock is held")
+        self.holder = holder
+
+    def push_refusal(self) -> str:
+        """The one line a push refused by a rollback prints."""
+        who = f" ({_holder(self.holder)})" if self.holder else ""
+        return (f"a rollback of this fabric is running{who}; push once it has ended "
+                "(no device was touched)")
+
+
+class FleetLock:
+    """The state's fleet lock (`locks/.fleet.lock`, flock; a PostgreSQL state's is an
+    advisory lock of the fabric): every running push shares it (pushes of one fabric run side
+    by side, as `--shard` runners do), a rollback holds it alone. So a rollback never starts
+    while a push of the state runs, nor a push while a rollback does: either would leave the
+    fleet split between the two, device by device."""
+
+    def __new__(cls, state: State, *args: Any, **kwargs: Any) -> FleetLock:
+        if cls is FleetLock and not isinstance(state, Path):
+            from netcfg.deploy.state_pg import PgFleetLock
+
+            return super().__new__(PgFleetLock)
+        return super().__new__(cls)
+
+    def __init__(self, state: State, exclusive: bool) -> None:
+        assert isinstance(state, Path)  # PgFleetLock takes a PostgreSQL state
+        self.path = private_dir(state / "locks") / ".fleet.lock"  # no device name starts "."
+        self.exclusive = exclusive
+        self._fd: int | None = None
+
+    def acquire(self) -> FleetLock:
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        try:
+            fcntl.flock(fd, (fcntl.LOCK_EX if self.exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _record(fd)
+            os.close(fd)
+            raise FleetBusy(holder) from None
+        except BaseException:
+            os.close(fd)
+            raise
+        self._fd = fd
+        if self.exclusive:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, json.dumps({"pid": os.getpid(), "host": socket.gethostname(),
+                                      "time": time.time()}).encode(), 0)
+        return self
+
+    def release(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is None:
+            return
+        try:
+            if self.exclusive:
+                os.ftruncate(fd, 0)
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
 
 
 def machine_locks() -> Path:

@@ -131,7 +131,13 @@ def parse_record(text: str | None) -> dict[str, Any] | None:
 
 # The run and the lock of a PostgreSQL state: `Run(state)` and `DeviceLock(state, ...)` give
 # these for a PgState, so the engine and the commands use one interface for both.
-from netcfg.deploy.runs import DeviceLock, LockHeld, Run  # noqa: E402 - runs imports us lazily
+from netcfg.deploy.runs import (  # noqa: E402 - runs imports us lazily
+    DeviceLock,
+    FleetBusy,
+    FleetLock,
+    LockHeld,
+    Run,
+)
 
 
 class PgRun(Run):
@@ -146,12 +152,19 @@ class PgRun(Run):
         self.dir = Path(self.id)  # no directory: `where` names the database
         self._lock = threading.Lock()
         self._session: psycopg.Connection[Any] | None = None
-        if live:  # the run's own advisory lock, on a session of its own, before its first row
-            session = state.connect()
+        # a live push shares the fabric's fleet lock (runs.FleetLock), then holds its run's
+        # own advisory lock on a session of its own, before its first row
+        self._fleet = FleetLock(state, exclusive=False).acquire() if live else None
+        if live:
             try:
-                session.execute("SELECT pg_advisory_lock(%s)", (self._key(),))
+                session = state.connect()
+                try:
+                    session.execute("SELECT pg_advisory_lock(%s)", (self._key(),))
+                except BaseException:
+                    session.close()
+                    raise
             except BaseException:
-                session.close()
+                self.close()
                 raise
             self._session = session
         inserted = state.db().execute(
@@ -170,6 +183,7 @@ class PgRun(Run):
         run.state, run.id, run.dir = state, run_id, Path(run_id)
         run._lock = threading.Lock()
         run._session = None
+        run._fleet = None
         return run
 
     def _key(self) -> int:
@@ -194,6 +208,9 @@ class PgRun(Run):
                 session.execute("SELECT pg_advisory_unlock(%s)", (self._key(),))
             finally:
                 session.close()
+        fleet, self._fleet = getattr(self, "_fleet", None), None
+        if fleet is not None:
+            fleet.release()
 
     @property
     def where(self) -> str:
@@ -291,3 +308,58 @@ class PgLock(DeviceLock):
             except Exception:  # noqa: BLE001 - closing the session frees it anyway
                 pass
             session.close()  # ends the session, and with it the advisory lock
+
+
+#: the netcfg_locks row a rollback holding the fleet lock leaves (no device is named so)
+FLEET_ROW = "(rollback)"
+
+
+class PgFleetLock(FleetLock):
+    """The fabric's fleet lock as a PostgreSQL advisory lock on a session of its own: every
+    runner's pushes share it, a rollback anywhere holds it alone."""
+
+    def __init__(self, state: Any, exclusive: bool) -> None:
+        assert isinstance(state, PgState)
+        self.pg, self.exclusive = state, exclusive
+        self._session: psycopg.Connection[Any] | None = None
+
+    def _key(self) -> int:
+        return self.pg.lock_key("\0fleet")
+
+    def acquire(self) -> PgFleetLock:
+        session = self.pg.connect()
+        try:
+            take = "pg_try_advisory_lock" if self.exclusive else "pg_try_advisory_lock_shared"
+            row = session.execute(f"SELECT {take}(%s)", (self._key(),)).fetchone()
+            if not (row and row[0]):
+                found = self.pg.db().execute(
+                    "SELECT holder FROM netcfg_locks WHERE fabric = %s AND device = %s",
+                    (self.pg.fabric, FLEET_ROW)).fetchone()
+                raise FleetBusy(parse_record(found[0]) if found else None)
+        except BaseException:
+            session.close()
+            raise
+        self._session = session
+        if self.exclusive:
+            self.pg.db().execute(
+                "INSERT INTO netcfg_locks (fabric, device, holder) VALUES (%s, %s, %s) "
+                "ON CONFLICT (fabric, device) DO UPDATE SET holder = EXCLUDED.holder",
+                (self.pg.fabric, FLEET_ROW, holder_record("rollback")))
+        return self
+
+    def release(self) -> None:
+        session, self._session = self._session, None
+        if session is None:
+            return
+        try:
+            if self.exclusive:
+                self.pg.db().execute(
+                    "DELETE FROM netcfg_locks WHERE fabric = %s AND device = %s",
+                    (self.pg.fabric, FLEET_ROW))
+        finally:
+            try:  # unlocked now, not when the server ends the closed session's backend
+                give = "pg_advisory_unlock" if self.exclusive else "pg_advisory_unlock_shared"
+                session.execute(f"SELECT {give}(%s)", (self._key(),))
+            except Exception:  # noqa: BLE001 - closing the session frees it anyway
+                pass
+            session.close()

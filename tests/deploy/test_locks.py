@@ -123,3 +123,23 @@ def test_switch_keys_are_file_names_that_keep_addresses_apart():
     assert "/" not in v6 and ":" not in v6 and v6.startswith("fe80__1-443-")
     assert switch_key("a:b", 1) != switch_key("a/b", 1)
     assert not switch_key("../x", 1).startswith(".")
+
+
+def test_pushes_share_the_fleet_lock_and_a_rollback_holds_it_alone(tmp_path):
+    """Pushes of one state run side by side (shard runners); a rollback is refused while one
+    runs, and a push while a rollback runs, told the rollback's pid."""
+    from netcfg.deploy.runs import FleetBusy, FleetLock
+
+    one = FleetLock(tmp_path, exclusive=False).acquire()
+    two = FleetLock(tmp_path, exclusive=False).acquire()
+    with pytest.raises(FleetBusy):
+        FleetLock(tmp_path, exclusive=True).acquire()
+    one.release()
+    two.release()
+    rollback = FleetLock(tmp_path, exclusive=True).acquire()
+    with pytest.raises(FleetBusy) as busy:
+        FleetLock(tmp_path, exclusive=False).acquire()
+    assert busy.value.push_refusal().startswith(
+        f"a rollback of this fabric is running (pid {os.getpid()} on ")
+    rollback.release()
+    FleetLock(tmp_path, exclusive=False).acquire().release()

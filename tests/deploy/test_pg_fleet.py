@@ -1,6 +1,7 @@
 """A PostgreSQL state (a real server, as tests/deploy/test_pg_state.py starts it) under a live
 push and under Nornir: a push holds its run's advisory lock while it runs, so a rollback from
-any runner refuses until it ends; Nornir's inventory takes its state from NETCFG_STATE, and a
+any runner refuses until it ends, and a rollback holds the fabric's fleet lock alone, so no
+push starts meanwhile; Nornir's inventory takes its state from NETCFG_STATE, and a
 fleet push through it is one run in the database that `netcfg runs` lists."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import sys
 
 import pytest
 
-from netcfg.deploy.runs import RollbackRefused, Run, choose_rollback
+from netcfg.deploy.runs import FleetBusy, FleetLock, RollbackRefused, Run, choose_rollback
 
 from .cli_cases import ROOT
 from .deploy_cases import MULTIVENDOR, devices_file, specs
@@ -34,6 +35,14 @@ def test_a_rollback_refuses_while_a_push_holds_its_run(postgres):  # noqa: F811
     assert not Run.open(other, live.id).in_flight()
     with pytest.raises(RollbackRefused, match="changed a device; nothing to roll back"):
         choose_rollback(other, None, {"leaf-su1-r1"})
+    # a rollback holds the fabric's fleet lock alone: no push starts, told who holds it
+    rollback = FleetLock(other, exclusive=True).acquire()
+    with pytest.raises(FleetBusy) as busy:
+        Run(pusher, command="push", live=True)
+    assert busy.value.push_refusal().startswith(
+        f"a rollback of this fabric is running (pid {os.getpid()} on ")
+    rollback.release()
+    Run(pusher, command="push", live=True).close()
 
 
 def test_nornir_takes_netcfg_state_and_pushes_one_run_there(postgres, make_lab, tmp_path,  # noqa: F811

@@ -6,13 +6,15 @@ waits for is the journal and the lock files, never a time.
 While it runs, `netcfg rollback` of the same state refuses (exit 1, one line naming the run)
 instead of taking the running push for "the latest" and restoring its canary behind its back;
 a push from another state directory is refused the locked switch; once the push is dead, the
-same rollback restores the canary."""
+same rollback restores the canary. A rollback that holds the state's fleet lock keeps a push of
+the state, and another rollback, from starting."""
 
 from __future__ import annotations
 
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -26,6 +28,17 @@ from .cli_cases import ROOT, serve
 from .deploy_cases import MULTIVENDOR, multivendor
 
 CANARY, HELD = "leaf-su1-r1", "leaf-su1-r2"  # name order: the canary is pushed first
+
+#: a rollback that has chosen its run (netcfg's own first step of `netcfg rollback`) and
+#: waits on stdin before restoring anything: the fleet lock it took stays held until then
+ROLLING = """
+import sys
+from pathlib import Path
+from netcfg.deploy.runs import choose_rollback
+run, devices, fleet = choose_rollback(Path(sys.argv[1]), None, {sys.argv[2]})
+print("rolling back", run.id, flush=True)
+sys.stdin.read()
+"""
 
 
 def _netcfg(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
@@ -120,6 +133,31 @@ def test_rollback_refuses_while_a_push_runs_and_other_states_keep_off_its_switch
         # the push is gone (its locks with it): the same rollback now restores the canary
         listed = _netcfg(env, "runs", str(MULTIVENDOR), "--state", str(a))
         assert listed.stdout.startswith(f"{run.name}  ") and "running" not in listed.stdout
+
+        # a rollback that has chosen its run holds the state's fleet lock until it ends: a
+        # push of the state, and another rollback, refuse meanwhile (exit 1, nothing touched)
+        rolling = subprocess.Popen([sys.executable, "-c", ROLLING, str(a), CANARY],
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                   cwd=ROOT, env=env)
+        try:
+            assert rolling.stdout is not None
+            assert rolling.stdout.readline() == f"rolling back {run.name}\n"
+            pushed = _netcfg(env, "push", *args(a, CANARY))
+            assert pushed.returncode == 1, pushed.stdout + pushed.stderr
+            assert pushed.stderr.strip().splitlines()[-1] == (
+                f"netcfg: a rollback of this fabric is running (pid {rolling.pid} on "
+                f"{socket.gethostname()}); push once it has ended (no device was touched)")
+            assert [p.name for p in (a / "runs").iterdir() if not p.name.startswith(".")] == [
+                run.name]  # the refused push left no run
+            again = _netcfg(env, "rollback", *args(a, CANARY, HELD))
+            assert again.returncode == 1
+            assert again.stderr.strip().splitlines()[-1] == (
+                f"netcfg: another rollback of this fabric is running (pid {rolling.pid} on "
+                f"{socket.gethostname()}); roll back once it has ended")
+        finally:
+            assert rolling.stdin is not None
+            rolling.stdin.close()
+            rolling.wait(timeout=60)
         back = _netcfg(env, "rollback", *args(a, CANARY, HELD))
         assert back.returncode == 0, back.stdout + back.stderr
         assert f"rolling back run {run.name}" in back.stderr
