@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from netcfg.deploy.targets import Target
     from netcfg.findings import Finding
     from netcfg.render.facts import QosFacts
-    from netcfg.render.plan import DevicePlan
+    from netcfg.render.plan import DevicePlan, Interface
     from netcfg.topology.fabric import Device, Fabric
     from netcfg.verify.pfc import PfcState
 
@@ -232,8 +232,27 @@ class Vendor(ABC):
     def read_pfc(self, driver: NetworkDriver) -> PfcState | None:
         """The switch's PFC watchdog, PFC frame and queue drop state, read with the NOS's own
         commands through the NAPALM driver's `cli` (NAPALM has no getter for them), for
-        `netcfg verify`; None where netcfg reads none on this NOS."""
+        `netcfg verify`; None where netcfg reads none on this NOS (`pfc_unverifiable` says
+        why). Each reader's parser is tested on a published capture (docs/verify.md)."""
         return None
+
+    #: why `netcfg verify` reads no PFC or queue state on this NOS (read_pfc gives None)
+    pfc_unverifiable: str = "netcfg reads none there"
+    #: (rules, why) that a reader whose PfcState names none leaves unverified on this NOS
+    pfc_parts_unverifiable: tuple[tuple[str, str], ...] = ()
+    #: `netcfg verify --export anta` writes an ANTA catalog for switches of this NOS (ANTA
+    #: speaks EOS's eAPI only)
+    anta: bool = False
+
+    def read_buffers(self, driver: NetworkDriver) -> dict[str, dict[str, str]] | None:
+        """The buffer profiles as the switch programmed them, by name (VFY024 compares each
+        lossless port's with netcfg's derived headroom); None where netcfg reads none."""
+        return None
+
+    def buffer_profile_name(self, interface: Interface) -> str:
+        """The name of a lossless port's PG profile among `read_buffers`' (the NOS names it);
+        only asked where read_buffers reads some."""
+        raise NotImplementedError(f"{self.name} reads no buffer profiles")
 
     def prefix_limit(self, fabric_prefixes: int) -> tuple[int, str] | None:
         """The prefixes one BGP session may carry to a switch of this NOS, as its file leaves

@@ -23,12 +23,13 @@ from typing import Any
 
 import yaml
 
+from netcfg.fsutil import write_output
 from netcfg.render.plan import DevicePlan
+from netcfg.vendors import vendor
 from netcfg.verify.checks import SWITCH_ROLES
 
-#: NOSes ANTA tests (it speaks EOS's eAPI only)
-NOSES = ("eos",)
-
+#: the first line of every catalog netcfg writes (an existing file without it is not ours)
+HEAD = "# ANTA catalog of {}, from its netcfg plan\n"
 
 def catalog(plan: DevicePlan) -> dict[str, Any]:
     """The ANTA catalog of one switch's plan, as ANTA's YAML catalog format holds it
@@ -58,10 +59,12 @@ def export(plans: list[DevicePlan], directory: Path) -> list[Path]:
     directory.mkdir(parents=True, exist_ok=True)
     written = []
     for plan in plans:
-        if plan.nos not in NOSES:
+        if not vendor(plan.nos).anta:
             continue
         path = directory / f"{plan.hostname}.yml"
-        path.write_text(f"# ANTA catalog of {plan.hostname}, from its netcfg plan\n"
-                        + yaml.safe_dump(catalog(plan), sort_keys=False))
+        # atomically, and over nothing but a catalog netcfg wrote (OSError names the file)
+        write_output(path, HEAD.format(plan.hostname)
+                     + yaml.safe_dump(catalog(plan), sort_keys=False),
+                     lambda head: head.startswith(HEAD.split("{")[0].encode()))
         written.append(path)
     return written

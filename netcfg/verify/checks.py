@@ -314,12 +314,12 @@ def headroom(plan: DevicePlan, state: DeviceState,
     headroom after PAUSE (xoff) netcfg derives for the port (docs/physics.md): less, and the
     bytes in flight after a PAUSE overflow the PG and drop. The programmed xon, xoff and size
     are shown beside netcfg's. `name_of` gives the profile's name for a port (default: the
-    NOS's, netcfg/verify/readers BUFFERS)."""
+    NOS's, Vendor.buffer_profile_name)."""
     if state.buffers is None:
         return []
-    from netcfg.verify.readers import BUFFERS
+    from netcfg.vendors import vendor
 
-    name_of = name_of or BUFFERS[plan.nos][1]
+    name_of = name_of or vendor(plan.nos).buffer_profile_name
     out = []
     for i in plan.interfaces:
         h = i.headroom

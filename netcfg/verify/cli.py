@@ -95,7 +95,8 @@ def _export(path: str, directory: str, kw: dict[str, Any]) -> None:
     from netcfg.deploy.targets import select
     from netcfg.render.plan import PlanBuilder
     from netcfg.validate import validate
-    from netcfg.verify.anta import NOSES, export
+    from netcfg.vendors import vendor
+    from netcfg.verify.anta import export
 
     result = validate(path)
     if not result.ok or result.fabric is None or result.physics is None:
@@ -107,13 +108,17 @@ def _export(path: str, directory: str, kw: dict[str, Any]) -> None:
     fabric = result.fabric
     chosen = [d for d in select(fabric, tuple(kw.get("devices") or ()),
                                 tuple(kw.get("roles") or ()), tuple(kw.get("limit") or ()))
-              if fabric.platform(d).nos in NOSES]
+              if vendor(fabric.platform(d).nos).anta]
     if not chosen:
         click.echo("netcfg: no EOS switch matches the selection (ANTA tests EOS only); "
                    "no catalog written", err=True)
         sys.exit(1)
     builder = PlanBuilder(fabric, result.physics)
-    written = export([builder.plan(d) for d in chosen], Path(directory))
+    try:
+        written = export([builder.plan(d) for d in chosen], Path(directory))
+    except OSError as exc:
+        click.echo(f"netcfg: catalogs not all written: {exc}", err=True)
+        sys.exit(1)
     click.echo(f"{len(written)} ANTA catalog(s) written to {directory}")
     sys.exit(0)
 

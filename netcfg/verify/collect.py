@@ -4,8 +4,7 @@ connection (the same connection file, trust and drivers as diff and push).
 Only the getters' documented models are read (napalm/base/base.py): get_bgp_neighbors,
 get_lldp_neighbors_detail, get_interfaces. Each NOS's driver maps its own commands to them
 (docs/verify.md lists the commands). PFC and queue state has no getter: it is read with the
-NOS's own commands where netcfg reads them (netcfg/verify/readers: EOS; SONiC's
-`Vendor.read_pfc`).
+NOS's own commands where netcfg reads them (`Vendor.read_pfc`: EOS, Junos, SONiC).
 """
 
 from __future__ import annotations
@@ -18,7 +17,6 @@ from netcfg.deploy.connect import Connection, DeviceError, describe
 from netcfg.deploy.targets import Target
 from netcfg.vendors import vendor
 from netcfg.verify.pfc import PfcState
-from netcfg.verify.readers import BUFFERS, READERS
 
 
 @dataclass
@@ -39,7 +37,7 @@ class DeviceState:
     pfc: PfcState | None = None
     pfc_after: PfcState | None = None
     interval: float = 0.0
-    #: buffer profiles as programmed, by name (netcfg/verify/readers: SONiC), where read
+    #: buffer profiles as programmed, by name (`Vendor.read_buffers`: SONiC), where read
     buffers: dict[str, dict[str, str]] | None = None
 
 
@@ -71,7 +69,8 @@ def collect(target: Target, timeout: int, interval: float = 0.0) -> DeviceState:
                 raise
             except Exception as exc:  # noqa: BLE001 - every driver has its own exceptions
                 state.errors[part] = describe(exc)
-        read_pfc = READERS.get(target.nos, vendor(target.nos).read_pfc)
+        nos = vendor(target.nos)
+        read_pfc = nos.read_pfc
         try:
             state.pfc = read_pfc(driver)
             if state.pfc is not None and interval > 0:
@@ -79,9 +78,8 @@ def collect(target: Target, timeout: int, interval: float = 0.0) -> DeviceState:
                 state.pfc_after = read_pfc(driver)
         except Exception as exc:  # noqa: BLE001
             state.errors["pfc"] = describe(exc)
-        if target.nos in BUFFERS:
-            try:
-                state.buffers = BUFFERS[target.nos][0](driver)
-            except Exception as exc:  # noqa: BLE001
-                state.errors["buffers"] = describe(exc)
+        try:
+            state.buffers = nos.read_buffers(driver)
+        except Exception as exc:  # noqa: BLE001
+            state.errors["buffers"] = describe(exc)
     return state

@@ -20,10 +20,10 @@ from netcfg.deploy.engine import Result as DiffResult
 from netcfg.deploy.targets import Target
 from netcfg.findings import Finding
 from netcfg.render.plan import DevicePlan
+from netcfg.vendors import vendor
 from netcfg.verify import checks
 from netcfg.verify.checks import Check
 from netcfg.verify.collect import collect
-from netcfg.verify.readers import NOT_VERIFIABLE, PARTS_NOT_VERIFIABLE
 
 if TYPE_CHECKING:
     from netcfg.deploy.runs import State
@@ -106,12 +106,12 @@ def verify_device(target: Target, plan: DevicePlan, desired: Desired, opts: Opti
                                        f"{GETTERS[part]} is not implemented by the "
                                        f"{target.driver} driver: not checked"))
         if got.pfc is None and "pfc" not in got.errors:
-            why = NOT_VERIFIABLE.get(target.nos, "netcfg reads none there")
+            why = vendor(target.nos).pfc_unverifiable
             report.not_checked.append(f"PFC and queue state: not verifiable on {target.nos} "
                                       f"({why})")
         else:
-            parts = (got.pfc.not_verifiable if got.pfc else ()) or PARTS_NOT_VERIFIABLE.get(
-                target.nos, ())
+            parts = ((got.pfc.not_verifiable if got.pfc else ())
+                     or vendor(target.nos).pfc_parts_unverifiable)
             report.not_checked += [f"{rules}: not verifiable on {target.nos} ({why})"
                                    for rules, why in parts]
             if interval <= 0:

@@ -9,10 +9,10 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from netcfg.vendors.eos import pfcstate as eos
 from netcfg.verify import checks
 from netcfg.verify.collect import DeviceState
 from netcfg.verify.pfc import PfcCounters, PfcState
-from netcfg.verify.readers import eos
 
 ANTA = Path(__file__).parent / "fixtures" / "anta"
 
@@ -94,7 +94,7 @@ SONIC = Path(__file__).parent / "fixtures" / "sonic-utilities"
 def test_sonic_buffer_profiles_as_sonic_utilities_prints_them():
     # show_buffer_information_output: four pools, then ingress_lossy_profile and
     # headroom_profile (xon 18432, xoff 32768, size 51200)
-    from netcfg.verify.readers import sonic_buffers
+    from netcfg.vendors.sonic import buffershow as sonic_buffers
 
     got = sonic_buffers.parse((SONIC / "show_buffer_information.txt").read_text())
     assert got["pools"]["egress_lossless_pool"] == {"mode": "dynamic", "size": "13945824",
@@ -110,7 +110,7 @@ def test_sonic_buffer_profiles_as_sonic_utilities_prints_them():
 
 def test_the_lab_prints_sonic_buffer_information_byte_for_byte():
     from netcfg.lab.sonic.buffershow import section
-    from netcfg.verify.readers import sonic_buffers
+    from netcfg.vendors.sonic import buffershow as sonic_buffers
 
     text = (SONIC / "show_buffer_information.txt").read_text()
     got = sonic_buffers.parse(text)
@@ -123,7 +123,7 @@ def test_headroom_check_on_sonic_utilities_output():
     """Three lossless ports whose profile is the capture's headroom_profile (xoff 32768)
     with netcfg deriving xoff 32768 (equal: holds) and 40960 (more: fails), and one whose
     profile is not programmed."""
-    from netcfg.verify.readers import sonic_buffers
+    from netcfg.vendors.sonic import buffershow as sonic_buffers
 
     profiles = sonic_buffers.parse((SONIC / "show_buffer_information.txt").read_text())
     state = DeviceState(buffers=profiles["profiles"])
@@ -156,7 +156,7 @@ def test_junos_queue_drops_as_a_real_junos_prints_them():
     # Network-Control, Silver), nothing tail- or RED-dropped; queue 0 queued 1,470,816,406
     # packets (not a drop)
     from netcfg.lab.junos.queues import queue_block
-    from netcfg.verify.readers import junos
+    from netcfg.vendors.junos import pfcstate as junos
 
     got = junos.queue_drops((GENIE / "junos_show_interfaces_queue.txt").read_text())
     assert got == {"ge-0/0/2": {0: 0, 1: 0, 2: 0, 3: 0, 4: 0}}

@@ -501,7 +501,7 @@ def _like(ours: object, theirs: object, where: str, named: tuple[str, ...]) -> N
 
 
 def test_lab_eos_pfc_output_has_the_shape_of_anta_captures(verify_lab: VerifyLab):
-    from netcfg.verify.readers import eos
+    from netcfg.vendors.eos import pfcstate as eos
 
     from .test_outside_pfc import ANTA
 
@@ -559,7 +559,7 @@ def test_lab_junos_queue_blocks_are_a_real_junos_s(verify_lab: VerifyLab):
     """The lab's queue block, line by line, is the one a real Junos prints (genieparser's
     capture, queue 1, all zero; the capture is indented 8 spaces by its test file)."""
     from netcfg.lab.junos.queues import queue_block
-    from netcfg.verify.readers import junos
+    from netcfg.vendors.junos import pfcstate as junos
 
     from .test_outside_pfc import GENIE
 

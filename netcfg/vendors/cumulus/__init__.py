@@ -23,6 +23,9 @@ class Cumulus(ModuleVendor):
     deploy = CumulusDeploy()
     render: ClassVar[ModuleType] = render
     routing: ClassVar[ModuleType] = routing
+    pfc_unverifiable = (
+        "`nv show interface <port> qos roce status` and `... qos roce counters`: NVIDIA's "
+        "documented outputs may not be copied (no licence) and no other capture was found")
 
     def raw_document(self, text: str) -> dict[str, Any]:
         """The `set` mapping of the NVUE document (`- set: {...}`)."""

@@ -7,13 +7,16 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from netcfg.vendors.base import ModuleVendor
 from netcfg.vendors.checks import unverified
-from netcfg.vendors.eos import capabilities, render, routing
+from netcfg.vendors.eos import capabilities, pfcstate, render, routing
 from netcfg.vendors.eos.deploy import EosDeploy
 from netcfg.vendors.eos.facts import FACTS
 
 if TYPE_CHECKING:
+    from napalm.base import NetworkDriver
+
     from netcfg.findings import Finding
     from netcfg.topology.fabric import Device, Fabric
+    from netcfg.verify.pfc import PfcState
 
 
 class Eos(ModuleVendor):
@@ -23,6 +26,7 @@ class Eos(ModuleVendor):
     deploy = EosDeploy()
     render: ClassVar[ModuleType] = render
     routing: ClassVar[ModuleType] = routing
+    anta = True
 
     def check(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
         """CAP019 for RADIUS keys: Arista's AVD writes `radius-server host ... key 7 <key>`
@@ -44,6 +48,10 @@ class Eos(ModuleVendor):
     def reported_mtu(self, l2_mtu: int) -> int | None:
         """The value the file's `mtu` statement holds."""
         return render.ip_mtu(l2_mtu)
+
+    def read_pfc(self, driver: NetworkDriver) -> PfcState | None:
+        """PFC frames, queue drops and ECN marks over eAPI at ANTA's revisions (pfcstate.py)."""
+        return pfcstate.read(driver)
 
 
 VENDOR = Eos()

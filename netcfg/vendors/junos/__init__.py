@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from netcfg.findings import Finding
 from netcfg.intent.units import format_size
@@ -14,9 +14,14 @@ from netcfg.topology.fabric import Device, Fabric
 from netcfg.vendors import raw
 from netcfg.vendors.base import ModuleVendor
 from netcfg.vendors.checks import unstated, unverified, which_switches, without_gateway
-from netcfg.vendors.junos import render, routing, syntax
+from netcfg.vendors.junos import pfcstate, render, routing, syntax
 from netcfg.vendors.junos.deploy import JunosDeploy
 from netcfg.vendors.junos.facts import FACTS, banner
+
+if TYPE_CHECKING:
+    from napalm.base import NetworkDriver
+
+    from netcfg.verify.pfc import PfcState
 
 
 class Junos(ModuleVendor):
@@ -174,6 +179,10 @@ class Junos(ModuleVendor):
     def reported_mtu(self, l2_mtu: int) -> int | None:
         """The value the file's `mtu` statement holds."""
         return render.media_mtu(l2_mtu)
+
+    def read_pfc(self, driver: NetworkDriver) -> PfcState | None:
+        """Lossless-queue drops from `show interfaces queue` (pfcstate.py)."""
+        return pfcstate.read(driver)
 
 
 VENDOR = Junos()

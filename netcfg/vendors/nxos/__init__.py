@@ -23,6 +23,9 @@ class Nxos(ModuleVendor):
     deploy = NxosDeploy()
     render: ClassVar[ModuleType] = render
     routing: ClassVar[ModuleType] = routing
+    pfc_unverifiable = (
+        "`show interface priority-flow-control`, `show queuing interface` and `show queuing "
+        "pfc-queue`: no published capture of their NX-API JSON or text to test a parser on")
 
     def check(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
         if not devices:

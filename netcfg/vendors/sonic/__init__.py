@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from netcfg.vendors.base import ModuleVendor
 from netcfg.vendors.checks import without_gateway
-from netcfg.vendors.sonic import pfcstate, render, routing
+from netcfg.vendors.sonic import buffershow, pfcstate, render, routing
 from netcfg.vendors.sonic.deploy import SonicDeploy
 from netcfg.vendors.sonic.facts import FACTS
 
@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from napalm.base import NetworkDriver
 
     from netcfg.findings import Finding
+    from netcfg.render.plan import Interface
     from netcfg.topology.fabric import Device, Fabric
     from netcfg.verify.pfc import PfcState
 
@@ -53,6 +54,19 @@ class Sonic(ModuleVendor):
     def reported_mtu(self, l2_mtu: int) -> int | None:
         """netcfg_sonic reports the PORT table's mtu, the IP MTU the file states."""
         return int(render.port_mtu(l2_mtu))
+
+    pfc_parts_unverifiable = (
+        ("VFY021", "ECN marking as programmed: `show ecn` (sonic-utilities scripts/ecnconfig) "
+         "prints CONFIG_DB's WRED profiles, the configuration VFY001 compares, not the "
+         "queues' state, and no published output of a command that does was found"),)
+
+    def read_buffers(self, driver: NetworkDriver) -> dict[str, dict[str, str]] | None:
+        """`show buffer information`: the profiles STATE_DB holds (buffershow.py)."""
+        return buffershow.read(driver)
+
+    def buffer_profile_name(self, interface: Interface) -> str:
+        """The name buffermgrd gives a lossless port's profile (buffershow.py)."""
+        return buffershow.profile_name(interface)
 
 
 VENDOR = Sonic()
