@@ -201,8 +201,8 @@ class RailOptimized(IntentModel):
     kind: Literal["rail_optimized"]
     tiers: Literal[2, 3] = 2
     planes: int = Field(1, ge=1, le=4, description="independent copies of the fabric")
-    scalable_units: int = Field(ge=1, le=MAX_SCALABLE_UNITS, description="SUs; each has one leaf per rail "
-                                "and plane (may be left to `leaves`)")
+    scalable_units: int = Field(ge=1, le=MAX_SCALABLE_UNITS, description="SUs; each has one "
+                                "leaf per rail and plane (may be left to `leaves`)")
     leaves: int | None = Field(None, ge=1, description="rail leaves in all, when asked for "
                                "directly: scalable_units x node.nics x planes")
     nodes_per_su: int = Field(ge=1, le=1024)
