@@ -86,7 +86,8 @@ class _Explainer:
         what = ("the frame, header included (media MTU)" if stated == frame
                 else f"the IP packet: {frame} - 14" if stated == frame - 14
                 else f"the most {nos} states (the frame would carry IP {frame - 14})")
-        return Row(f"mtu in the {nos} file", stated, f"{what}; vendor {nos} (reported_mtu)")
+        return Row(f"mtu in the {nos} file", stated,
+                   f"{what}; {nos}'s MTU conversion (docs/render-{nos}.md)")
 
     def _kept(self, nos: str) -> str:
         """The preserve policy a push applies to this switch (netcfg/deploy/preserve.py):
