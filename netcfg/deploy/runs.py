@@ -7,6 +7,8 @@ directory netcfg creates there is 0700, and the state directory ignores itself i
     runs/<run-id>/backup/<device>    the running config saved before any commit (0600)
     runs/<run-id>/candidate/<device> what was loaded (0600)
     locks/<device>.lock              held while a run touches the device
+    locks/.fleet.lock                shared by running pushes, held alone by a rollback
+                                     (runs/<run-id>/ itself is locked while its push runs)
 
 and, for the machine (every state directory of the user's, `machine_locks`):
 
