@@ -17,11 +17,13 @@ from netcfg.entry import Interrupted, pressed
 FORMATS = click.Choice(["text", "json"])
 
 
-def _emit(text: str, output: str | None) -> None:
+def _emit(text: str, output: str | None, command: str, syntax: str) -> None:
+    """A report to stdout, or to `--output` marked as netcfg's (netcfg/fsutil.py `ours`: only
+    a new file, an empty one or a report netcfg wrote is replaced)."""
     if output:
-        from netcfg.fsutil import write_output
+        from netcfg.fsutil import write_report
 
-        write_output(output, text if text.endswith("\n") else text + "\n")
+        write_report(output, text if text.endswith("\n") else text + "\n", command, syntax)
     else:
         click.echo(text)
 
@@ -137,9 +139,11 @@ def _quiet_libraries() -> None:
               help="leave info findings (notes) out of the report; the last line counts them")
 def validate(path: str, fmt: str, output: str | None, quiet: bool) -> None:
     """Load the intent, check schema and references, expand the topology."""
+    from netcfg.fsutil import check_report
     from netcfg.validate import quieted
     from netcfg.validate import validate as run
 
+    check_report(output)
     result = run(path)
     hidden = 0
     if quiet:  # notes never make an intent invalid: the exit code is the same either way
@@ -153,12 +157,12 @@ def validate(path: str, fmt: str, output: str | None, quiet: bool) -> None:
                           "findings": [f.as_dict() for f in result.findings],
                           "waived": [{**c.finding.as_dict(), "waiver_reason": c.waiver.reason
                                       if c.waiver else None} for c in result.waived]},
-                         indent=2), output)
+                         indent=2), output, "validate", "json")
     elif output:
         lines = [f"{f.severity}: {f.text()}" for f in result.findings] + waived
         if result.ok and result.fabric is not None:
             lines.append(f"ok: fabric {result.fabric.name}: {_counts(summary)}{_hidden(hidden)}")
-        _emit("\n".join(lines), output)
+        _emit("\n".join(lines), output, "validate", "text")
     else:
         _print_findings(result.findings)
         for line in waived:
@@ -189,7 +193,7 @@ def schema(output: str | None, devices_file: bool) -> None:
     from netcfg.intent.schema import devices_schema, intent_schema
 
     doc = devices_schema() if devices_file else intent_schema()
-    _emit(json.dumps(doc, indent=2, sort_keys=False), output)
+    _emit(json.dumps(doc, indent=2, sort_keys=False), output, "schema", "json")
 
 
 @main.command()

@@ -5,7 +5,9 @@ Whole output directories are netcfg/outdir.py's (a manifest of what netcfg wrote
 from __future__ import annotations
 
 import errno
+import json
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -120,3 +122,76 @@ def write_output(path: str | Path, text: str,
         return
     check_output(path, ours)
     write_atomic(path, text)
+
+
+# ----------------------------------------------------------------- reports netcfg writes
+#
+# A report file (`--output` of lint, validate, deadlock, verify and schema; graph's `--out`
+# and `--dot`) says in its first 4 KiB that netcfg wrote it, so that the next run may replace
+# it and nothing else: a fabric.yaml or any file of the user's named by mistake is refused.
+# SARIF names its tool (`runs[0].tool.driver.name` "netcfg") and JUnit its `<testsuites>`
+# ("netcfg lint", "netcfg verify") already; the other syntaxes get a line or key of their own,
+# only in a file (what goes to stdout is unchanged).
+
+#: the words of every marker; `written_by("lint")` is "written by netcfg lint"
+WRITTEN_BY = "written by netcfg"
+
+_MARKED = (
+    # text, GitHub workflow commands, DOT (`//` is a DOT comment), SVG (an XML comment)
+    re.compile(rb"\A(?:# |// |<!-- )written by netcfg "),
+    # JSON: "$comment" as the object's first key (JSON Schema's own comment keyword)
+    re.compile(rb'\A\s*\{\s*"\$comment"\s*:\s*"written by netcfg '),
+    # JUnit XML: the root element's name attribute
+    re.compile(rb'\A(?:<\?xml[^>]*\?>\s*)?<testsuites name="netcfg '),
+    # SARIF: its schema first, then the tool that wrote the run
+    re.compile(rb'\A\s*\{\s*"\$schema"\s*:\s*"[^"]*sarif[^"]*"[^\[]*\[\s*\{\s*"tool"\s*:'
+               rb'\s*\{\s*"driver"\s*:\s*\{\s*"name"\s*:\s*"netcfg"'),
+)
+
+
+def ours(head: bytes) -> bool:
+    """Whether a file whose first 4 KiB are `head` is one netcfg may replace: a report netcfg
+    wrote (its marker, above), or an empty file (nothing in it to lose: what `mktemp` makes
+    for a CI job to name as the output)."""
+    return not head or any(m.match(head) for m in _MARKED)
+
+
+def marked(text: str, command: str, syntax: str) -> str:
+    """`text`, the output of `netcfg COMMAND` in `syntax` (text, github, json, sarif, junit,
+    svg, dot), with netcfg's marker where that syntax needs one. A JSON array cannot hold a
+    key: it becomes `{"$comment": ..., "items": [...]}` in a file."""
+    said = f"{WRITTEN_BY} {command}"
+    if syntax in ("text", "github"):
+        return f"# {said}\n{text}"
+    if syntax == "dot":
+        return f"// {said}\n{text}"
+    if syntax == "svg":
+        return f"<!-- {said} -->\n{text}"
+    if syntax == "json":
+        head = text.lstrip()
+        if head.startswith("["):
+            return json.dumps({"$comment": said, "items": json.loads(text)}, indent=2) + "\n"
+        if not head.startswith("{"):
+            raise ValueError(f"a {command} JSON report is an object or an array")
+        body = head[1:]
+        key = f'{{\n  "$comment": {json.dumps(said)}'
+        return key + ("\n" + body.lstrip() if body.lstrip().startswith("}") else "," + body)
+    if syntax in ("sarif", "junit"):
+        return text  # their own tool and suite names say netcfg (`_MARKED`)
+    raise ValueError(f"no marker for {syntax}")
+
+
+def check_report(path: str | Path | None) -> None:
+    """Refuse a report's `--output` before the work that fills it (a deadlock sweep, a fleet
+    read), in the words `write_report` would use; `-` and no output pass."""
+    if path is not None and str(path) != "-":
+        check_output(path, ours)
+
+
+def write_report(path: str | Path, text: str, command: str, syntax: str) -> None:
+    """A report's `--output`: `-` is stdout, as it is; a file gets `marked` and is written
+    only over a file netcfg may replace (`check_output` with `ours`)."""
+    if str(path) == "-":
+        write_output(path, text)
+        return
+    write_output(path, marked(text, command, syntax), ours)

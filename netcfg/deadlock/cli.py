@@ -55,6 +55,9 @@ def deadlock(path: str, failures: int, model: str | None, fmt: str, output: str 
         raise click.UsageError("--workers and --scheduler exclude each other")
     if scheduler is not None and (not scheduler.isprintable() or not scheduler.strip()):
         raise click.BadParameter("a scheduler address is printable text", param_hint="--scheduler")
+    from netcfg.fsutil import check_report
+
+    check_report(output)  # before a sweep that may take minutes
     fabric = _load(path)
     bar = _SweepBar()
     run = functools.partial(check, fabric, failures=failures,
@@ -80,9 +83,9 @@ def deadlock(path: str, failures: int, model: str | None, fmt: str, output: str 
         bar.close()
     text = json.dumps(report.as_dict(), indent=2) if fmt == "json" else render(report)
     if output:
-        from netcfg.fsutil import write_output
+        from netcfg.fsutil import write_report
 
-        write_output(output, text + "\n")
+        write_report(output, text + "\n", "deadlock", fmt)
     else:
         click.echo(text)
     sys.exit(1 if report.deadlock else 0)
@@ -118,18 +121,17 @@ def graph(path: str, out: str | None, dot: str | None, failures: int, model: str
     """Draw the topology as SVG (and DOT) with any dependency cycle highlighted."""
     from netcfg.deadlock.check import check
     from netcfg.deadlock.draw import to_dot, to_svg
+    from netcfg.fsutil import check_report, write_report
 
+    check_report(out)  # both refused before anything is drawn or written
+    check_report(dot)
     fabric = _load(path)
     report = check(fabric, failures=failures, model=None if model == "auto" else model)
     svg = to_svg(fabric, report)
     if out:
-        from netcfg.fsutil import write_output
-
-        write_output(out, svg)
+        write_report(out, svg, "graph", "svg")
     else:
         click.echo(svg)
     if dot:
-        from netcfg.fsutil import write_output
-
-        write_output(dot, to_dot(fabric, report))
+        write_report(dot, to_dot(fabric, report), "graph", "dot")
     sys.exit(1 if report.deadlock else 0)

@@ -41,7 +41,10 @@ def lint(path: str | None, fmt: str, output: str | None, fail_on: str, failures:
         return
     if path is None:
         raise click.UsageError("PATH is required (an inventory directory or its fabric.yaml)")
+    from netcfg.fsutil import check_report
     from netcfg.lint.run import lint as run
+
+    check_report(output)  # before the checks, which may take a while
 
     def progress(step: str) -> None:
         if sys.stderr.isatty():
@@ -62,7 +65,7 @@ def lint(path: str | None, fmt: str, output: str | None, fail_on: str, failures:
     else:
         colour = _colour if output is None else _plain
         out = formats.text(result, fail_on, colour)
-    _emit(out, output)
+    _emit(out, output, "lint", fmt)
     if output is not None or fmt != "text":
         click.echo(formats.summary(result, fail_on), err=True)
     sys.exit(1 if result.failing(fail_on) else 0)
@@ -76,11 +79,14 @@ def _fabric_file(path: str) -> str | None:
     return str(target) if target.exists() else None
 
 
-def _emit(text: str, output: str | None) -> None:
+def _emit(text: str, output: str | None, command: str, syntax: str) -> None:
+    """A report to stdout, or to `--output` marked as netcfg's `command` in `syntax` (lint's
+    formats; netcfg/fsutil.py `ours`: only a new file, an empty one or a report netcfg wrote
+    is replaced)."""
     if output:
-        from netcfg.fsutil import write_output
+        from netcfg.fsutil import write_report
 
-        write_output(output, text if text.endswith("\n") else text + "\n")
+        write_report(output, text if text.endswith("\n") else text + "\n", command, syntax)
     elif text:
         click.echo(text)
 
@@ -93,10 +99,11 @@ def _list_rules(fmt: str, output: str | None) -> None:
     if fmt == "json":
         _emit(json.dumps([{"id": r.id, "severity": r.severity, "layer": layer[r.id],
                            "summary": r.summary, "rationale": r.rationale, "source": r.source}
-                          for r in rules.values()], indent=2), output)
+                          for r in rules.values()], indent=2), output, "lint --list-rules",
+              "json")
         return
     if fmt != "text":
         raise click.UsageError("--list-rules prints text or json")
     width = max(len(r) for r in rules)
     _emit("\n".join(f"{r.id:<{width}}  {r.severity:<7}  {layer[r.id]:<19}  {r.summary}"
-                    for r in rules.values()), output)
+                    for r in rules.values()), output, "lint --list-rules", "text")

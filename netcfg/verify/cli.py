@@ -53,17 +53,19 @@ def verify(path: str, fmt: str, output: str | None, interval: float, max_pauses:
     from: config, cabling (LLDP), ports, BGP sessions, PFC watchdog, storms, pauses and
     lossless drops. Exit 0 all hold, 1 findings, 4 a switch could not be verified."""
     from netcfg.deploy.engine import Options
+    from netcfg.fsutil import check_report
     from netcfg.lint.cli import _emit, _fabric_file
     from netcfg.render.plan import PlanBuilder
     from netcfg.verify import report
     from netcfg.verify.run import peer_origins, prefix_bounds, verify_fleet
 
+    check_report(output)  # before any switch is read
     if export is not None:
         _export(path, export[1], kw)
     if on_twin:
         result = _on_twin(path, pod, rails, twin_timeout, kw)
         out = report.render(result, fmt, _colour if output is None else _plain)
-        _emit(out, output)
+        _emit(out, output, "verify", fmt)
         if output is not None or fmt != "text":
             click.echo(report.summary(result), err=True)
         sys.exit(result.exit_code)
@@ -81,7 +83,7 @@ def verify(path: str, fmt: str, output: str | None, interval: float, max_pauses:
     finally:
         bar.close()
     out = report.render(result, fmt, _colour if output is None else _plain)
-    _emit(out, output)
+    _emit(out, output, "verify", fmt)
     if output is not None or fmt != "text":
         click.echo(report.summary(result), err=True)
     sys.exit(result.exit_code)
