@@ -32,6 +32,12 @@ _TWO_WORD = frozenset({"ip", "ipv6", "no", "router", "management", "hardware", "
 #: admin`, `snmp-server user ops`), so a device's login stays beside the intent's
 _NAMED = {"username": 2, "snmp-server user": 3}
 
+#: block headers a running config prints alone when the block is empty (an unconfigured port:
+#: `interface Ethernet1` then `!` in NAPALM's EOS test data, `interface Ethernet1/1` then a
+#: blank line in Cisco's factory NX-OS): the block's own section, as once it has lines, so a
+#: first push changes each port rather than removing a family-wide `interface` section
+_BLOCKS = frozenset({"interface"})
+
 #: lines a `show running-config` prints that configure nothing (NX-OS's `version` header,
 #: EOS's closing `end`)
 _NOT_CONFIG = frozenset({"version", "end"})
@@ -121,7 +127,7 @@ def _line_statements(text: str) -> Iterator[tuple[str, str, list[str]]]:
         if not first or first.startswith(("!", "#")) or first.split()[0] in _NOT_CONFIG:
             continue
         family = family_of(first)
-        if len(statement.lines) > 1:
+        if len(statement.lines) > 1 or (family in _BLOCKS and len(first.split()) == 2):
             key = first
         elif family in _NAMED:
             key = " ".join(first.split()[:_NAMED[family]])
