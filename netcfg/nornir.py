@@ -49,7 +49,7 @@ from nornir.core.inventory import (
 from nornir.core.task import Result, Task
 
 from netcfg.deploy.engine import Options, diff_device
-from netcfg.deploy.runs import State, open_state, private_dir
+from netcfg.deploy.runs import State, open_state, prepare_state, private_dir
 from netcfg.vendors import vendor
 
 #: the key of each host's `data` that the tasks read (plain values only: see `_Shared`)
@@ -167,8 +167,8 @@ def _workdir(state: State) -> Path:
     known_hosts): under a state directory, since Nornir keeps the hosts and drops the
     inventory plugin after `load` (a temporary directory went with it); for a PostgreSQL
     state, a private directory of the process, removed at its exit."""
-    if isinstance(state, Path):
-        return private_dir(state / "nornir")
+    if isinstance(state, Path):  # made as a run makes it: 0700, ignoring itself in git
+        return private_dir(prepare_state(state) / "nornir")
     where = Path(tempfile.mkdtemp(prefix="netcfg-nornir-"))
     atexit.register(shutil.rmtree, where, True)
     return where

@@ -149,6 +149,23 @@ def _write_private(path: Path, text: str) -> None:
         raise
 
 
+def prepare_state(state: Path) -> Path:
+    """A state directory ready for runs: created 0700 with a `.gitignore` of `*` when netcfg
+    creates it; a directory netcfg did not create keeps its mode and gets no file of
+    netcfg's (a `.gitignore` of `*` at a repository's root hid the user's own files from
+    git): the `.gitignore` then goes into `runs/`."""
+    fresh = not state.exists()
+    if fresh:
+        private_dir(state)
+    ignore = state / ".gitignore"
+    if fresh:
+        _write_private(ignore, "# netcfg run state: backups hold device password hashes\n*\n")
+    elif not (state / "runs").exists() and not ignore.exists():
+        _write_private(private_dir(state / "runs") / ".gitignore",
+                       "# netcfg runs: backups hold device password hashes\n*\n")
+    return state
+
+
 #: what a run id is: a plain name (`new_run_id` makes them), never a path
 RUN_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z_.\-]{0,127}")
 
@@ -189,16 +206,7 @@ class Run:
         before its journal's first line, so `in_flight` tells a push still running from one
         that ended or died (a rollback must not take a running push for "the latest")."""
         assert isinstance(state, Path)  # PgRun takes a PostgreSQL state
-        # a directory netcfg did not create keeps its mode and gets no file of netcfg's (a
-        # `.gitignore` of `*` at a repository's root hid the user's own files from git)
-        fresh = not state.exists()
-        self.state = private_dir(state) if fresh else state
-        ignore = self.state / ".gitignore"
-        if fresh:
-            _write_private(ignore, "# netcfg run state: backups hold device password hashes\n*\n")
-        elif not (self.state / "runs").exists() and not ignore.exists():
-            _write_private(private_dir(self.state / "runs") / ".gitignore",
-                           "# netcfg runs: backups hold device password hashes\n*\n")
+        self.state = prepare_state(state)
         # a live push shares the state's fleet lock, taken before anything of the run exists:
         # refused (FleetBusy) while a rollback of the state holds it
         self._fleet = FleetLock(self.state, exclusive=False).acquire() if live else None
@@ -446,6 +454,8 @@ def choose_rollback(state: State, run_id: str | None,
     touched) while a push of the state is still running (the latest run would be one in
     flight, whose confirmed devices the rollback would restore behind its back and split the
     fleet, and an older run's backups would be put under it), or another rollback is."""
+    if isinstance(state, Path) and not state.exists():
+        _choose(state, run_id, selected)  # no run: refused, and nothing created
     try:
         fleet = FleetLock(state, exclusive=True).acquire()
     except FleetBusy as busy:

@@ -98,6 +98,8 @@ def test_the_inventory_dict_serialises(nr, tmp_path):
         "fabric": "multivendor", "path": str(MULTIVENDOR), "state": str(tmp_path / "state"),
         "driver": "eos"}
     assert sorted(again["hosts"]) == NAMES
+    # the inventory made the state directory as a run makes it: it ignores itself in git
+    assert "*" in (tmp_path / "state" / ".gitignore").read_text().splitlines()
 
 
 def test_napalm_get_works_on_every_nos_through_the_inventory(nr):
@@ -129,8 +131,7 @@ def test_one_fleet_push_is_one_run_that_netcfg_rollback_undoes(nr, tmp_path):
     assert not pushed.failed, {h: r[0].result for h, r in pushed.items() if r.failed}
     assert {r[0].result["status"] for r in pushed.values()} == {"confirmed"}
     state = tmp_path / "state"
-    runs = sorted(p.name for p in (state / "runs").iterdir()
-                  if not p.name.startswith("."))  # runs/.gitignore
+    runs = sorted(p.name for p in (state / "runs").iterdir())
     assert len(runs) == 1
     assert {r[0].result["run"] for r in pushed.values()} == set(runs)
     events = _journal(state, runs[0])
