@@ -66,6 +66,9 @@ def lab(path: str, out: str | None, patterns: tuple[str, ...], limit: int | None
         sys.exit(1)
     catalog = load_catalog()
     options = vendor_options(Path(vendor_data) if vendor_data else None)
+    if not vendor_data:  # a rehearsal on the built-in states must not pass for a factory one
+        click.echo("note: no --vendor-data: each emulator boots from its own minimal factory "
+                   "state and checks its own tables only (docs/lab.md)", err=True)
     from netcfg.lab.oper import Wiring
 
     # operational state (links, LLDP, BGP) from the fabric's cabling: netcfg/lab/oper.py
