@@ -87,15 +87,17 @@ def structured_config(plan: Any, eos: Any) -> dict[str, Any]:
 
     interfaces = []
     for i in eos.interfaces:
+        port_qos = eos.port_qos[i.qos]
         entry: dict[str, Any] = {
             "name": i.name, "description": i.description, "speed": i.speed, "mtu": i.ip_mtu,
             "switchport": {"enabled": False}, "ip_address": i.address,
             "qos": {"trust": "dscp"}, "service_profile": "NETCFG",
-            "uc_tx_queues": [queue(q) for q in i.queues]}
-        if i.pfc_priorities:
+            "uc_tx_queues": [queue(q) for q in port_qos.queues]}
+        if port_qos.pfc_priorities:
             entry["priority_flow_control"] = {
                 "enabled": True,
-                "priorities": [{"priority": p, "no_drop": True} for p in i.pfc_priorities]}
+                "priorities": [{"priority": p, "no_drop": True}
+                               for p in port_qos.pfc_priorities]}
         interfaces.append(entry)
     gateway = plan.management_gateway
     bgp = plan.bgp
@@ -123,7 +125,7 @@ def structured_config(plan: Any, eos: Any) -> dict[str, Any]:
                                    "ip_address": plan.management}],
         "lldp": {"run": plan.lldp},
         "qos_profiles": [{"name": "NETCFG", "trust": "dscp", "uc_tx_queues": [
-            scheduling(q) for q in eos.interfaces[0].queues]}] if eos.interfaces else [],
+            scheduling(q) for q in eos.port_qos[0].queues]}] if eos.port_qos else [],
         "qos": {"map": {"dscp": [
             f"{' '.join(str(d) for d in ds)} to traffic-class {tc}"
             for tc, ds in eos.dscp_to_tc]}},

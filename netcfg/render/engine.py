@@ -60,6 +60,7 @@ def environment() -> jinja2.Environment:
                 raise ValueError(f"{nos.name}: template filter {name} must start with "
                                  f"{nos.name}_")
             env.filters[name] = func
+    env.filters["block"] = block
     # where a session's key goes: `netcfg push` puts the key there (plan.SESSION_KEY)
     env.globals["session_key"] = SESSION_KEY
     # where the SNMP community goes: `netcfg push` puts it there (plan.SNMP_COMMUNITY)
@@ -67,6 +68,15 @@ def environment() -> jinja2.Environment:
     # where the TACACS+ or RADIUS key goes: `netcfg push` puts it there (plan.AAA_KEY)
     env.globals["aaa_key"] = AAA_KEY
     return env
+
+
+@jinja2.pass_environment
+def block(env: jinja2.Environment, value: object, template: str) -> str:
+    """`value | block("nos/part.j2")`: that template rendered with the value as `v`. For the
+    part of a config that repeats under many of a switch's ports: the calling template renders
+    each distinct value once (a list of them in its model) and prints the text under every
+    port that has it, instead of walking the same loops once per port."""
+    return env.get_template(template).render(v=value)
 
 
 def render_plan(plan: DevicePlan) -> str:

@@ -481,6 +481,11 @@ class PlanBuilder:
         self._fabric_prefixes: int | None = None
         cnp = self.intent.qos.classes.get(self.intent.qos.cnp_class)
         self._cnp_tc = None if cnp is None else cnp.traffic_class
+        # the same for every switch of the fabric: the lossless priorities, the classes that
+        # mark ECN (each intent lookup validates a model)
+        self._pfc = tuple(self.intent.qos.pfc_priorities())
+        self._ecn_classes = [c for c in self._qos_base[0]
+                             if self.intent.qos.ecn_of(c.name).enabled]
 
     def _qos_classes(self) -> tuple[list[QosClass], dict[int, int], int]:
         qos = self.intent.qos
@@ -539,10 +544,10 @@ class PlanBuilder:
         platform = fabric.platform(dev)
         qos_i = intent.qos
         classes, dscp_to_tc, default_tc = self._qos_base
-        pfc = tuple(qos_i.pfc_priorities())
+        pfc = self._pfc
         budget = phys.budgets[dev.name]
         dyn = qos_i.buffer.dynamic_threshold
-        ecn_classes = [c for c in classes if qos_i.ecn_of(c.name).enabled]
+        ecn_classes = self._ecn_classes
         ecn_profiles: dict[tuple, EcnProfile] = {}
         hr_profiles: dict[tuple, HeadroomProfile] = {}
         ecn_by_speed: dict[int, tuple[EcnProfile, ...]] = {}
@@ -555,7 +560,8 @@ class PlanBuilder:
         port_watchdogs = bool(intent.overrides.ports)
         device_watchdog = self.watchdog(dev, None)
         authenticated = intent.routing.authentication is not None
-        peer_roles: set[str] = set()
+        #: the peer group of each role of the switches beside this one (one per role)
+        group_of: dict[str, str] = {}
         for port in dev.ports:
             peer = port.peer
             if peer is None:
@@ -592,20 +598,22 @@ class PlanBuilder:
             watchdog = None
             if is_lossless:
                 watchdog = self.watchdog(dev, port) if port_watchdogs else device_watchdog
+            # positional: a call with fourteen keywords costs three times as much, once per
+            # port (fields in Interface's order: name, description, speed, mtu, address,
+            # peer, peer_role, lanes, cable_m, lossless, pfc_priorities, headroom, ecn,
+            # watchdog)
             interfaces.append(Interface(
-                name=port.name, description=port.description or peer_id,
-                speed=port.speed, mtu=port.mtu, address=port.ip, peer=peer_id,
-                peer_role=peer_dev.role, lanes=widths.get(port.speed, whole),
-                cable_m=port.cable, lossless=is_lossless,
-                pfc_priorities=pfc if is_lossless else (), headroom=hr, ecn=ecns,
-                watchdog=watchdog))
+                port.name, port.description or peer_id, port.speed, port.mtu, port.ip,
+                peer_id, peer_dev.role, widths.get(port.speed, whole), port.cable,
+                is_lossless, pfc if is_lossless else (), hr, ecns, watchdog))
             if not peer_dev.is_switch:
                 continue
-            peer_roles.add(peer_dev.role)  # a peer group per role of the switches beside it
+            group = group_of.get(peer_dev.role)
+            if group is None:
+                group = group_of[peer_dev.role] = group_name(peer_dev.role)
             if peer.address is not None and peer_dev.asn is not None:
                 neighbors.append(Neighbor(ipv4(peer.address), peer_dev.asn,
-                                          peer_dev.name, port.name, peer.name,
-                                          group_name(peer_dev.role),
+                                          peer_dev.name, port.name, peer.name, group,
                                           authenticated and self.keyed(dev, peer_dev)))
         wd = intent.qos.pfc.watchdog
         pools = budget_pools(budget)
@@ -630,7 +638,7 @@ class PlanBuilder:
                   maximum_paths=effective.max_paths(fabric, dev), multipath_relax=True,
                   neighbors=neighbors,
                   groups=[PeerGroup(name, _bfd(effective.bfd(fabric, dev.role, role)))
-                          for name, role in sorted((group_name(r), r) for r in peer_roles)],
+                          for name, role in sorted((n, r) for r, n in group_of.items())],
                   networks=[loopback] + subnets, server_blocks=blocks,
                   keepalive_s=intent.routing.timers.keepalive_s,
                   hold_s=intent.routing.timers.hold_s,

@@ -6,6 +6,7 @@ syntax lives only in the templates."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from netcfg.intent.model import Banners, CloudVision, Gnmi
 from netcfg.render.plan import AaaServers, SnmpAgent
@@ -32,15 +33,31 @@ class PortWatchdog:
 
 
 @dataclass(frozen=True, slots=True)
-class Interface:
+class PortQos:
+    """A routed port's QoS lines: DSCP trust, PFC on its lossless priorities, its watchdog and
+    its transmit queues (templates/eos/port_qos.j2). They are most of a port's block and the
+    same on most ports of a switch (the ports of one speed share their ECN thresholds and
+    watchdog), so build() keeps one per distinct set and the template renders each once."""
+
+    #: `uc-tx-queue` on XGS (Trident/Tomahawk), `tx-queue` elsewhere
+    tx_queue: str
+    pfc_priorities: tuple[int, ...]
+    watchdog: PortWatchdog | None
+    queues: tuple[TxQueue, ...]
+
+
+class Interface(NamedTuple):
+    """A routed port. A named tuple, not a dataclass like the rest: a switch has dozens, and
+    a tuple is made at a third of the cost and unpacked by the template's loop without an
+    attribute lookup per field."""
+
     name: str
     description: str
     speed: str  # rate and lanes: 400g-8
     ip_mtu: int
     address: str | None
-    pfc_priorities: tuple[int, ...]
-    watchdog: PortWatchdog | None
-    queues: tuple[TxQueue, ...]
+    #: the port's QoS lines: its index in EosConfig.port_qos
+    qos: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +111,8 @@ class EosConfig:
     loopback: str
     queue_profile: QueueProfile | None
     interfaces: tuple[Interface, ...]
+    #: the distinct QoS blocks of the ports, in the order of the first port with each
+    port_qos: tuple[PortQos, ...]
     lldp: bool
     #: `uc-tx-queue` on XGS (Trident/Tomahawk), `tx-queue` elsewhere
     tx_queue: str

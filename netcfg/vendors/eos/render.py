@@ -12,12 +12,13 @@ import re
 from typing import Any
 
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
-from netcfg.render.plan import DevicePlan, Interface, Watchdog, user_hash
+from netcfg.render.plan import DevicePlan, Interface, QosClass, Watchdog, user_hash
 from netcfg.vendors.eos.capabilities import CAPABILITIES, maximum_routes
 from netcfg.vendors.eos.model import (
     Bgp,
     EcnMark,
     EosConfig,
+    PortQos,
     PortWatchdog,
     QueueProfile,
     TxQueue,
@@ -99,33 +100,46 @@ SYSLOG_TRAP = ("emergencies", "alerts", "critical", "errors", "warnings", "notif
 USER_ROLES = {"admin": (15, "network-admin"), "operator": (1, "network-operator")}
 
 
+def _port_qos(i: Interface, classes: list[QosClass], default: Watchdog,
+              tx_queue: str) -> PortQos:
+    """A port's QoS lines as EOS values: its queues with their ECN marks, PFC, watchdog."""
+    marks = {e.queue: EcnMark(e.min, e.max, e.probability) for e in i.ecn}
+    queues = tuple(TxQueue(c.tc, c.mode == "strict", None if c.mode == "strict" else c.weight,
+                           marks.get(c.tc)) for c in classes)
+    watchdog = None
+    if i.watchdog is not None and i.watchdog.enabled:
+        watchdog = _port_watchdog(i.watchdog, default)
+    return PortQos(tx_queue, tuple(i.pfc_priorities), watchdog, queues)
+
+
 def build(plan: DevicePlan) -> EosConfig:
     """The plan as an EOS configuration: values in EOS's units and spellings."""
     q = plan.qos
     xgs = _asic_family(plan.platform) in ("trident", "tomahawk")
+    tx_queue = "uc-tx-queue" if xgs else "tx-queue"
     by_tc: dict[int, list[int]] = {}
     for d in sorted(q.dscp_to_tc):
         by_tc.setdefault(q.dscp_to_tc[d], []).append(d)
     classes = sorted(q.classes, key=lambda c: c.tc)
     interfaces = []
-    # ports sharing ECN profiles share their queues, and ports sharing a watchdog its port
-    # form: built once per switch, not once per port (both are frozen values)
-    queues_of: dict[tuple, tuple[TxQueue, ...]] = {}
-    watchdog_of: dict[Watchdog, PortWatchdog] = {}
+    # What a port states besides its name, description and address follows from its speed,
+    # lanes and MTU and from its ECN profiles, watchdog and PFC priorities, which the plan's
+    # ports share as objects (PlanBuilder makes each once per switch; all immutable). Ports
+    # are grouped by those values and objects' identity, so no port's values are hashed
+    # field by field, and each group's spellings and QoS lines are made (and rendered) once
+    # per switch.
+    kinds: dict[tuple[int, int, int, int, int, int], tuple[str, int, int]] = {}
+    port_qos: list[PortQos] = []
     for i in plan.interfaces:
-        queues = queues_of.get(i.ecn)
-        if queues is None:
-            marks = {e.queue: EcnMark(e.min, e.max, e.probability) for e in i.ecn}
-            queues = queues_of[i.ecn] = tuple(
-                TxQueue(c.tc, c.mode == "strict", None if c.mode == "strict" else c.weight,
-                        marks.get(c.tc)) for c in classes)
-        wd = None
-        if i.watchdog is not None and i.watchdog.enabled:
-            wd = watchdog_of.get(i.watchdog)
-            if wd is None:
-                wd = watchdog_of[i.watchdog] = _port_watchdog(i.watchdog, q.watchdog_default)
-        interfaces.append(EosInterface(i.name, i.description, speed(i), ip_mtu(i.mtu), i.address,
-                                    tuple(i.pfc_priorities), wd, queues))
+        key = (id(i.ecn), id(i.watchdog), id(i.pfc_priorities), i.speed, i.lanes, i.mtu)
+        kind = kinds.get(key)
+        if kind is None:
+            qos = _port_qos(i, classes, q.watchdog_default, tx_queue)
+            if qos not in port_qos:
+                port_qos.append(qos)
+            kind = kinds[key] = (speed(i), ip_mtu(i.mtu), port_qos.index(qos))
+        rate, mtu, block = kind
+        interfaces.append(EosInterface(i.name, i.description, rate, mtu, i.address, block))
     default = q.watchdog_default
     watchdog = EosWatchdog(seconds(_timer_ms(default.detection_ms)),
                         seconds(_timer_ms(default.restoration_ms)),
@@ -151,8 +165,8 @@ def build(plan: DevicePlan) -> EosConfig:
         users=tuple((name, *USER_ROLES[role], user_hash(name))
                     for name, role in plan.users.items()),
         aaa=plan.aaa, loopback=plan.loopback, queue_profile=profile,
-        interfaces=tuple(interfaces), lldp=plan.lldp,
-        tx_queue="uc-tx-queue" if xgs else "tx-queue",
+        interfaces=tuple(interfaces), port_qos=tuple(port_qos), lldp=plan.lldp,
+        tx_queue=tx_queue,
         dscp_to_tc=tuple((tc, tuple(ds)) for tc, ds in sorted(by_tc.items())),
         traffic_classes=tuple(c.tc for c in classes), watchdog=watchdog,
         hash_fields=tuple(HASH_KEYWORDS[f] for f in HASH_KEYWORDS if f in plan.ecmp.fields),
