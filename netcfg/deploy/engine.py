@@ -23,7 +23,7 @@ from napalm.base import NetworkDriver
 from netcfg.deploy.connect import Connection, DeviceError, describe
 from netcfg.deploy.preserve import Kept, keep, read_written
 from netcfg.deploy.runs import DeviceLock, LockHeld, Run, State, cut_confirms, switch_key
-from netcfg.deploy.secrets import filled_from, learn, redact
+from netcfg.deploy.secrets import filled_from, learn, learn_config, redact
 from netcfg.deploy.sections import Change, compare
 from netcfg.deploy.targets import Target
 from netcfg.render.facts import QosFacts
@@ -473,9 +473,14 @@ def restore_device(target: Target, saved: str, run: Run, opts: Options) -> Resul
     config, else `rollback-failed` with what it runs."""
     name = target.name
     try:
+        # the backup holds the secrets of before the push (a rotation's old key): masked in
+        # device errors, the journal and debug lines from before the first connection
+        pushed = _pushed_candidate(run, name)
+        learn_config(saved, target.adapter.secret_values, pushed)
         with DeviceLock(run.state, name, run.id, switch=_switch(target)), \
                 Connection(target, opts.timeout) as driver:
             before = _step(target, "get running config", lambda: _running(driver))
+            learn_config(before, target.adapter.secret_values, pushed)  # and those it runs
             # what a killed run left (an EOS session, a dirty Junos candidate) is cleared the
             # way a push clears it, and journaled `stale-cleaned`
             diff = _load(driver, target, saved, run)
@@ -514,6 +519,16 @@ def restore_device(target: Target, saved: str, run: Run, opts: Options) -> Resul
         run.record(name, "rollback-failed", stage="internal", error=describe(exc),
                    state="unknown")
         return Result(name, "failed", error=describe(exc), stage="internal")
+
+
+def _pushed_candidate(run: Run, name: str) -> str | None:
+    """The candidate the run kept at rest for `name` (its secrets as placeholders), which
+    says where the device's secrets sit; None where there is none or it cannot be read (the
+    NOS's own statements still say where)."""
+    try:
+        return run.saved("candidate", name)
+    except (OSError, ValueError):
+        return None
 
 
 def _settle_restore(target: Target, saved: str, before: str, run: Run, opts: Options,

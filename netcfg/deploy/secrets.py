@@ -11,6 +11,7 @@ import logging
 import os
 import re
 import stat
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -322,6 +323,26 @@ def learn(template: str, running: str) -> dict[str, str]:
                     remember(value)
                     found.setdefault(name, value)
     return found
+
+
+def learn_config(config: str, patterns: Iterable[re.Pattern[str]],
+                 template: str | None = None) -> None:
+    """Remember every secret value a whole config holds, so that `redact` masks it from here
+    on: what a rollback loads (a backup, with the keys and community of before the push) and
+    what it replaces. The places are the ones push already knows, nothing new: the NOS's
+    statements whose value is a secret (`patterns`, its `DeployAdapter.secret_values`: a
+    session key, a community, a TACACS+ key, a login's hash, in the form the NOS prints them)
+    and the placeholders of `template` (a candidate a run kept at rest, as `learn` reads them;
+    they also cover a NOS whose adapter names no statement, SONiC's CONFIG_DB tables), whose
+    words `remember_shapes` masks the values after in debug lines read before this."""
+    if template:
+        remember_shapes(template)
+        learn(template, config)
+    for pattern in patterns:
+        for match in pattern.finditer(config):
+            value = match.group("secret").strip().strip("\"'")
+            if value.strip("*") and not CONFIG_PLACEHOLDER.fullmatch(value):
+                remember(value)
 
 
 def _nested(text: str) -> list[tuple[tuple[str, ...], str]]:
