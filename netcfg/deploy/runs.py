@@ -344,10 +344,12 @@ class Run:
             raise BadJournal(f"journal {self._journal} is unreadable: not UTF-8") from None
 
     def final_states(self) -> dict[str, str]:
-        """Device -> the last state-changing event the journal holds for it."""
+        """Device -> the last state-changing event the journal holds for it, or `refused` for
+        a device the push refused before loading anything (removal, disruptive): it is left
+        as it was, and `netcfg runs` says so instead of "no device"."""
         out: dict[str, str] = {}
         for e in self.events():
-            if e.device != "-" and e.event in STATES:
+            if e.device != "-" and (e.event in STATES or e.event == "refused"):
                 out[e.device] = e.event
         return out
 
