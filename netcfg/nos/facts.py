@@ -66,6 +66,10 @@ class Capabilities:
     #: them is verified on the NOS (EOS: the IP protocol); the switch's own choice applies and
     #: CAP018 says so
     unstated_hash_fields: frozenset[str] = frozenset()
+    #: the file states the BGP keepalive (`routing.timers.keepalive`); where not (Junos), the
+    #: NOS sends one every third of the stated hold time and CAP032 warns where the intent's
+    #: keepalive is another
+    bgp_keepalive: bool = True
     #: the file states root's password (`management.root_authentication`), because the NOS
     #: refuses to commit a configuration without one (Junos); elsewhere the switch keeps its
     #: own and CAP016 notes it where the intent gives a hash

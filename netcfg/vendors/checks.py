@@ -135,6 +135,8 @@ def reported_fields(caps: Capabilities) -> dict[str, str]:
         out["management_gateway"] = "CAP014"
     if not caps.root_authentication:
         out["root_authentication"] = "CAP016"
+    if not caps.bgp_keepalive:
+        out["bgp.keepalive_s"] = "CAP032"
     for f in set(WATCHDOG_FIELDS) - caps.watchdog_per_port:
         out[f"interfaces[].watchdog.{_WATCHDOG_PLAN_FIELD[f]}"] = "CAP006"
     return out
@@ -153,6 +155,7 @@ def check(fabric: Fabric, physics: object | None = None) -> list[Finding]:
         first, where = devices[0].name, which_switches(nos, devices)
         out += _routing(li, fabric, nos, caps, devices, where)
         out += mtu_ceiling(li, nos, devices)
+        out += _keepalive(li, nos, caps, devices, where)
         if caps.routing_only:
             out.append(li.finding(
                 "CAP012", f"{nos} files hold routing only ({where}): netcfg renders no PFC, "
@@ -337,6 +340,21 @@ def _port_watchdog(li, fabric: Fabric, nos: str, per_port: frozenset[str],
                     f"only {settable}", path,
                     device=dev.name))
     return out
+
+
+def _keepalive(li, nos: str, caps: Capabilities, devices: list[Device],
+               where: str) -> list[Finding]:
+    """CAP032 where the NOS states the hold time only (Juniper, `hold-time (Protocols BGP)`:
+    "The hold time is three times the interval at which keepalive messages are sent") and the
+    intent's keepalive is not a third of it: the switch sends one every hold/3 seconds."""
+    timers = li.intent.routing.timers
+    if caps.bgp_keepalive or timers.keepalive_s * 3 == timers.hold_s:
+        return []
+    return [li.finding(
+        "CAP032", f"{nos} states no BGP keepalive ({where}): the file says the hold time "
+        f"({timers.hold_s} s) and {nos} sends a keepalive every third of it "
+        f"({timers.hold_s / 3:g} s), not every {timers.keepalive_s} s as routing.timers asks",
+        ("routing", "timers", "keepalive"), severity="warning", device=devices[0].name)]
 
 
 def _lone_subnets(dev: Device) -> list[str]:

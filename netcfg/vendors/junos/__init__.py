@@ -80,22 +80,6 @@ class Junos(ModuleVendor):
             "and `routing-instances mgmt_junos`, but the file loaded alone removes them, and "
             "NTP, DNS, syslog and AAA are rendered in the default instance")
 
-    def _keepalive(self, fabric: Fabric, devices: list[Device]) -> list[Finding]:
-        """CAP032: Junos states the hold time only. Juniper, `hold-time (Protocols BGP)`: "The
-        hold time is three times the interval at which keepalive messages are sent" (Juniper's
-        configuration YANG has `hold-time` under the BGP group and no keepalive leaf). An
-        intent keepalive shorter than a third of the hold time is therefore not what a Junos
-        switch sends: it sends one every hold/3 seconds."""
-        timers = fabric.loaded.intent.routing.timers
-        if not devices or timers.keepalive_s * 3 == timers.hold_s:
-            return []
-        return [fabric.loaded.finding(
-            "CAP032", f"{self.name} states no BGP keepalive ({which_switches(self.name, devices)})"
-            f": the file says `hold-time {timers.hold_s}` and Junos sends a keepalive every "
-            f"third of it ({timers.hold_s / 3:g} s), not every {timers.keepalive_s} s as "
-            "routing.timers asks", ("routing", "timers", "keepalive"), severity="warning",
-            device=devices[0].name)]
-
     def _ecn_basis(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
         """CAP028, once: Juniper's fill-level page defines a fill level as the "fullness of
         the queue ... expressed as a percentage", but no Juniper text says what a queue's
@@ -132,11 +116,10 @@ class Junos(ModuleVendor):
         for a gNMI server asked without a certificate (Junos takes gRPC over TLS only). CAP019
         for `priority strict-high` on more than one queue (_strict_queues). CAP027 for a
         management address without a gateway (_management_instance). CAP028 for the ECN
-        thresholds' unverified base (_ecn_basis). CAP032 for a BGP keepalive other than a
-        third of the hold time, which Junos cannot state (_keepalive)."""
+        thresholds' unverified base (_ecn_basis). (CAP032, a keepalive Junos cannot state, is
+        the capability table's: bgp_keepalive.)"""
         out: list[Finding] = self._strict_queues(fabric, devices)
         out += self._management_instance(fabric, devices)
-        out += self._keepalive(fabric, devices)
         telemetry = fabric.loaded.intent.management.telemetry
         if telemetry is not None and telemetry.gnmi is not None \
                 and telemetry.gnmi.certificate is None:

@@ -24,6 +24,9 @@ CAPABILITIES = Capabilities(
     # is in the Juniper YANG netcfg checks every file with); without a gateway the switch
     # keeps its own instance and route (deploy.device_local) and validate warns (CAP027).
     root_authentication=True,
+    # Juniper, hold-time (Protocols BGP): "The hold time is three times the interval at which
+    # keepalive messages are sent"; the configuration YANG has no keepalive leaf
+    bgp_keepalive=False,
     unrendered={
         "cloudvision": "CloudVision's agent (TerminAttr) is EOS's; nothing is rendered here",
         # `protocols bgp group multipath` has no path count [Juniper BGP multipath page]
