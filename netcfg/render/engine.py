@@ -52,8 +52,10 @@ def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(folders), undefined=jinja2.StrictUndefined,
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False,
-        # templates are read once per process: no stat of every included file per render
-        auto_reload=False)
+        # templates are read once per process: no stat of every included file per render,
+        # and kept in a plain dict (a few dozen files) instead of an LRU taking a lock on
+        # every include
+        auto_reload=False, cache_size=-1)
     for nos in vendors().values():
         for name, func in nos.filters.items():
             if not name.startswith(f"{nos.name}_"):
