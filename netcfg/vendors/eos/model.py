@@ -1,6 +1,6 @@
 """An Arista EOS configuration as values (the pyavd `eos_cli_config_gen` idea): what
-`build(plan)` returns and the section templates in templates/eos/ print. Values are in EOS's
-units and spellings (seconds as EOS writes them, `400g-8`, hash-field keywords); the CLI
+`build(plan)` returns and templates/eos/device.j2 prints, section by section. Values are in
+EOS's units and spellings (seconds as EOS writes them, `400g-8`, hash-field keywords); the CLI
 syntax lives only in the templates."""
 
 from __future__ import annotations
