@@ -22,17 +22,29 @@ class Node:
     children: list[Node] = field(default_factory=list)
     #: a heredoc command's text (Grammar.heredocs), printed after it and closed by `EOF`
     text: str | None = None
+    #: (line, its lowered words), kept while `line` is the same string (every edit compares
+    #: words, and splitting each sibling's line again made a long config quadratic in time)
+    _words: tuple[str, tuple[str, ...]] | None = field(default=None, init=False, repr=False,
+                                                       compare=False)
 
     def copy(self) -> Node:
         return Node(self.line, self.mode, [c.copy() for c in self.children], self.text)
 
     @property
+    def words(self) -> tuple[str, ...]:
+        """The line's words, lowered (`tokens`, without a new list per call)."""
+        cached = self._words
+        if cached is None or cached[0] is not self.line:
+            cached = self._words = (self.line, tuple(self.line.lower().split()))
+        return cached[1]
+
+    @property
     def tokens(self) -> list[str]:
-        return self.line.lower().split()
+        return list(self.words)
 
     def child(self, line: str) -> Node | None:
-        wanted = line.lower().split()
-        return next((c for c in self.children if c.tokens == wanted), None)
+        wanted = tuple(line.lower().split())
+        return next((c for c in self.children if c.words == wanted), None)
 
     def walk(self, depth: int = 0):
         for c in self.children:
@@ -63,11 +75,16 @@ class ModalEditor:
 
     NEGATIONS = ("no", "default")
 
-    def __init__(self, grammar: Grammar, root: Node, strict: bool = True) -> None:
+    def __init__(self, grammar: Grammar, root: Node, strict: bool = True,
+                 indexed: bool = False) -> None:
+        """`indexed`: keep an index of each block's lines while editing, for a tree only
+        this editor changes until it is done (parse_indented's): a line then finds the
+        lines it replaces, and a block its existing node, without reading every sibling."""
         self.grammar = grammar
         self.root = root
         self.strict = strict
         self.stack: list[Node] = [root]
+        self._index: dict[int, _Block] | None = {} if indexed else None
 
     @property
     def mode(self) -> str:
@@ -101,7 +118,7 @@ class ModalEditor:
             else:
                 far = max(far, outcome)
         if not self.strict:
-            self._set_leaf(self.stack[-1], tokens, None, line)
+            self._leaf(self.stack[-1], tokens, None, line)
             return False
         raise ConfigError(line, None if incomplete else far)
 
@@ -133,14 +150,40 @@ class ModalEditor:
             return False
         cmd = match.command
         if cmd.enters:
-            node = parent.child(line)
+            block = self._block(parent)
+            node = parent.child(line) if block is None else block.child(line)
             if node is None:
                 node = Node(line, cmd.enters)
                 parent.children.append(node)
+                if block is not None:
+                    block.added(node)
             self.stack.append(node)
             return True
-        self._set_leaf(parent, tokens, match.command.key_len, line)
+        self._leaf(parent, tokens, match.command.key_len, line)
         return False
+
+    def _block(self, parent: Node) -> _Block | None:
+        """The index of `parent`'s lines (None: not indexed), rebuilt when they changed
+        other than through it."""
+        if self._index is None:
+            return None
+        block = self._index.get(id(parent))
+        if block is None or not block.current(parent):
+            block = self._index[id(parent)] = _Block(parent)
+        return block
+
+    def _leaf(self, parent: Node, tokens: list[str], key_len: int | None, line: str) -> None:
+        """`_set_leaf`, answered from the index when no sibling can be one the line
+        replaces (the line is then appended, as `_set_leaf` would append it)."""
+        block = self._block(parent)
+        if block is not None and block.appends(tokens, key_len):
+            node = Node(line)
+            parent.children.append(node)
+            block.added(node)
+            return
+        self._set_leaf(parent, tokens, key_len, line)
+        if block is not None:  # lines replaced in place: the list's size may not show it
+            del self._index[id(parent)]  # type: ignore[union-attr]
 
     @staticmethod
     def _set_leaf(parent: Node, tokens: list[str], key_len: int | None, line: str) -> None:
@@ -148,7 +191,7 @@ class ModalEditor:
         key = low[:key_len] if key_len is not None else low
         index = len(parent.children)
         for i in range(len(parent.children) - 1, -1, -1):
-            c = parent.children[i].tokens
+            c = list(parent.children[i].words)
             same = c[:len(key)] == key and (key_len is not None or c == low)
             negated = c[:1] == ["no"] and c[1:] == low[:len(c) - 1]
             if (same or negated) and parent.children[i].mode is None:
@@ -162,6 +205,54 @@ class ModalEditor:
             c for c in parent.children
             if c.tokens[:len(prefix)] != prefix and c.tokens[:len(prefix) + 1] != ["no", *prefix]
         ]
+
+
+class _Block:
+    """What an indexed editor knows of one block's lines (ModalEditor(indexed=True)): the
+    first node of each word sequence (`Node.child`), and of the settings (nodes without a
+    mode) every leading part of their words, their whole words, and the words after a
+    leading `no`. A set may still hold a line removed since (then the plain scan runs),
+    never miss one present; a block whose list was replaced or resized elsewhere is read
+    again."""
+
+    def __init__(self, parent: Node) -> None:
+        self.children = parent.children
+        self.size = 0
+        self.first: dict[tuple[str, ...], Node] = {}
+        self.heads: set[tuple[str, ...]] = set()
+        self.whole: set[tuple[str, ...]] = set()
+        self.negated: set[tuple[str, ...]] = set()
+        for node in parent.children:
+            self.added(node)
+
+    def current(self, parent: Node) -> bool:
+        return parent.children is self.children and len(self.children) == self.size
+
+    def added(self, node: Node) -> None:
+        self.size += 1
+        words = node.words
+        self.first.setdefault(words, node)
+        if node.mode is None:
+            self.whole.add(words)
+            self.heads.update(words[:n] for n in range(1, len(words) + 1))
+            if words[:1] == ("no",):
+                self.negated.add(words[1:])
+
+    def child(self, line: str) -> Node | None:
+        return self.first.get(tuple(line.lower().split()))
+
+    def appends(self, tokens: list[str], key_len: int | None) -> bool:
+        """True when no setting of the block is one `_set_leaf` would replace: it keys on
+        the first `key_len` words (all of them when None), or is the line's own negation
+        (`no` and a leading part of its words)."""
+        low = tuple(t.lower() for t in tokens)
+        if key_len is not None:
+            key = low[:key_len]
+            if not key or key in self.heads:
+                return False
+        elif low in self.whole:
+            return False
+        return not any(low[:n] in self.negated for n in range(len(low) + 1))
 
 
 def render(root: Node, indent: int, bang: bool) -> list[str]:
@@ -194,7 +285,7 @@ def parse_indented(text: str, grammar: Grammar, root_mode: str, strict: bool = F
     """Rebuild a tree from indented text (a saved file or startup-config); `!` lines and
     blank lines are ignored, hierarchy comes from the grammar like on the device."""
     root = Node("", root_mode)
-    editor = ModalEditor(grammar, root, strict=strict)
+    editor = ModalEditor(grammar, root, strict=strict, indexed=True)
     indents = [-1]  # indentation of the line that opened each stack level
     lines = iter(text.splitlines())
     for raw in lines:

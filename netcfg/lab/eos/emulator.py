@@ -292,7 +292,7 @@ class Cli:
         if low in (["enable"], ["disable"], ["end"], ["exit"]) or low[:2] == ["terminal", "length"]:
             return self._ok()
         if low in (["configure"], ["configure", "terminal"], ["config"]):
-            self.editor = ModalEditor(GRAMMAR, dev.running, strict=dev.spec.strict)
+            self.editor = ModalEditor(GRAMMAR, dev.running, strict=dev.spec.strict, indexed=True)
             return self._ok()
         if low[:2] == ["configure", "session"]:
             return self._configure_session(words[2:], [w for w in low[2:]])
@@ -358,7 +358,8 @@ class Cli:
 
     def _enter_session(self, session: Session) -> None:
         self.session = session
-        self.editor = ModalEditor(GRAMMAR, session.config, strict=self.dev.spec.strict)
+        self.editor = ModalEditor(GRAMMAR, session.config, strict=self.dev.spec.strict,
+                                  indexed=True)
 
     # --- config mode ------------------------------------------------------------------------------
     def _config(self, text: str, words: list[str], low: list[str],
@@ -387,7 +388,8 @@ class Cli:
                 if fault is not None and fault.kind == FaultKind.COMMIT_ERROR:
                     raise CliFailure(fault.message or "rollback clean-config failed")
                 self.session.config.children = dev.clean_config().children
-                self.editor = ModalEditor(GRAMMAR, self.session.config, strict=dev.spec.strict)
+                self.editor = ModalEditor(GRAMMAR, self.session.config, strict=dev.spec.strict,
+                                          indexed=True)
                 return self._ok()
             if low == ["commit"] or low[:2] == ["commit", "timer"]:
                 dev.commit(self.session, _duration(low[2]) if len(low) == 3 else None)
