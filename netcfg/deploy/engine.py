@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -156,16 +157,17 @@ def _load(driver: NetworkDriver, target: Target, candidate: str, run: Run | None
 
 
 def diff_device(target: Target, desired: Desired, opts: Options,
-                state: State | None = None) -> Result:
+                state: State | None = None, driver: NetworkDriver | None = None) -> Result:
     """The device's own diff against the replace candidate. With a run state directory, under
     a shared device lock: diffs run side by side, never while a push holds the device (a
     diff loads a candidate, and on Junos holds the configuration lock while it does, which
-    would make the push's confirm fail)."""
+    would make the push's confirm fail). `driver`: an open connection to use (verify reads
+    the state over the same one) instead of a new one."""
     if state is None:
-        return _diff_unlocked(target, desired, opts)
+        return _diff_unlocked(target, desired, opts, driver)
     try:
         with DeviceLock(state, target.name, "diff", shared=True, switch=_switch(target)):
-            return _diff_unlocked(target, desired, opts)
+            return _diff_unlocked(target, desired, opts, driver)
     except LockHeld as exc:
         return Result(target.name, "skipped", error=str(exc), stage="lock")
 
@@ -176,9 +178,11 @@ def _switch(target: Target) -> str:
     return switch_key(target.host, target.port)
 
 
-def _diff_unlocked(target: Target, desired: Desired, opts: Options) -> Result:
+def _diff_unlocked(target: Target, desired: Desired, opts: Options,
+                   opened: NetworkDriver | None = None) -> Result:
     try:
-        with Connection(target, opts.timeout) as driver:
+        with nullcontext(opened) if opened is not None \
+                else Connection(target, opts.timeout) as driver:
             running = _step(target, "get running config", lambda: _running(driver))
             candidate = _candidate(target, running, desired)
             sections = _sections(target, candidate, opts)
@@ -486,7 +490,12 @@ def restore_device(target: Target, saved: str, run: Run, opts: Options) -> Resul
             diff = _load(driver, target, saved, run)
             if not diff:
                 _step(target, "discard", driver.discard_config)
-                run.record(name, "rolled-back", changed=False)
+                # the device runs its backup already, but its startup config may not: a
+                # rollback killed between its confirm's two steps (NX-OS, SONiC) left the
+                # push's there. Saved as a confirmed rollback saves it (no-op on Junos and
+                # Cumulus, whose commit persists)
+                _step(target, "save", lambda: target.adapter.save(driver))
+                run.record(name, "rolled-back", changed=False, startup="saved")
                 return Result(name, "unchanged")
             try:
                 _commit(driver, target, opts.revert_in, "netcfg rollback")

@@ -56,30 +56,36 @@ def collect(target: Target, timeout: int, interval: float = 0.0) -> DeviceState:
     still run; one the driver does not implement is noted as missing. Where netcfg reads PFC
     state on the NOS (`Vendor.read_pfc`), it does so once, and again `interval` seconds
     later (counters are compared over that interval). A failed connection raises DeviceError."""
-    state = DeviceState(interval=interval)
     with Connection(target, timeout) as driver:
-        for part, call in (("interfaces", driver.get_interfaces),
-                           ("lldp", driver.get_lldp_neighbors_detail),
-                           ("bgp", lambda: bgp_peers(driver.get_bgp_neighbors()))):
-            try:
-                setattr(state, part, call())
-            except NotImplementedError:
-                state.missing.append(part)
-            except DeviceError:
-                raise
-            except Exception as exc:  # noqa: BLE001 - every driver has its own exceptions
-                state.errors[part] = describe(exc)
-        nos = vendor(target.nos)
-        read_pfc = nos.read_pfc
+        return read_state(driver, target, interval)
+
+
+def read_state(driver: Any, target: Target, interval: float = 0.0) -> DeviceState:
+    """`collect` over a connection already open (verify's config check opened it: one login
+    per switch, not two)."""
+    state = DeviceState(interval=interval)
+    for part, call in (("interfaces", driver.get_interfaces),
+                       ("lldp", driver.get_lldp_neighbors_detail),
+                       ("bgp", lambda: bgp_peers(driver.get_bgp_neighbors()))):
         try:
-            state.pfc = read_pfc(driver)
-            if state.pfc is not None and interval > 0:
-                time.sleep(interval)
-                state.pfc_after = read_pfc(driver)
-        except Exception as exc:  # noqa: BLE001
-            state.errors["pfc"] = describe(exc)
-        try:
-            state.buffers = nos.read_buffers(driver)
-        except Exception as exc:  # noqa: BLE001
-            state.errors["buffers"] = describe(exc)
+            setattr(state, part, call())
+        except NotImplementedError:
+            state.missing.append(part)
+        except DeviceError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - every driver has its own exceptions
+            state.errors[part] = describe(exc)
+    nos = vendor(target.nos)
+    read_pfc = nos.read_pfc
+    try:
+        state.pfc = read_pfc(driver)
+        if state.pfc is not None and interval > 0:
+            time.sleep(interval)
+            state.pfc_after = read_pfc(driver)
+    except Exception as exc:  # noqa: BLE001
+        state.errors["pfc"] = describe(exc)
+    try:
+        state.buffers = nos.read_buffers(driver)
+    except Exception as exc:  # noqa: BLE001
+        state.errors["buffers"] = describe(exc)
     return state

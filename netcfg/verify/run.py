@@ -1,6 +1,13 @@
 """The fleet loop of `netcfg verify`: per switch, the config check (what `netcfg diff`
 computes) and the state checks (collect + checks), with bounded concurrency.
 
+At fleet size (docs/verify.md, "Cost"): one login per switch serves both the config check
+and the state reading; each switch's SSH host keys are looked up in a known_hosts file
+holding that switch's own entries (a lab's or an operator's file names every switch, and
+the SSH client parses the whole file on every login: read whole, thousands of switches made
+that quadratic); each switch's state is dropped once its checks are made, and its report is
+kept compressed until the result is read, one switch at a time.
+
 Exit codes follow DESIGN.md's CLI contract: 0 every check holds (warnings pass, as lint's do
 under --fail-on error), 1 findings, 4 a switch could not be verified (its failure is also
 reported as a VFY020 finding, beside the others).
@@ -8,13 +15,16 @@ reported as a VFY020 finding, beside the others).
 
 from __future__ import annotations
 
+import pickle
+import tempfile
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
-from netcfg.deploy.connect import DeviceError
+from netcfg.deploy.connect import Connection, DeviceError
 from netcfg.deploy.engine import Desired, Options, diff_device, pool
 from netcfg.deploy.engine import Result as DiffResult
 from netcfg.deploy.targets import Target
@@ -23,7 +33,7 @@ from netcfg.render.plan import DevicePlan
 from netcfg.vendors import vendor
 from netcfg.verify import checks
 from netcfg.verify.checks import Check
-from netcfg.verify.collect import collect
+from netcfg.verify.collect import DeviceState, collect, read_state
 
 if TYPE_CHECKING:
     from netcfg.deploy.runs import State
@@ -51,18 +61,76 @@ class DeviceReport:
     seconds: float = 0.0
 
 
+class Reports(Sequence[DeviceReport]):
+    """Switch reports kept compressed (a few KB a switch instead of its checks as objects),
+    each unpacked when read: a fleet's result never holds every switch's checks at once
+    until a caller asks for them all (`VerifyResult.checks`)."""
+
+    def __init__(self, reports: Iterable[DeviceReport] = ()) -> None:
+        self._packed: list[bytes] = []
+        #: per switch, kept unpacked: whether it could not be verified, its failed checks
+        #: (what the exit code and the findings need, without unpacking every report again)
+        self._failed: list[tuple[bool, list[Check]]] = []
+        for report in reports:
+            self.append(report)
+
+    def append(self, report: DeviceReport) -> None:
+        self.add(_pack(report), report)
+
+    def add(self, packed: bytes, report: DeviceReport) -> None:
+        """A report packed already (`_pack(report)`)."""
+        self._packed.append(packed)
+        self._failed.append((bool(report.errors), [c for c in report.checks if not c.ok]))
+
+    def failed(self) -> list[Check]:
+        return [c for _, failed in self._failed for c in failed]
+
+    def unverified(self) -> bool:
+        """Some switch could not be verified."""
+        return any(errors for errors, _ in self._failed)
+
+    def __len__(self) -> int:
+        return len(self._packed)
+
+    @overload
+    def __getitem__(self, index: int) -> DeviceReport: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[DeviceReport]: ...
+
+    def __getitem__(self, index: int | slice) -> DeviceReport | list[DeviceReport]:
+        if isinstance(index, slice):
+            return [_unpack(b) for b in self._packed[index]]
+        return _unpack(self._packed[index])
+
+    def __iter__(self) -> Iterator[DeviceReport]:
+        return (_unpack(b) for b in self._packed)
+
+
+def _pack(report: DeviceReport) -> bytes:
+    return zlib.compress(pickle.dumps(report, pickle.HIGHEST_PROTOCOL), 1)
+
+
+def _unpack(packed: bytes) -> DeviceReport:
+    report: DeviceReport = pickle.loads(zlib.decompress(packed))  # noqa: S301 - our own bytes
+    return report
+
+
 @dataclass
 class VerifyResult:
     fabric: str
     #: the intent file findings point at (code scanning needs a file)
     file: str | None
-    devices: list[DeviceReport]
+    #: per switch (a list, or `Reports` from verify_fleet: unpacked one at a time)
+    devices: Sequence[DeviceReport]
     seconds: float = 0.0
 
     def checks(self) -> list[Check]:
         return [c for d in self.devices for c in d.checks]
 
     def failed(self) -> list[Check]:
+        if isinstance(self.devices, Reports):
+            return self.devices.failed()
         return [c for c in self.checks() if not c.ok]
 
     def findings(self) -> list[Finding]:
@@ -74,7 +142,8 @@ class VerifyResult:
     def exit_code(self) -> int:
         """4 a switch could not be verified; 1 a check of severity error failed (warnings,
         like lint's under --fail-on error, are reported but pass); 0 otherwise."""
-        if any(d.errors for d in self.devices):
+        if (self.devices.unverified() if isinstance(self.devices, Reports)
+                else any(d.errors for d in self.devices)):
             return EXIT_DEVICE
         return EXIT_FINDINGS if any(c.severity == "error" for c in self.failed()) else 0
 
@@ -83,10 +152,20 @@ def verify_device(target: Target, plan: DevicePlan, desired: Desired, opts: Opti
                   state: State | None, interval: float = 0.0,
                   max_pauses: int = 0, origins: dict[str, int] | None = None,
                   bounds: checks.PrefixBounds | None = None) -> DeviceReport:
-    """Config check, then the state checks over a second connection."""
+    """Config check, then the state checks, over one connection (a second one for the state
+    when the config check failed on the way: the first may be in no state to go on)."""
     start = time.perf_counter()
     report = DeviceReport(target.name, target.nos)
-    diff: DiffResult = diff_device(target, desired, opts, state)
+    got: DeviceState | None = None
+    try:
+        with Connection(target, opts.timeout) as driver:
+            diff: DiffResult = diff_device(target, desired, opts, state, driver)
+            if diff.status in ("drift", "unchanged"):
+                got = _read(report, lambda: read_state(driver, target, interval))
+    except DeviceError as exc:
+        if exc.stage != "connect":
+            raise  # pragma: no cover - read_state and diff_device report their own
+        diff = DiffResult(target.name, "unreachable", error=exc.message, stage=exc.stage)
     if diff.status in ("drift", "unchanged"):
         report.checks += checks.config(target.name, diff.status, diff.meaning, diff.diff)
     else:
@@ -94,11 +173,8 @@ def verify_device(target: Target, plan: DevicePlan, desired: Desired, opts: Opti
         if diff.status == "unreachable":
             report.seconds = time.perf_counter() - start
             return report
-    try:
-        got = collect(target, opts.timeout, interval)
-    except DeviceError as exc:
-        _error(report, f"{exc.stage}: {exc.message}")
-    else:
+        got = _read(report, lambda: collect(target, opts.timeout, interval))
+    if got is not None:
         for part, error in got.errors.items():
             _error(report, f"{GETTERS[part]}: {error}")
         for part in got.missing:
@@ -121,6 +197,15 @@ def verify_device(target: Target, plan: DevicePlan, desired: Desired, opts: Opti
     return report
 
 
+def _read(report: DeviceReport, read: Callable[[], DeviceState]) -> DeviceState | None:
+    """The switch's state, or None with the failure reported (VFY020)."""
+    try:
+        return read()
+    except DeviceError as exc:
+        _error(report, f"{exc.stage}: {exc.message}")
+        return None
+
+
 def _error(report: DeviceReport, message: str) -> None:
     report.errors.append(message)
     report.checks.append(Check("VFY020", report.device, None, False, message))
@@ -133,16 +218,83 @@ def verify_fleet(targets: list[Target], plans: dict[str, DevicePlan],
                  max_pauses: int = 0, origins: dict[str, int] | None = None,
                  bounds: checks.PrefixBounds | None = None) -> VerifyResult:
     start = time.perf_counter()
-    by_name: dict[str, DeviceReport] = {}
+    #: each switch's report, packed as soon as it is made, with its failed checks
+    by_name: dict[str, tuple[bytes, DeviceReport]] = {}
 
     def one(t: Target) -> DiffResult:
-        by_name[t.name] = verify_device(t, plans[t.name], desired[t.name], opts, state,
-                                        interval, max_pauses, origins, bounds)
+        report = verify_device(t, plans[t.name], desired[t.name], opts, state, interval,
+                               max_pauses, origins, bounds)
+        failed = [c for c in report.checks if not c.ok]
+        by_name[t.name] = (_pack(report), replace(report, checks=failed))
         return DiffResult(t.name, "verified")
 
-    pool(targets, one, opts.workers, progress)
-    return VerifyResult(fabric, file, [by_name[t.name] for t in targets if t.name in by_name],
-                        time.perf_counter() - start)
+    with tempfile.TemporaryDirectory(prefix="netcfg-verify-") as tmp:
+        pool(own_known_hosts(targets, Path(tmp)), one, opts.workers, progress)
+    reports = Reports()
+    for t in targets:
+        if t.name in by_name:
+            reports.add(*by_name.pop(t.name))
+    return VerifyResult(fabric, file, reports, time.perf_counter() - start)
+
+
+def own_known_hosts(targets: list[Target], directory: Path) -> list[Target]:
+    """Each target with a known_hosts file of its own in `directory`: the lines of its
+    known_hosts that name its address (with any of its ports), and every line whose host
+    names cannot be matched as text (hashed, wildcard or negated patterns, markers such as
+    @revoked), in the file's order -- the host-key check is the same, the file the SSH
+    client parses on every login small (paramiko compares each line it loads with every
+    line loaded before it). A file that cannot be read is left as it is (the connection
+    reports it)."""
+    from netcfg.deploy.targets import TRUST_FILE_LIMIT
+    from netcfg.fsutil import UnreadableFile, read_regular
+
+    parsed: dict[str, _KnownHosts | None] = {}
+    out: list[Target] = []
+    for index, t in enumerate(targets):
+        if not t.known_hosts or not t.check_host_keys:
+            out.append(t)
+            continue
+        if t.known_hosts not in parsed:
+            try:
+                text = read_regular(Path(t.known_hosts), TRUST_FILE_LIMIT).decode()
+            except (UnreadableFile, OSError, UnicodeDecodeError):
+                parsed[t.known_hosts] = None
+            else:
+                parsed[t.known_hosts] = _KnownHosts(text)
+        known = parsed[t.known_hosts]
+        if known is None:
+            out.append(t)
+            continue
+        names = {t.host if p == 22 else f"[{t.host}]:{p}" for p in {t.port, *t.ports.values()}}
+        path = directory / f"{index}.known_hosts"
+        path.write_text(known.for_names(names), encoding="utf-8")
+        out.append(replace(t, known_hosts=str(path)))
+    return out
+
+
+class _KnownHosts:
+    """An OpenSSH known_hosts file's lines, indexed by the plain host names they list."""
+
+    def __init__(self, text: str) -> None:
+        self.lines: list[str] = []
+        self.by_host: dict[str, list[int]] = {}
+        #: lines that may match any host (hashed names, patterns, @cert-authority/@revoked)
+        self.every: list[int] = []
+        for line in text.splitlines():
+            fields = line.split()
+            if not fields or fields[0].startswith("#"):
+                continue
+            at = len(self.lines)
+            self.lines.append(line.strip() + "\n")
+            if fields[0].startswith(("@", "|")) or any(c in fields[0] for c in "*?!"):
+                self.every.append(at)
+                continue
+            for name in fields[0].split(","):
+                self.by_host.setdefault(name, []).append(at)
+
+    def for_names(self, names: set[str]) -> str:
+        chosen = set(self.every).union(*(self.by_host.get(n, ()) for n in names))
+        return "".join(self.lines[i] for i in sorted(chosen))
 
 
 def verify_validated(validation: Validation, connect: Path, devices: tuple[str, ...] = (),
