@@ -1,12 +1,17 @@
 """`netcfg verify` at fleet size: after a push, every switch's state against its plan, against
-emulated switches of all five NOSes served by `netcfg lab` in a separate process (with the
-lab's operational state), each command a subprocess as a user runs it.
+emulated switches served by `netcfg lab` in a separate process (with the lab's operational
+state), each command a subprocess as a user runs it.
 
-    python benchmarks/bench_verify.py [--switches 200] [--workers 16] [--interval 1]
+    python benchmarks/bench_verify.py [--switches 200] [--workers 16] [--interval 1] [--runs 1]
+    python benchmarks/bench_verify.py --inventory inventories/gpu32768 [--device GLOB ...]
 
 The fleet is bench_deploy's (the deploy tests' five-NOS inventory with as many pods as
-needed). Reported: the push that sets the fleet up, then verify (exit 0 expected: SONiC and
-Cumulus BGP/LLDP are VFY019 warnings), its checks and the peak memory of the verify process.
+needed), or with --inventory every switch of that inventory (gpu32768: its 2,560 SONiC
+switches; its 4,096 servers are not verified), or the ones --device selects. Reported: the
+lab's start, the push that sets the fleet up, then per verify run (exit 0 expected: every
+check holds) its wall time, the CPU time of the verify process and of the lab process over
+that run (the machine is shared: CPU time is the figure to compare), the verify process's
+peak RSS, the lab's RSS, the checks and the load average.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
+import shutil
 import signal
 import subprocess
 import sys
@@ -28,18 +33,92 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_deploy import ROOT, fleet_inventory  # noqa: E402 - the same fleet
 
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a running process (/proc/PID/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def memory(pid: int, key: str) -> float:
+    """VmRSS or VmHWM (peak) of a running process, MiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(key + ":"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def own_known_hosts(devices: Path, directory: Path) -> Path:
+    """A copy of the lab's devices file where each switch's known_hosts holds its own line:
+    what the push is given. Loading the lab's file, one line per switch, on each of a push's
+    logins costs time quadratic in the fleet (paramiko compares each line it loads with
+    those before it); verify picks each switch's lines itself, so it is given the lab's."""
+    doc = yaml.safe_load(devices.read_text())
+    lines: dict[str, list[str]] = {}
+    for entry in doc["devices"].values():
+        path = entry.get("known_hosts")
+        if path and path not in lines:
+            lines[path] = Path(path).read_text().splitlines()
+    directory.mkdir(mode=0o700, exist_ok=True)
+    for name, entry in doc["devices"].items():
+        if not entry.get("known_hosts"):
+            continue
+        ports = {e["port"] for e in entry["endpoints"].values() if e["proto"] == "ssh"}
+        names = {entry["address"] if p == 22 else f"[{entry['address']}]:{p}" for p in ports}
+        own = [line for line in lines[entry["known_hosts"]] if line.split()[:1]
+               and line.split()[0] in names]
+        (directory / name).write_text("".join(line + "\n" for line in own))
+        entry["known_hosts"] = str(directory / name)
+    out = devices.with_name("push-" + devices.name)
+    out.touch(mode=0o600)
+    out.write_text(yaml.safe_dump(doc))
+    return out
+
+
+def run_verify(args: list[str]) -> tuple[float, float, float, int, str]:
+    """(wall s, CPU s, peak RSS MiB, exit code, stderr) of one `netcfg verify` process."""
+    start = time.perf_counter()
+    with tempfile.TemporaryFile("w+") as err:
+        proc = subprocess.Popen([sys.executable, "-m", "netcfg", "verify", *args],
+                                stdout=subprocess.DEVNULL, stderr=err, cwd=ROOT)
+        peak = cpu = 0.0
+        while proc.poll() is None:
+            try:  # the peak and CPU are read while it lives: ru_maxrss of children is
+                peak = max(peak, memory(proc.pid, "VmHWM"))  # the push's too
+                cpu = cpu_seconds(proc.pid)
+            except (OSError, IndexError, ValueError):
+                pass
+            time.sleep(0.2)
+        wall = time.perf_counter() - start
+        err.seek(0)
+        return wall, cpu, peak, proc.returncode, err.read()
+
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--switches", type=int, default=200)
+    ap.add_argument("--inventory", type=Path, help="verify every switch of this inventory")
+    ap.add_argument("--device", action="append", default=[],
+                    help="with --inventory: only matching switches (glob, repeatable)")
     ap.add_argument("--workers", type=int, default=16)
     ap.add_argument("--interval", type=float, default=1.0)
+    ap.add_argument("--runs", type=int, default=1, help="verify runs after the one push")
+    ap.add_argument("--format", default="json", help="verify's --format (json: every check)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="netcfg-bench-") as tmp:
-        inventory = fleet_inventory(Path(tmp), args.switches)
+        if args.inventory is not None:
+            inventory = Path(tmp) / "inventory"
+            shutil.copytree(args.inventory, inventory)
+            serve = [x for d in args.device for x in ("--device", d)]
+        else:
+            inventory = fleet_inventory(Path(tmp), args.switches)
+            serve = ["--limit", str(args.switches)]
         devices = Path(tmp) / "lab-devices.yaml"
-        lab = subprocess.Popen([sys.executable, "-m", "netcfg", "lab", str(inventory),
-                                "--limit", str(args.switches), "--out", str(devices)],
+        start = time.perf_counter()
+        lab = subprocess.Popen([sys.executable, "-m", "netcfg", "lab", str(inventory), *serve,
+                                "--out", str(devices)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             while not devices.exists():
@@ -49,34 +128,44 @@ def main() -> None:
             served = yaml.safe_load(devices.read_text())["devices"]
             mix = Counter(d["nos"] for d in served.values())
             print(f"lab: {len(served)} switches "
-                  f"({', '.join(f'{n} {c}' for n, c in sorted(mix.items()))})", flush=True)
+                  f"({', '.join(f'{n} {c}' for n, c in sorted(mix.items()))}) up in "
+                  f"{time.perf_counter() - start:.1f} s, {cpu_seconds(lab.pid):.1f} s CPU, "
+                  f"RSS {memory(lab.pid, 'VmRSS'):.0f} MiB", flush=True)
             common = [str(inventory), "--connect", str(devices), "--state", str(Path(tmp) / "s"),
                       "--workers", str(args.workers)]
             for name in sorted(served):
                 common += ["--device", name]
+            pushing = [str(inventory), "--connect",
+                       str(own_known_hosts(devices, Path(tmp) / "known_hosts")),
+                       *common[3:]]
             start = time.perf_counter()
-            push = subprocess.run([sys.executable, "-m", "netcfg", "push", *common, "--canary",
+            push = subprocess.run([sys.executable, "-m", "netcfg", "push", *pushing, "--canary",
                                    "0", "--batch-size", "1000", "--allow-disruptive",
                                    "--allow-removal", "*"], capture_output=True, text=True,
                                   cwd=ROOT)
-            print(f"push {time.perf_counter() - start:6.1f} s  exit {push.returncode}",
-                  flush=True)
-            start = time.perf_counter()
-            verify = subprocess.run([sys.executable, "-m", "netcfg", "verify", *common,
-                                     "--interval", str(args.interval), "--format", "json"],
-                                    capture_output=True, text=True, cwd=ROOT)
-            seconds = time.perf_counter() - start
-            peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-            try:
-                doc = json.loads(verify.stdout)
-                summary = doc["summary"]
-            except (json.JSONDecodeError, KeyError):
-                summary = verify.stderr[-2000:]
-            print(f"verify {seconds:6.1f} s  exit {verify.returncode}  {summary}  "
-                  f"(peak RSS of the largest child so far {peak:.0f} MiB)", flush=True)
+            print(f"push {time.perf_counter() - start:6.1f} s  exit {push.returncode}"
+                  + (f"  {push.stderr[-500:]}" if push.returncode else ""), flush=True)
+            report = Path(tmp) / "verify.out"
+            for run in range(1, args.runs + 1):
+                load = os.getloadavg()[0]
+                lab_cpu = cpu_seconds(lab.pid)
+                wall, cpu, peak, code, err = run_verify(
+                    [*common, "--interval", str(args.interval), "--format", args.format,
+                     "--output", str(report)])
+                lab_cpu = cpu_seconds(lab.pid) - lab_cpu
+                summary = err.strip().splitlines()[-1] if err.strip() else ""
+                if args.format == "json":
+                    try:
+                        summary = json.loads(report.read_text())["summary"]
+                    except (OSError, ValueError, KeyError):
+                        pass
+                print(f"verify run {run}: {wall:6.1f} s wall, CPU {cpu:6.1f} s verify + "
+                      f"{lab_cpu:6.1f} s lab, peak RSS {peak:.0f} MiB (lab "
+                      f"{memory(lab.pid, 'VmRSS'):.0f} MiB), exit {code}, load "
+                      f"{load:.1f}->{os.getloadavg()[0]:.1f}  {summary}", flush=True)
         finally:
             lab.send_signal(signal.SIGINT)
-            lab.communicate(timeout=60)
+            lab.communicate(timeout=600)
     print(f"machine: {os.cpu_count()} CPUs", flush=True)
 
 
