@@ -33,7 +33,8 @@ from netcfg.lab.faults import Fault, FaultKind
 @click.option("--vendor-data", type=click.Path(file_okay=False, exists=True),
               envvar="NETCFG_VENDOR_DATA",
               help="folder with the vendors' own data the emulators check against (junos-yang/,"
-                   " sonic-yang/yang/, sonic-skus/sonic-buildimage/device/; docs/lab.md)")
+                   " sonic-yang/yang/, sonic-skus/sonic-buildimage/device/) and boot from "
+                   "(factory/; docs/lab.md)")
 @click.option("--fault", "faults", multiple=True, metavar="GLOB=KIND[:PHASE[:TIMES[:VALUE]]]",
               callback=lambda _ctx, _param, value: [parse_fault(v) for v in value],
               help="arm a fault on matching devices, e.g. 'core1=commit_error::1' or "

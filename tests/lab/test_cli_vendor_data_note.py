@@ -30,3 +30,9 @@ def test_the_lab_says_when_it_runs_without_the_vendors_data(tmp_path):
     with_folder = _lab("--vendor-data", str(tmp_path))
     assert with_folder.returncode == 1
     assert "--vendor-data" not in with_folder.stderr
+
+
+def test_the_help_names_the_factory_part():
+    text = subprocess.run([sys.executable, "-m", "netcfg", "lab", "--help"], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60).stdout
+    assert "boot from (factory/;" in " ".join(text.split())
