@@ -95,3 +95,34 @@ def test_a_rollback_shows_no_secret_of_the_backup_it_loads(tmp_path, make_lab):
     assert shown == []
     # the switches run the old values again: the intent with them has nothing to change
     _netcfg(["diff", *common], OLD, 0)
+
+
+SONIC_CANDIDATE = ('{\n  "SNMP_COMMUNITY": {\n    "NETCFG-SNMP-COMMUNITY": {\n'
+                   '      "TYPE": "RO"\n    }\n  },\n  "TACPLUS": {\n    "global": {\n'
+                   '      "passkey": "NETCFG-AAA-KEY"\n    }\n  }\n}\n')
+
+
+def test_what_a_rollback_learns_of_a_backup_in_each_nos_form(monkeypatch):
+    """Backups written by hand in each NOS's form: the values sit where the NOS's statements
+    say (Junos's quoted `$9$` form, NX-OS's quoted TACACS+ key) or where the run's candidate
+    holds a placeholder (SONiC, whose adapter names no statement)."""
+    from netcfg.deploy import secrets
+    from netcfg.deploy.secrets import learn_config, redact
+    from netcfg.vendors.junos.deploy import JunosDeploy
+    from netcfg.vendors.nxos.deploy import NxosDeploy
+    from netcfg.vendors.sonic.deploy import SonicDeploy
+
+    monkeypatch.setattr(secrets, "_KNOWN", set())
+    monkeypatch.setattr(secrets, "_SHAPES", set())
+    learn_config('protocols {\n    bgp {\n        group fabric {\n'
+                 '            authentication-key "$9$Old.Junos/Key";\n', JunosDeploy.secret_values)
+    learn_config('tacacs-server host 192.0.2.7 key 7 "Old-Nxos-Key-1"\n'
+                 'snmp-server community Old-Nxos-Ro-2 group network-operator\n',
+                 NxosDeploy.secret_values)
+    learn_config(SONIC_CANDIDATE.replace("NETCFG-SNMP-COMMUNITY", "Old-Sonic-Ro-3")
+                 .replace("NETCFG-AAA-KEY", "Old-Sonic-Key-4"),
+                 SonicDeploy.secret_values, SONIC_CANDIDATE)
+    echoed = ("error: '$9$Old.Junos/Key' 'Old-Nxos-Key-1' Old-Nxos-Ro-2 "
+              "SNMP_COMMUNITY|Old-Sonic-Ro-3 passkey Old-Sonic-Key-4")
+    assert redact(echoed) == ("error: '********' '********' ******** "
+                              "SNMP_COMMUNITY|******** passkey ********")
