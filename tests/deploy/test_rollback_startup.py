@@ -82,3 +82,41 @@ def test_the_next_rollback_saves_what_a_killed_rollback_left_unsaved(make_lab, t
     assert lines(dev.running_config()) == before
     assert lines(dev.startup_config()) == before
     assert run.final_states()[name] == "rolled-back"
+
+
+def _set_startup(emulator, text: str) -> None:  # noqa: ANN001 - the lab's emulator
+    """The startup config as a push killed between its confirm's two device steps leaves it."""
+    if hasattr(emulator, "write_file") and hasattr(emulator, "timers"):  # SONiC's saved file
+        from netcfg.lab.sonic.emulator import SAVED_CONFIG
+
+        emulator.write_file(SAVED_CONFIG, text)
+    else:
+        emulator.startup = text
+
+
+@pytest.mark.parametrize("nos", ["eos", "nxos", "sonic"])
+def test_a_rollback_after_a_push_killed_mid_confirm_leaves_startup_equal(make_lab, tmp_path,
+                                                                        nos):
+    """The push's journal ends at `confirming` (the process died there), the switch runs the
+    new config with its startup config still the old one (what the NX-OS and SONiC confirms'
+    second step had not saved yet): `netcfg rollback` restores the backup and saves it, so
+    running and startup are the old config again."""
+    name = BY_NOS[nos]
+    lab = make_lab(*specs([name]))
+    lab.advance(30)
+    f = fleet(lab, [name], tmp_path)
+    dev, target = lab[name], f.targets[0]
+    before, old_startup = lines(dev.running_config()), dev.startup_config()
+    run = Run(tmp_path / "state")
+    assert push_device(target, f.desired[name], run, OPTS, threading.Event()).status == \
+        "confirmed"
+    dev.do(lambda emu: _set_startup(emu, old_startup))
+    run.record(name, "confirming")  # as the killed run's journal ends
+    assert lines(dev.running_config()) != before == lines(dev.startup_config())
+
+    result = CliRunner().invoke(main, [
+        "rollback", str(MULTIVENDOR), "--connect", str(devices_file(lab, tmp_path)),
+        "--state", str(tmp_path / "state"), "--device", name])
+    assert result.exit_code == 0, result.output
+    lab.advance(SETTLE)
+    assert lines(dev.running_config()) == before == lines(dev.startup_config())
