@@ -48,7 +48,7 @@ class PortQos:
 
 class Interface(NamedTuple):
     """A routed port. A named tuple, not a dataclass like the rest: a switch has dozens, and
-    a tuple is made at a third of the cost and unpacked by the template's loop without an
+    a tuple is made at half the cost and unpacked by the template's loop without an
     attribute lookup per field."""
 
     name: str
