@@ -124,10 +124,10 @@ def build(plan: DevicePlan) -> EosConfig:
     interfaces = []
     # What a port states besides its name, description and address follows from its speed,
     # lanes and MTU and from its ECN profiles, watchdog and PFC priorities, which the plan's
-    # ports share as objects (PlanBuilder makes each once per switch; all immutable). Ports
-    # are grouped by those values and objects' identity, so no port's values are hashed
-    # field by field, and each group's spellings and QoS lines are made (and rendered) once
-    # per switch.
+    # ports share as objects (PlanBuilder makes each once per switch; all immutable, and held
+    # by the plan for the whole build, so an id is never reused within it). Ports are grouped
+    # by those values and objects' identity, so no port's values are hashed field by field,
+    # and each group's spellings and QoS lines are made (and rendered) once per switch.
     kinds: dict[tuple[int, int, int, int, int, int], tuple[str, int, int]] = {}
     port_qos: list[PortQos] = []
     for i in plan.interfaces:
