@@ -227,7 +227,9 @@ def test_a_cumulus_neighbour_takes_what_its_peer_group_sets():
 
 def test_cumulus_bfd_taken_off_the_peer_group_is_caught():
     plan, cumulus, text = _multivendor("leaf-su2-r5")
-    group = "              SPINE:\n                bfd:\n                  profile: SPINE\n"
+    timers = ("              SPINE:\n                timers:\n                  keepalive: 3\n"
+              "                  hold: 9\n")
+    group = timers + "                bfd:\n                  profile: SPINE\n"
     assert group in text
-    bare = text.replace(group, "              SPINE: {}\n")
+    bare = text.replace(group, timers)
     assert len(cumulus.expected_routing(plan).differences(cumulus.read_routing(bare))) == 16
