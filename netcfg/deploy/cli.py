@@ -269,8 +269,11 @@ def push(path: str, fmt: str, revert_in: int, canary: int, batch_size: int,
         if never:
             click.echo(f"not started: {', '.join(never)}")
         summary = ", ".join(f"{n} {s}" for s, n in sorted(_counts(results).items()))
+        # "rolled back" only where a device was: a run stopped at its canary undid nothing
+        undone = any(r.status == "rolled-back" for r in results)
         click.echo(f"run {run.id}: {summary or 'nothing to do'}"
-                   + ("; stopped and rolled back" if aborted else "")
+                   + (("; stopped and rolled back" if undone else "; stopped") if aborted
+                      else "")
                    + ("; interrupted" if stop.is_set() else ""))
 
     _emit(fmt, {"run": run.id, "aborted": aborted, "interrupted": stop.is_set(),
