@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from netcfg.render.facts import spoken
+
 #: what a value was before and is after; None: not there on that side
 Side = str | None
 
@@ -230,30 +232,11 @@ def fact_changes(before: Any, after: Any) -> list[Fact]:
 
 
 def _fact(value: Any) -> str | None:
-    """A fact as a person writes it: `min 150000 B, max 1500000 B, 10 %`, `3, 4`."""
+    """A fact as a person writes it (render.facts.spoken, the one way facts are printed:
+    `min 150KB, max 1500KB, probability 5%`, `3, 4`); a port's ECN per queue as `queue 3:
+    ...`; None where the side has no such fact."""
     if value is None:
         return None
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return ", ".join(_field(f.name, getattr(value, f.name))
-                         for f in dataclasses.fields(value))
-    if isinstance(value, dict):  # ECN per queue: `queue 3: min ... B, max ... B, ... %`
-        return "; ".join(f"queue {k}: {_fact(v)}" for k, v in sorted(value.items()))
-    if isinstance(value, (tuple, list, set, frozenset)):
-        items = sorted(value, key=str) if isinstance(value, (set, frozenset)) else value
-        return ", ".join(_fact(v) or "" for v in items) or "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
-
-
-#: a facts field's unit, from its name (`detection_ms`) or its meaning (ECN thresholds)
-_UNITS = {"min": "B", "max": "B", "probability": "%"}
-
-
-def _field(name: str, value: Any) -> str:
-    if name.endswith("_ms"):
-        return f"{name[:-3]} {value} ms"
-    unit = _UNITS.get(name)
-    if name == "action":
-        return str(value)
-    return f"{name} {value}" + (f" {unit}" if unit else "")
+    if isinstance(value, dict):
+        return "; ".join(f"queue {k}: {spoken(v)}" for k, v in sorted(value.items()))
+    return spoken(value)
