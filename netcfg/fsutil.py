@@ -137,8 +137,11 @@ def write_output(path: str | Path, text: str,
 WRITTEN_BY = "written by netcfg"
 
 _MARKED = (
-    # text, GitHub workflow commands, DOT (`//` is a DOT comment), SVG (an XML comment)
+    # text, GitHub workflow commands, DOT (`//` is a DOT comment), SVG and Markdown (an XML
+    # or HTML comment)
     re.compile(rb"\A(?:# |// |<!-- )written by netcfg "),
+    # HTML: the comment right after the doctype (before it, old browsers leave standards mode)
+    re.compile(rb"\A<!DOCTYPE html>\n<!-- written by netcfg "),
     # JSON: "$comment" as the object's first key (JSON Schema's own comment keyword)
     re.compile(rb'\A\s*\{\s*"\$comment"\s*:\s*"written by netcfg '),
     # JUnit XML: the root element's name attribute
@@ -158,15 +161,20 @@ def ours(head: bytes) -> bool:
 
 def marked(text: str, command: str, syntax: str) -> str:
     """`text`, the output of `netcfg COMMAND` in `syntax` (text, github, json, sarif, junit,
-    svg, dot), with netcfg's marker where that syntax needs one. A JSON array cannot hold a
-    key: it becomes `{"$comment": ..., "items": [...]}` in a file."""
+    svg, dot, markdown, html), with netcfg's marker where that syntax needs one. A JSON array
+    cannot hold a key: it becomes `{"$comment": ..., "items": [...]}` in a file."""
     said = f"{WRITTEN_BY} {command}"
     if syntax in ("text", "github"):
         return f"# {said}\n{text}"
     if syntax == "dot":
         return f"// {said}\n{text}"
-    if syntax == "svg":
+    if syntax in ("svg", "markdown"):
         return f"<!-- {said} -->\n{text}"
+    if syntax == "html":
+        doctype = "<!DOCTYPE html>\n"
+        if not text.startswith(doctype):
+            raise ValueError(f"a {command} HTML page starts with its doctype")
+        return f"{doctype}<!-- {said} -->\n{text[len(doctype):]}"
     if syntax == "json":
         head = text.lstrip()
         if head.startswith("["):

@@ -594,3 +594,22 @@ def test_a_finding_standing_for_more_switches_is_not_new():
     head = said("cumulus config does not state lldp (leaf1 and 12 more cumulus switches)")
     assert _identity(base) == _identity(head)
     assert _identity(said("MTU 9000")) != _identity(said("MTU 9216"))
+
+
+def test_the_outputs_replace_only_what_netcfg_wrote(report, repo, tmp_path):
+    """The report's two files carry netcfg's marker (an HTML comment, after the page's
+    doctype), so the next report replaces them; a report.md of the user's is refused in one
+    line before anything is written, and keeps its bytes."""
+    assert report["md"].startswith("<!-- written by netcfg report -->\n")
+    assert report["html"].read_text().startswith(
+        "<!DOCTYPE html>\n<!-- written by netcfg report -->\n")
+    again = in_process(repo, "report", INVENTORY, "--base", "HEAD~1", "--out", "pr")
+    assert again.exit_code == 0, again.output
+    theirs = tmp_path / "out"
+    theirs.mkdir()
+    (theirs / "report.md").write_text("# Release notes, by hand\n")
+    refused = in_process(repo, "report", INVENTORY, "--base", "HEAD~1", "--out", str(theirs))
+    assert refused.exit_code == 1
+    assert "exists and netcfg did not write it" in refused.output
+    assert (theirs / "report.md").read_text() == "# Release notes, by hand\n"
+    assert not (theirs / "report.html").exists()

@@ -36,21 +36,31 @@ def report(path: str, ref: str, out: str, failures: int, verify_file: str | None
     findings with waivers, the deadlock verdict, and what verify last said."""
     from pathlib import Path
 
-    from netcfg.fsutil import write_output
+    from netcfg.fsutil import check_report, write_report
     from netcfg.report.build import VerifyFileError, build
     from netcfg.report.gitref import RefError
     from netcfg.report.markdown import markdown
     from netcfg.report.page import html
 
+    target = Path(out)
+    try:  # refused before the work, as every report's output is
+        check_report(target / MARKDOWN)
+        check_report(target / HTML)
+    except OSError as exc:
+        click.echo(f"netcfg: {exc}", err=True)
+        sys.exit(1)
     try:
         r = build(path, ref, failures=failures, verify_file=verify_file)
     except (RefError, VerifyFileError) as exc:
         click.echo(f"netcfg: {exc}", err=True)
         sys.exit(2)
-    target = Path(out)
     target.mkdir(parents=True, exist_ok=True)
-    write_output(target / MARKDOWN, markdown(r))
-    write_output(target / HTML, html(r))
+    try:  # each only over a report netcfg wrote (or a new or empty file)
+        write_report(target / MARKDOWN, markdown(r), "report", "markdown")
+        write_report(target / HTML, html(r), "report", "html")
+    except OSError as exc:
+        click.echo(f"netcfg: {exc}", err=True)
+        sys.exit(1)
     if fmt == "json":
         click.echo(json.dumps(r.as_dict(), indent=2))
     elif r.diff is None:
