@@ -36,7 +36,8 @@ INVENTORIES = ("example", "multivendor")
 
 #: values for options the bundled inventories leave unset
 SAMPLES: dict[str, Any] = {
-    "max_paths": 4, "mtu": 9000, "l3_mtu": 9100, "ecmp_seed": 7, "asn": 4_200_009_999, "lossless": False,
+    "max_paths": 4, "mtu": 9000, "l3_mtu": 9100, "ecmp_seed": 7, "asn": 4_200_009_999,
+    "lossless": False,
     "cable": 7.0, "description": "note", "priorities": [3, 4], "cnp_dscp": 46,
     "cnp_802p_prio": 5, "ecn": Ecn(enabled=False),
     "pfc_watchdog": WatchdogOverride(detection="400ms"),
