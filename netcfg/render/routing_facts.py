@@ -62,9 +62,9 @@ class RoutingFacts:
         for net in sorted(got - want):
             out.append(f"{net} announced, not in the plan")
         if self.maximum_paths != other.maximum_paths:
-            found = ("none stated (the NOS's default)" if other.maximum_paths is None
-                     else other.maximum_paths)
-            out.append(f"maximum-paths {found} instead of {self.maximum_paths}")
+            stated = ("none stated (the NOS's default)" if other.maximum_paths is None
+                      else other.maximum_paths)
+            out.append(f"maximum-paths {stated} instead of {self.maximum_paths}")
         for addr in sorted(set(self.bfd) | set(other.bfd)):
             asked, found = self.bfd.get(addr), other.bfd.get(addr)
             if asked != found:
