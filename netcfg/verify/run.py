@@ -71,19 +71,25 @@ class Reports(Sequence[DeviceReport]):
         #: per switch, kept unpacked: whether it could not be verified, its failed checks
         #: (what the exit code and the findings need, without unpacking every report again)
         self._failed: list[tuple[bool, list[Check]]] = []
+        self._total = 0
         for report in reports:
             self.append(report)
 
     def append(self, report: DeviceReport) -> None:
-        self.add(_pack(report), report)
+        self.add(packed(report))
 
-    def add(self, packed: bytes, report: DeviceReport) -> None:
-        """A report packed already (`_pack(report)`)."""
-        self._packed.append(packed)
-        self._failed.append((bool(report.errors), [c for c in report.checks if not c.ok]))
+    def add(self, kept: Packed) -> None:
+        """A report packed already (`packed(report)`)."""
+        self._packed.append(kept.report)
+        self._failed.append((kept.unverified, kept.failed))
+        self._total += kept.checks
 
     def failed(self) -> list[Check]:
         return [c for _, failed in self._failed for c in failed]
+
+    def total(self) -> int:
+        """How many checks the reports hold."""
+        return self._total
 
     def unverified(self) -> bool:
         """Some switch could not be verified."""
@@ -107,8 +113,20 @@ class Reports(Sequence[DeviceReport]):
         return (_unpack(b) for b in self._packed)
 
 
-def _pack(report: DeviceReport) -> bytes:
-    return zlib.compress(pickle.dumps(report, pickle.HIGHEST_PROTOCOL), 1)
+@dataclass(frozen=True)
+class Packed:
+    """One switch's report packed, with what the result's summary needs of it."""
+
+    report: bytes
+    unverified: bool
+    failed: list[Check]
+    checks: int
+
+
+def packed(report: DeviceReport) -> Packed:
+    return Packed(zlib.compress(pickle.dumps(report, pickle.HIGHEST_PROTOCOL), 1),
+                  bool(report.errors), [c for c in report.checks if not c.ok],
+                  len(report.checks))
 
 
 def _unpack(packed: bytes) -> DeviceReport:
@@ -127,6 +145,12 @@ class VerifyResult:
 
     def checks(self) -> list[Check]:
         return [c for d in self.devices for c in d.checks]
+
+    def total(self) -> int:
+        """len(checks()), without making every check at once (a fleet's are millions)."""
+        if isinstance(self.devices, Reports):
+            return self.devices.total()
+        return sum(len(d.checks) for d in self.devices)
 
     def failed(self) -> list[Check]:
         if isinstance(self.devices, Reports):
@@ -219,13 +243,12 @@ def verify_fleet(targets: list[Target], plans: dict[str, DevicePlan],
                  bounds: checks.PrefixBounds | None = None) -> VerifyResult:
     start = time.perf_counter()
     #: each switch's report, packed as soon as it is made, with its failed checks
-    by_name: dict[str, tuple[bytes, DeviceReport]] = {}
+    by_name: dict[str, Packed] = {}
 
     def one(t: Target) -> DiffResult:
         report = verify_device(t, plans[t.name], desired[t.name], opts, state, interval,
                                max_pauses, origins, bounds)
-        failed = [c for c in report.checks if not c.ok]
-        by_name[t.name] = (_pack(report), replace(report, checks=failed))
+        by_name[t.name] = packed(report)
         return DiffResult(t.name, "verified")
 
     with tempfile.TemporaryDirectory(prefix="netcfg-verify-") as tmp:
@@ -233,7 +256,7 @@ def verify_fleet(targets: list[Target], plans: dict[str, DevicePlan],
     reports = Reports()
     for t in targets:
         if t.name in by_name:
-            reports.add(*by_name.pop(t.name))
+            reports.add(by_name.pop(t.name))
     return VerifyResult(fabric, file, reports, time.perf_counter() - start)
 
 

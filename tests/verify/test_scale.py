@@ -16,7 +16,7 @@ import paramiko
 from netcfg.deploy.secrets import Login, Secret
 from netcfg.deploy.targets import Target
 from netcfg.verify.checks import Check
-from netcfg.verify.run import DeviceReport, Reports, own_known_hosts
+from netcfg.verify.run import DeviceReport, Reports, VerifyResult, own_known_hosts
 
 
 def _public(seed: int) -> str:
@@ -85,3 +85,7 @@ def test_reports_are_kept_packed_and_read_back_whole():
     assert [(c.device, c.interface) for c in kept.failed()] == \
         [("leaf0", "Ethernet1"), ("leaf1", "Ethernet1"), ("leaf2", "Ethernet1")]
     assert kept.unverified() and not Reports([made[0], made[2]]).unverified()
+    result = VerifyResult("f", None, kept)
+    assert result.total() == len(result.checks()) == 9
+    assert result.failed() == [c for d in made for c in d.checks if not c.ok]
+    assert result.exit_code == 4
