@@ -20,7 +20,7 @@ from netcfg.verify.run import VerifyResult
 
 
 def summary(result: VerifyResult) -> str:
-    total, failed = len(result.checks()), result.failed()
+    total, failed = result.total(), result.failed()
     warnings = sum(1 for c in failed if c.severity != "error")
     bad = [d.device for d in result.devices if d.errors]
     verdict = {0: "pass", 1: "fail"}.get(result.exit_code, "device error")
