@@ -2,4 +2,4 @@
 
 #: the one place of the version: pyproject.toml reads it, CHANGELOG.md names it, a tag
 #: v<version> marks its commit
-__version__ = "0.3.0"
+__version__ = "0.4.0"
