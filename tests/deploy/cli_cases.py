@@ -124,3 +124,20 @@ def pushes_secrets_and_shows_them_nowhere(
         assert case.value not in journal
         for proc in outputs:
             assert case.value not in proc.stdout + proc.stderr
+
+
+def secrets_inventory(tmp: Path) -> Path:
+    """The multivendor intent with every secret by reference: the BGP session key, the SNMP
+    community and the TACACS+ key, each from an environment variable."""
+    inventory = tmp / "secrets"
+    inventory.mkdir()
+    text = (MULTIVENDOR / "fabric.yaml").read_text()
+    asn = "  asn: {leaf: unique, spine: per_pod, core: shared}\n"
+    assert asn in text
+    (inventory / "fabric.yaml").write_text(
+        text.replace(asn, asn + "  authentication: {password_env: NETCFG_BGP_KEY}\n")
+        + "management:\n  snmp:\n    location: DC1 hall 2\n"
+        "    community: {password_env: NETCFG_SNMP_COMMUNITY}\n"
+        "  aaa:\n    protocol: tacacs+\n    servers: [192.0.2.7]\n"
+        "    key: {password_env: NETCFG_AAA_KEY}\n")
+    return inventory

@@ -24,7 +24,8 @@ from netcfg.deploy.runs import Run
 from netcfg.deploy.targets import Target, from_devices_file, select
 from netcfg.validate import validate
 
-from .deploy_cases import BY_NOS, MULTIVENDOR, ROOT, devices_file, specs
+from .cli_cases import secrets_inventory
+from .deploy_cases import BY_NOS, ROOT, devices_file, specs
 
 NAMES = [BY_NOS["eos"], BY_NOS["junos"]]
 #: (variable, the value the switch ran before the push, the value the push put there)
@@ -35,22 +36,6 @@ OLD = [old for _, old, _ in SECRETS]
 NEW = [new for _, _, new in SECRETS]
 #: what the NOS says when it rejects the commit, quoting the tokens it refused
 ECHO = "Commit rejected by the test: bad tokens " + ", ".join(f"'{v}'" for v in OLD)
-
-
-def _inventory(tmp: Path) -> Path:
-    """The multivendor intent with every secret by reference."""
-    inventory = tmp / "secrets"
-    inventory.mkdir()
-    text = (MULTIVENDOR / "fabric.yaml").read_text()
-    asn = "  asn: {leaf: unique, spine: per_pod, core: shared}\n"
-    assert asn in text
-    (inventory / "fabric.yaml").write_text(
-        text.replace(asn, asn + "  authentication: {password_env: NETCFG_BGP_KEY}\n")
-        + "management:\n  snmp:\n    location: DC1 hall 2\n"
-        "    community: {password_env: NETCFG_SNMP_COMMUNITY}\n"
-        "  aaa:\n    protocol: tacacs+\n    servers: [192.0.2.7]\n"
-        "    key: {password_env: NETCFG_AAA_KEY}\n")
-    return inventory
 
 
 def _netcfg(args: list[str], values: list[str], code: int,
@@ -96,7 +81,7 @@ def _push(inventory: Path, connect: Path, state: Path, values: list[str],
 def test_a_rollback_shows_no_secret_of_the_backup_it_loads(tmp_path, make_lab, monkeypatch):
     monkeypatch.setattr(secrets, "_KNOWN", set())  # what this process learns stays here
     monkeypatch.setattr(secrets, "_SHAPES", set())
-    inventory = _inventory(tmp_path)
+    inventory = secrets_inventory(tmp_path)
     chosen = specs(NAMES)
     for s in chosen:  # Juniper's YANG takes seconds to load; the tests of render check it
         s.options.pop("junos_yang", None)

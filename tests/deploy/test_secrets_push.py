@@ -15,8 +15,13 @@ from typing import Any
 
 from netcfg.render.plan import AAA_KEY, SESSION_KEY, SNMP_COMMUNITY
 
-from .cli_cases import SecretCase, netcfg, pushes_secrets_and_shows_them_nowhere
-from .deploy_cases import BY_NOS, MULTIVENDOR
+from .cli_cases import (
+    SecretCase,
+    netcfg,
+    pushes_secrets_and_shows_them_nowhere,
+    secrets_inventory,
+)
+from .deploy_cases import BY_NOS
 
 NAMES = sorted(BY_NOS.values())
 
@@ -75,23 +80,8 @@ def _at_rest_and_debug(common: list[str], state: Path, report: dict[str, Any],
             assert case.other not in proc.stdout + proc.stderr, case.variable
 
 
-def _inventory(tmp: Path) -> Path:
-    inventory = tmp / "secrets"
-    inventory.mkdir()
-    text = (MULTIVENDOR / "fabric.yaml").read_text()
-    asn = "  asn: {leaf: unique, spine: per_pod, core: shared}\n"
-    assert asn in text
-    (inventory / "fabric.yaml").write_text(
-        text.replace(asn, asn + "  authentication: {password_env: NETCFG_BGP_KEY}\n")
-        + "management:\n  snmp:\n    location: DC1 hall 2\n"
-        "    community: {password_env: NETCFG_SNMP_COMMUNITY}\n"
-        "  aaa:\n    protocol: tacacs+\n    servers: [192.0.2.7]\n"
-        "    key: {password_env: NETCFG_AAA_KEY}\n")
-    return inventory
-
-
 def test_push_fills_in_every_secret_and_shows_none_of_them(tmp_path, monkeypatch):
-    inventory = _inventory(tmp_path)
+    inventory = secrets_inventory(tmp_path)
 
     def held(state: Path, report: dict[str, Any]) -> None:
         """What each device runs now is what the next run backs up (0600, like every backup):
