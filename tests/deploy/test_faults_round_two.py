@@ -51,6 +51,16 @@ def test_an_unknown_driver_is_that_devices_failure_and_the_run_rolls_back(tmp_pa
         assert f"{canary}: drift" in diff.stdout
 
 
+def _one_switch(make_lab, tmp_path, name: str):  # noqa: ANN001, ANN202
+    """A lab of switch `name` with its boot settled, its fleet entry, a fresh run and the
+    lines it runs before anything is pushed."""
+    lab = make_lab(*specs([name]))
+    lab.advance(30)
+    dev = lab[name]
+    return lab, dev, fleet(lab, [name], tmp_path), Run(tmp_path / "state"), \
+        lines(dev.running_config())
+
+
 @pytest.mark.parametrize("nos", ["eos", "junos"])
 def test_rollback_clears_a_killed_runs_leftovers(nos, make_lab, tmp_path):
     """A killed run leaves an open EOS config session with changes, or Junos changes in the
@@ -58,12 +68,7 @@ def test_rollback_clears_a_killed_runs_leftovers(nos, make_lab, tmp_path):
     previous push clears it as a push does (journaled `stale-cleaned`) and restores the
     switch to what it ran before that push."""
     name = BY_NOS[nos]
-    lab = make_lab(*specs([name]))
-    lab.advance(30)
-    dev = lab[name]
-    f = fleet(lab, [name], tmp_path)
-    run = Run(tmp_path / "state")
-    before = lines(dev.running_config())
+    lab, dev, f, run, before = _one_switch(make_lab, tmp_path, name)
     assert push_device(f.targets[0], f.desired[name], run, OPTS,
                        threading.Event()).status == "confirmed"
     dev.inject("stale_session")
@@ -103,12 +108,7 @@ def test_junos_after_its_own_timer_netcfg_confirms_and_restores_nothing(case, ma
     the switch runs what it ran before the push, changes nothing later, and the run counts it
     as unchanged."""
     name = BY_NOS["junos"]
-    lab = make_lab(*specs([name]))
-    lab.advance(30)
-    dev = lab[name]
-    f = fleet(lab, [name], tmp_path)
-    run = Run(tmp_path / "state")
-    before = lines(dev.running_config())
+    lab, dev, f, run, before = _one_switch(make_lab, tmp_path, name)
     stop = TimerRunsOut(lab, run, name, at=1 if case.startswith("revert") else 2,
                         stops=case.startswith("revert"))
     result = push_device(f.targets[0], f.desired[name], run, OPTS, stop)
@@ -145,12 +145,7 @@ def test_a_run_killed_with_a_commit_in_flight_is_changed_and_rolled_back(make_la
     counts core1 as changed (nothing proves it old), and its rollback restores what core1 ran
     before, which stays after every timer."""
     name = BY_NOS["junos"]
-    lab = make_lab(*specs([name]))
-    lab.advance(30)
-    dev = lab[name]
-    f = fleet(lab, [name], tmp_path)
-    run = Run(tmp_path / "state")
-    before = lines(dev.running_config())
+    lab, dev, f, run, before = _one_switch(make_lab, tmp_path, name)
     with pytest.raises(Killed):
         push_device(f.targets[0], f.desired[name], run, OPTS, KilledOnceCommitted(run, name))
     assert lines(dev.running_config()) != before  # the commit is in, pending its confirm
