@@ -108,9 +108,7 @@ def _head(r: Report) -> list[str]:
                        else f"+{d.count('added')} ~{d.count('changed')} -{d.count('removed')}")
             lines.append(f"| {cell(d.name)} | {cell(_nos(d))} | {cell(d.role)} | {counts_} | "
                          f"{'**yes**' if d.disruptive else 'no'} |")
-        if len(r.diff.devices) > MAX_SWITCHES:
-            lines.append(f"| _{len(r.diff.devices) - MAX_SWITCHES} more in the HTML report_ "
-                         "| | | | |")
+        lines += _more(len(r.diff.devices), MAX_SWITCHES, 5)
     disrupt = disruptions(r)
     if disrupt:
         lines += ["", "### Disruptive changes", ""]
@@ -149,8 +147,7 @@ def _device(group: list[DeviceDiff]) -> list[str]:
         for row in rows[:MAX_ROWS]:
             lines.append(f"| {named(row.sections)} | {code(row.value.setting)} | "
                          f"{side(row.value.before)} | {side(row.value.after)} |")
-        if len(rows) > MAX_ROWS:
-            lines.append(f"| _{len(rows) - MAX_ROWS} more rows in the HTML report_ | | | |")
+        lines += _more(len(rows), MAX_ROWS, 4)
     facts = d.facts()
     if facts:
         lines += ["", "What it means for the lossless chain and BGP:", "",
@@ -158,8 +155,7 @@ def _device(group: list[DeviceDiff]) -> list[str]:
         for what, before, after, on in facts[:MAX_ROWS]:
             lines.append(f"| {cell(what)} | {side(before)} | {side(after)} | "
                          f"{named(on) if on else 'the switch'} |")
-        if len(facts) > MAX_ROWS:
-            lines.append(f"| _{len(facts) - MAX_ROWS} more in the HTML report_ | | | |")
+        lines += _more(len(facts), MAX_ROWS, 4)
     return lines
 
 
@@ -175,8 +171,7 @@ def _hosts(r: Report) -> list[str]:
         for v in h.values[:MAX_ROWS]:
             lines.append(f"| {cell(h.nic)} | {code(v.setting)} | {side(v.before)} | "
                          f"{side(v.after)} |")
-        if len(h.values) > MAX_ROWS:
-            lines.append(f"| _{len(h.values) - MAX_ROWS} more in the HTML report_ | | | |")
+        lines += _more(len(h.values), MAX_ROWS, 4)
     return lines
 
 
@@ -192,8 +187,7 @@ def _lint(r: Report) -> list[str]:
         status = (f"waived ({cell(row.waived)})" if row.waived is not None else row.severity)
         lines.append(f"| {status}{' **new**' if row.new else ''} | {row.rule} | "
                      f"{cell(row.where)} | {cell(row.message)} |")
-    if len(rows) > MAX_FINDINGS:
-        lines.append(f"| _{len(rows) - MAX_FINDINGS} more in the HTML report_ | | | |")
+    lines += _more(len(rows), MAX_FINDINGS, 4)
     return lines
 
 
@@ -211,3 +205,10 @@ def _verify(r: Report) -> list[str]:
             lines.append(f"| {cell(device)} | {rule} ({severity}) | {cell(port)} | "
                          f"{cell(message)} |")
     return lines
+
+
+def _more(total: int, shown: int, columns: int) -> list[str]:
+    """The last row of a table cut at `shown` of `total` rows: how many the HTML has besides."""
+    if total <= shown:
+        return []
+    return [f"| _{total - shown} more in the HTML report_ " + "| " * (columns - 1) + "|"]
