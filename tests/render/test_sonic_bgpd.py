@@ -104,3 +104,20 @@ def test_timers_of_frrs_own_defaults_are_left_to_it(tmp_path):
     assert (entry["keepalive"], entry["holdtime"]) == ("60", "180")
     assert not [c for c in neighbor_commands(db, "10.64.1.0")
                 if c.startswith("neighbor 10.64.1.0 timers ") and "connect" not in c]
+
+
+def test_validate_says_sonic_leaves_60_180_to_frr(tmp_path):
+    """Those are the timers SONiC's template drops (the test above runs it): validate warns
+    at routing.timers, and only for them."""
+    from netcfg.validate import validate
+
+    doc = yaml.safe_load((INVENTORIES / "multivendor" / "fabric.yaml").read_text())
+    said = {}
+    for keepalive, hold in (("60s", "180s"), ("10s", "30s")):
+        doc["routing"]["timers"] = {"keepalive": keepalive, "hold": hold}
+        (tmp_path / "fabric.yaml").write_text(yaml.safe_dump(doc, sort_keys=False))
+        said[hold] = [f for f in validate(tmp_path).findings
+                      if f.rule == "CAP010" and "BGP timers" in f.message]
+    (finding,) = said["180s"]
+    assert finding.severity == "warning" and "60/180 s" in finding.message
+    assert said["30s"] == []
