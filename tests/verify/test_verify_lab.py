@@ -11,6 +11,8 @@ frame less the 14-byte Ethernet header), 16 LLDP neighbours, 16 sessions.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from xml.etree import ElementTree as ET
 
 import jsonschema
@@ -69,19 +71,27 @@ def test_after_a_push_every_check_holds(verify_lab: VerifyLab):
     assert "ok    VFY007 BGP session established: 16" in text
 
 
-def test_state_faults_are_named_in_every_format(verify_lab: VerifyLab):
+@contextmanager
+def faulted(verify_lab: VerifyLab, *faults: tuple[str, ...]) -> Iterator[None]:
+    """The lab's state faults (its wiring's fault name, then that fault's arguments) for the
+    block, every fault cleared after it."""
     lab, w = verify_lab.lab, verify_lab.wiring
+    for name, *args in faults:
+        lab.call(getattr(w, name), *args)
+    try:
+        yield
+    finally:
+        lab.call(w.clear, verify_lab.links)
+
+
+def test_state_faults_are_named_in_every_format(verify_lab: VerifyLab):
     # the cables of Ethernet9/1 (to spine-pod1-1) and Ethernet11/1 (to spine-pod1-2) swapped;
     # the session to 10.64.0.16 (spine-pod1-3 over Ethernet13/1) down; server port
     # Ethernet1/1 down
-    lab.call(w.swap, LEAF, "Ethernet9/1", "Ethernet11/1")
-    lab.call(w.bgp_down, LEAF, "10.64.0.16")
-    lab.call(w.port_down, LEAF, "Ethernet1/1")
-    try:
+    with faulted(verify_lab, ("swap", LEAF, "Ethernet9/1", "Ethernet11/1"),
+                 ("bgp_down", LEAF, "10.64.0.16"), ("port_down", LEAF, "Ethernet1/1")):
         outputs = {fmt: _verify(verify_lab, fmt)
                    for fmt in ("json", "text", "sarif", "junit", "github")}
-    finally:
-        lab.call(w.clear, verify_lab.links)
     assert {code for code, _ in outputs.values()} == {1}
     doc = json.loads(outputs["json"][1])
     failed = {(f["rule"], f["interface"]): f["message"] for f in doc["findings"]}
@@ -407,17 +417,13 @@ def test_sonic_pfc_state_and_its_faults_in_every_format(verify_lab: VerifyLab):
                              "612140, size 18796; netcfg derives "), uplink
     assert {m for c in dev["checks"] if c["rule"] == "VFY006" for m in [c["message"]]} == \
         {"MTU 9202"}  # SONiC's PORT mtu: the 9216-byte frame less 14
-    lab, w = verify_lab.lab, verify_lab.wiring
-    lab.call(w.pfc_storm, SONIC_LEAF, "Ethernet0")
-    lab.call(w.pfc_off, SONIC_LEAF, "Ethernet8")
-    lab.call(w.lossless_drops, SONIC_LEAF, "Ethernet16")
-    try:
+    with faulted(verify_lab, ("pfc_storm", SONIC_LEAF, "Ethernet0"),
+                 ("pfc_off", SONIC_LEAF, "Ethernet8"),
+                 ("lossless_drops", SONIC_LEAF, "Ethernet16")):
         # one reading (the command's formats are the report's: test_state_faults_... runs
         # each through the command line)
         result = api.verify(verify_lab.inventory, verify_lab.connect, devices=(SONIC_LEAF,),
                             interval=0.01)
-    finally:
-        lab.call(w.clear, verify_lab.links)
     assert result.exit_code == 1
     outputs = {fmt: (1, report.render(result, fmt, lambda t, _c: t))
                for fmt in ("json", "text", "sarif", "junit", "github")}
@@ -463,14 +469,10 @@ def test_eos_pfc_queue_and_ecn_state_and_its_faults(verify_lab: VerifyLab):
     assert "VFY010" not in ok and "VFY011" not in ok
     assert [n for n in dev["not_checked"] if n.startswith("VFY010, VFY011: not verifiable "
                                                           "on eos")], dev["not_checked"]
-    lab, w = verify_lab.lab, verify_lab.wiring
-    lab.call(w.pfc_storm, LEAF, "Ethernet9/1")
-    lab.call(w.lossless_drops, LEAF, "Ethernet1/1")
-    try:
+    with faulted(verify_lab, ("pfc_storm", LEAF, "Ethernet9/1"),
+                 ("lossless_drops", LEAF, "Ethernet1/1")):
         result = api.verify(verify_lab.inventory, verify_lab.connect, devices=(LEAF,),
                             interval=0.01)
-    finally:
-        lab.call(w.clear, verify_lab.links)
     assert result.exit_code == 1
     found = {(c.rule, c.interface): c for c in result.failed()}
     assert set(found) == {("VFY012", "Ethernet9/1"), ("VFY013", "Ethernet1/1")}
@@ -545,12 +547,8 @@ def test_junos_queue_drops_and_a_lossless_queue_dropping(verify_lab: VerifyLab):
     assert len(drops) == 16 and all(c.ok for c in drops)
     assert [n for n in dev.not_checked
             if n.startswith("VFY010, VFY011, VFY012, VFY021: not verifiable on junos")]
-    lab, w = verify_lab.lab, verify_lab.wiring
-    lab.call(w.lossless_drops, "core1", "et-0/0/0:0")
-    try:
+    with faulted(verify_lab, ("lossless_drops", "core1", "et-0/0/0:0")):
         result = run()
-    finally:
-        lab.call(w.clear, verify_lab.links)
     assert [(c.rule, c.interface, c.message) for c in result.failed()] == [
         ("VFY013", "et-0/0/0:0", "100 packet(s) dropped on lossless queue 3 in 0.01 s")]
 
