@@ -32,6 +32,11 @@ from netcfg.lab.eos.grammar import eos_grammar, section_key
 from netcfg.lab.faults import FaultKind
 
 GRAMMAR = eos_grammar()
+#: Modes whose lines EOS prints deeper than its usual 3 spaces, and by how many: the lines of a
+#: `platform trident mmu queue profile` at 4, as Arista's own renderer (pyavd's
+#: eos_cli_config_gen `platform-trident` template, 2023 to 6.4) writes them; no capture of an
+#: EOS `show running-config` of the section was found (docs/render-eos.md, "Indentation")
+DEEPER_CHILDREN = {"mmu-profile": 1}
 DEFAULT_VERSION = "4.31.2F"
 DEFAULT_INTERFACES = [f"Ethernet{i}/1" for i in range(1, 9)]
 
@@ -60,6 +65,25 @@ class Session:
 def _duration(text: str) -> int:
     h, m, s = (int(x) for x in text.split(":"))
     return h * 3600 + m * 60 + s
+
+
+def _deepen(lines: list[str], root: Node) -> list[str]:
+    """`lines` with the lines of each top-level block whose mode is in DEEPER_CHILDREN moved
+    right by that many spaces (those modes open no sub-modes, so every indented line up to the
+    next top-level one is the block's)."""
+    extra = {n.line: DEEPER_CHILDREN[n.mode] for n in root.children
+             if n.mode in DEEPER_CHILDREN}
+    if not extra:
+        return lines
+    out: list[str] = []
+    pad = 0
+    for line in lines:
+        if line[:1] not in ("", " "):
+            pad = extra.get(line, 0)
+        elif pad and line.startswith(" "):
+            line = " " * pad + line
+        out.append(line)
+    return out
 
 
 def version_tuple(version: str) -> tuple[int, ...]:
@@ -118,7 +142,7 @@ class EosEmulator(Emulator):
 
     def render(self, tree: Node) -> str:
         ordered = Node("", tree.mode, sorted(tree.children, key=lambda n: section_key(n.line)))
-        lines = render(ordered, 3, bang=True)
+        lines = _deepen(render(ordered, 3, bang=True), ordered)
         head = [
             "! Command: show running-config",
             f"! device: {self.hostname} "
