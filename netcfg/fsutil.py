@@ -11,7 +11,7 @@ import re
 import stat
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 
@@ -67,9 +67,10 @@ def _size(limit: int) -> str:
     return f"{limit // 2**20} MiB" if limit >= 2**20 else f"{limit} bytes"
 
 
-def write_atomic(path: str | Path, text: str) -> None:
+def write_atomic(path: str | Path, text: str | Iterable[str]) -> None:
     """Write `text` to `path` through a temporary file beside it and a rename. An error names
-    `path` (not the temporary file) so the user knows which output failed."""
+    `path` (not the temporary file) so the user knows which output failed. `text` may be
+    chunks, written one by one as they are made (a report too large to hold whole)."""
     target = Path(path)
     try:
         fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.",
@@ -78,7 +79,10 @@ def write_atomic(path: str | Path, text: str) -> None:
         raise OSError(exc.errno, exc.strerror, str(target)) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
+            if isinstance(text, str):
+                fh.write(text)
+            else:
+                fh.writelines(text)
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -203,3 +207,25 @@ def write_report(path: str | Path, text: str, command: str, syntax: str) -> None
         write_output(path, text)
         return
     write_output(path, marked(text, command, syntax), ours)
+
+
+def write_report_chunks(path: str | Path, chunks: Iterable[str], command: str,
+                        syntax: str) -> None:
+    """`write_report` for a report written as it is made (a fleet's verify report, too large
+    to hold whole): `-` is stdout, a file is written chunk by chunk into its temporary file
+    and renamed at the end. The first chunk carries the marker: it must hold the document's
+    head (a JSON report's opening `{`, as `marked` needs it)."""
+    it = iter(chunks)
+    first = next(it, "")
+
+    def marked_chunks() -> Iterator[str]:
+        yield marked(first, command, syntax)
+        yield from it
+
+    if str(path) == "-":
+        sys.stdout.write(first)
+        sys.stdout.writelines(it)
+        sys.stdout.flush()
+        return
+    check_output(path, ours)
+    write_atomic(path, marked_chunks())

@@ -13,7 +13,7 @@ import json
 import os
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path, PurePosixPath
 from xml.etree import ElementTree as ET
 
@@ -190,51 +190,67 @@ def _fingerprint(f: Finding) -> str:
 def sarif(result: LintResult, fallback_file: str | None = None) -> str:
     """SARIF 2.1.0: rule metadata, and a file:line region for every result (findings without
     a position point at the intent file's first line, since code scanning needs a location)."""
+    return "".join(sarif_chunks(result, fallback_file))
+
+
+def sarif_chunks(result: LintResult, fallback_file: str | None = None) -> Iterator[str]:
+    """`sarif` a result at a time: the text json.dumps(document, indent=2) writes, byte for
+    byte, without the document of every result (a fleet's verify may fail hundreds of
+    thousands of checks)."""
     rules = all_rules()
     layer = layers()
     used = sorted({c.finding.rule for c in result.results} | set(rules))
     index = {rid: i for i, rid in enumerate(used)}
     descriptors = [_sarif_rule(rules[rid], layer.get(rid, "lint")) if rid in rules else
                    {"id": rid, "shortDescription": {"text": rid}} for rid in used]
-    results = []
-    for c in result.results:
-        f = c.finding
-        file = relative(f.file or fallback_file)
-        res: dict = {
-            "ruleId": f.rule,
-            "ruleIndex": index[f.rule],
-            "level": SARIF_LEVEL[f.severity],
-            "message": {"text": f.message},
-            "partialFingerprints": {"netcfgFinding/v1": _fingerprint(f)},
-        }
-        if file:
-            region = {"startLine": f.line or 1}
-            if f.column:
-                region["startColumn"] = f.column
-            loc: dict = {"physicalLocation": {
-                "artifactLocation": {"uri": file, "uriBaseId": "%SRCROOT%"}, "region": region}}
-            if f.device:
-                name = f.device + (f":{f.interface}" if f.interface else "")
-                loc["logicalLocations"] = [{"fullyQualifiedName": name, "kind": "object"}]
-            res["locations"] = [loc]
-        props = {k: v for k, v in (("device", f.device), ("interface", f.interface),
-                                   ("path", f.path)) if v}
-        if props:
-            res["properties"] = props
-        if c.waiver is not None:
-            res["suppressions"] = [{"kind": "inSource", "justification": c.waiver.reason}]
-        results.append(res)
-    doc = {
+    head = json.dumps({
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
         "runs": [{
             "tool": {"driver": {"name": "netcfg", "version": _version(),
                                 "rules": descriptors}},
             "columnKind": "unicodeCodePoints",
-            "results": results,
+            "results": [],
         }],
+    }, indent=2)
+    # the results are the last key of the one run: what follows them closes the document
+    at = head.rindex('"results": []') + len('"results": ')
+    yield head[:at]
+    inner, first = "\n        ", True
+    for c in result.results:
+        res = _sarif_result(c, index, fallback_file)
+        yield ("[" if first else ",") + inner + json.dumps(res, indent=2).replace("\n", inner)
+        first = False
+    yield ("[]" if first else "\n      ]") + head[at + len("[]"):]
+
+
+def _sarif_result(c: Checked, index: dict[str, int], fallback_file: str | None) -> dict:
+    f = c.finding
+    file = relative(f.file or fallback_file)
+    res: dict = {
+        "ruleId": f.rule,
+        "ruleIndex": index[f.rule],
+        "level": SARIF_LEVEL[f.severity],
+        "message": {"text": f.message},
+        "partialFingerprints": {"netcfgFinding/v1": _fingerprint(f)},
     }
-    return json.dumps(doc, indent=2)
+    if file:
+        region = {"startLine": f.line or 1}
+        if f.column:
+            region["startColumn"] = f.column
+        loc: dict = {"physicalLocation": {
+            "artifactLocation": {"uri": file, "uriBaseId": "%SRCROOT%"}, "region": region}}
+        if f.device:
+            name = f.device + (f":{f.interface}" if f.interface else "")
+            loc["logicalLocations"] = [{"fullyQualifiedName": name, "kind": "object"}]
+        res["locations"] = [loc]
+    props = {k: v for k, v in (("device", f.device), ("interface", f.interface),
+                               ("path", f.path)) if v}
+    if props:
+        res["properties"] = props
+    if c.waiver is not None:
+        res["suppressions"] = [{"kind": "inSource", "justification": c.waiver.reason}]
+    return res
 
 
 # --------------------------------------------------------------------------- junit

@@ -7,6 +7,7 @@ the output formats and exit codes are lint's, plus 4 for a switch that could not
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -54,7 +55,7 @@ def verify(path: str, fmt: str, output: str | None, interval: float, max_pauses:
     lossless drops. Exit 0 all hold, 1 findings, 4 a switch could not be verified."""
     from netcfg.deploy.engine import Options
     from netcfg.fsutil import check_report
-    from netcfg.lint.cli import _emit, _fabric_file
+    from netcfg.lint.cli import _fabric_file
     from netcfg.render.plan import PlanBuilder
     from netcfg.verify import report
     from netcfg.verify.run import peer_origins, prefix_bounds, verify_fleet
@@ -64,8 +65,7 @@ def verify(path: str, fmt: str, output: str | None, interval: float, max_pauses:
         _export(path, export[1], kw)
     if on_twin:
         result = _on_twin(path, pod, rails, twin_timeout, kw)
-        out = report.render(result, fmt, _colour if output is None else _plain)
-        _emit(out, output, "verify", fmt)
+        _write(result, fmt, output)
         if output is not None or fmt != "text":
             click.echo(report.summary(result), err=True)
         sys.exit(result.exit_code)
@@ -82,11 +82,30 @@ def verify(path: str, fmt: str, output: str | None, interval: float, max_pauses:
                               peer_origins(builder, plans), prefix_bounds(fabric, set(plans)))
     finally:
         bar.close()
-    out = report.render(result, fmt, _colour if output is None else _plain)
-    _emit(out, output, "verify", fmt)
+    _write(result, fmt, output)
     if output is not None or fmt != "text":
         click.echo(report.summary(result), err=True)
     sys.exit(result.exit_code)
+
+
+def _write(result: Any, fmt: str, output: str | None) -> None:
+    """The report to stdout or `--output` as it is made (report.chunks: JSON and JUnit a
+    switch at a time, SARIF a finding at a time), ended as lint's reports are: stdout with a
+    newline, a file with one unless it has one."""
+    from netcfg.fsutil import write_report_chunks
+    from netcfg.verify import report
+
+    chunks = report.chunks(result, fmt, _colour if output is None else _plain)
+    write_report_chunks("-" if output is None else output,
+                        _ended(chunks, always=output is None), "verify", fmt)
+
+
+def _ended(chunks: Iterator[str], always: bool) -> Iterator[str]:
+    last = ""
+    for last in chunks:
+        yield last
+    if always or not last.endswith("\n"):
+        yield "\n"
 
 
 def _export(path: str, directory: str, kw: dict[str, Any]) -> None:

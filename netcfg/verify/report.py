@@ -6,9 +6,10 @@ failed ones (code scanning shows problems, not passes). Findings point at the in
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from xml.etree import ElementTree as ET
 
 from netcfg.lint import formats
@@ -16,13 +17,13 @@ from netcfg.lint.run import LintResult
 from netcfg.lint.waive import Checked
 from netcfg.verify.checks import Check
 from netcfg.verify.rules import RULES
-from netcfg.verify.run import VerifyResult
+from netcfg.verify.run import DeviceReport, VerifyResult
 
 
 def summary(result: VerifyResult) -> str:
     total, failed = result.total(), result.failed()
     warnings = sum(1 for c in failed if c.severity != "error")
-    bad = [d.device for d in result.devices if d.errors]
+    bad = result.unverified_devices()
     verdict = {0: "pass", 1: "fail"}.get(result.exit_code, "device error")
     return (f"{len(result.devices)} switch(es), {total} check(s), {len(failed) - warnings} "
             f"failed" + (f", {warnings} warning(s)" if warnings else "")
@@ -80,18 +81,37 @@ def _holds(rule: str) -> str:
 
 
 def as_json(result: VerifyResult) -> str:
-    return json.dumps({
-        "fabric": result.fabric,
-        "ok": result.exit_code == 0,
-        "exit_code": result.exit_code,
-        "summary": summary(result),
-        "seconds": round(result.seconds, 3),
-        "devices": [{"device": d.device, "nos": d.nos, "errors": d.errors,
-                     "not_checked": d.not_checked, "seconds": round(d.seconds, 3),
-                     "checks": [_check(c) for c in d.checks]} for d in result.devices],
-        "findings": [f.as_dict() | {"file": formats.relative(f.file)}
-                     for f in result.findings()],
-    }, indent=2)
+    return "".join(json_chunks(result))
+
+
+def json_chunks(result: VerifyResult) -> Iterator[str]:
+    """The JSON report a switch at a time, in the switches' order: the text
+    `json.dumps(document, indent=2)` writes for the whole document, byte for byte, without
+    the document (at gpu32768, 1.97 million checks: 4 GiB as one object). Each switch's
+    report is unpacked, written and dropped before the next."""
+    head = json.dumps({"fabric": result.fabric, "ok": result.exit_code == 0,
+                       "exit_code": result.exit_code, "summary": summary(result),
+                       "seconds": round(result.seconds, 3)}, indent=2)
+    yield head[:-2] + ",\n  \"devices\": "
+    yield from _items(({"device": d.device, "nos": d.nos, "errors": d.errors,
+                        "not_checked": d.not_checked, "seconds": round(d.seconds, 3),
+                        "checks": [_check(c) for c in d.checks]} for d in result.devices), 1)
+    yield ",\n  \"findings\": "
+    yield from _items((f.as_dict() | {"file": formats.relative(f.file)}
+                       for f in result.findings()), 1)
+    yield "\n}"
+
+
+def _items(items: Iterable[object], depth: int) -> Iterator[str]:
+    """A JSON array of `items` as json.dumps(..., indent=2) writes it at nesting `depth`
+    (the array's key at that depth), one item a chunk. json.dumps escapes every newline
+    inside a string, so each line of an item's text is indented alike."""
+    inner = "\n" + "  " * (depth + 1)
+    first = True
+    for item in items:
+        yield ("[" if first else ",") + inner + json.dumps(item, indent=2).replace("\n", inner)
+        first = False
+    yield "[]" if first else "\n" + "  " * depth + "]"
 
 
 def _check(c: Check) -> dict[str, object]:
@@ -109,50 +129,80 @@ def sarif(result: VerifyResult) -> str:
     return formats.sarif(_as_lint(result), result.file)
 
 
+def sarif_chunks(result: VerifyResult) -> Iterator[str]:
+    """`sarif`, a finding at a time (lint's writer, formats.sarif_chunks)."""
+    return formats.sarif_chunks(_as_lint(result), result.file)
+
+
 def github(result: VerifyResult) -> str:
     return formats.github(_as_lint(result), result.file)
 
 
 def junit(result: VerifyResult) -> str:
+    return "".join(junit_chunks(result))
+
+
+def junit_chunks(result: VerifyResult) -> Iterator[str]:
     """JUnit XML (Jenkins' junit-10.xsd, as lint's): a testsuite per switch, a testcase per
     check, `<failure>` for a failed error (a warning passes with its text, so the report
-    and the exit code agree); a switch that could not be verified fails its VFY020 case."""
+    and the exit code agree); a switch that could not be verified fails its VFY020 case.
+    Written a suite at a time, in the switches' order: what ElementTree writes for the whole
+    tree once `ET.indent`ed, byte for byte, without the tree (the root's counts come from
+    the result's count of checks and its failed ones, which it keeps)."""
+    failed = sum(1 for c in result.failed() if c.severity == "error")
     root = ET.Element("testsuites", name="netcfg verify")
-    tests = failures = 0
-    file = formats.relative(result.file)
-    for d in result.devices:
-        suite = ET.SubElement(root, "testsuite", name=d.device, hostname=d.device)
-        n = bad = 0
-        for c in d.checks:
-            attrs = {"classname": f"netcfg.verify.{d.device}.{c.rule}",
-                     "name": f"{c.rule} {c.subject}", "time": "0"}
-            if file:
-                attrs["file"] = file
-            case = ET.SubElement(suite, "testcase", attrs)
-            n += 1
-            if c.ok or c.severity != "error":  # a warning passes, as below lint's gate
-                ET.SubElement(case, "system-out").text = (
-                    c.message if c.ok else f"{c.severity}: {c.message}")
-            else:
-                ET.SubElement(case, "failure", type="error",
-                              message=c.message).text = f"{c.subject}: {c.message}"
-                bad += 1
-        suite.attrib.update(tests=str(n), failures=str(bad), errors="0", skipped="0",
-                            time=f"{d.seconds:.3f}")
-        tests, failures = tests + n, failures + bad
-    root.attrib.update(tests=str(tests), failures=str(failures), errors="0",
+    root.attrib.update(tests=str(result.total()), failures=str(failed), errors="0",
                        time=f"{result.seconds:.3f}")
-    ET.indent(root)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")
+    empty = ET.tostring(root, encoding="unicode")
+    file = formats.relative(result.file)
+    suites = iter(result.devices)
+    first = next(suites, None)
+    if first is None:
+        yield '<?xml version="1.0" encoding="UTF-8"?>\n' + empty
+        return
+    yield '<?xml version="1.0" encoding="UTF-8"?>\n' + empty[:-len(" />")] + ">"
+    for d in itertools.chain([first], suites):
+        yield "\n  " + ET.tostring(_suite(d, file), encoding="unicode")
+    yield "\n</testsuites>"
+
+
+def _suite(d: DeviceReport, file: str | None) -> ET.Element:
+    """One switch's testsuite, indented as the second level of the document."""
+    suite = ET.Element("testsuite", name=d.device, hostname=d.device)
+    n = bad = 0
+    for c in d.checks:
+        attrs = {"classname": f"netcfg.verify.{d.device}.{c.rule}",
+                 "name": f"{c.rule} {c.subject}", "time": "0"}
+        if file:
+            attrs["file"] = file
+        case = ET.SubElement(suite, "testcase", attrs)
+        n += 1
+        if c.ok or c.severity != "error":  # a warning passes, as below lint's gate
+            ET.SubElement(case, "system-out").text = (
+                c.message if c.ok else f"{c.severity}: {c.message}")
+        else:
+            ET.SubElement(case, "failure", type="error",
+                          message=c.message).text = f"{c.subject}: {c.message}"
+            bad += 1
+    suite.attrib.update(tests=str(n), failures=str(bad), errors="0", skipped="0",
+                        time=f"{d.seconds:.3f}")
+    ET.indent(suite, level=1)
+    return suite
 
 
 def render(result: VerifyResult, fmt: str, colour: Callable[[str, str], str]) -> str:
+    return "".join(chunks(result, fmt, colour))
+
+
+def chunks(result: VerifyResult, fmt: str, colour: Callable[[str, str], str]
+           ) -> Iterator[str]:
+    """The report in `fmt` as it is written: JSON and JUnit a switch at a time, SARIF a
+    finding at a time (`--output` and stdout take it chunk by chunk); text and GitHub's
+    lines whole (they hold counts and the failed checks only)."""
     if fmt == "json":
-        return as_json(result)
+        return json_chunks(result)
     if fmt == "sarif":
-        return sarif(result)
+        return sarif_chunks(result)
     if fmt == "junit":
-        return junit(result)
-    if fmt == "github":
-        return github(result)
-    return text(result, colour)
+        return junit_chunks(result)
+    return iter([github(result) if fmt == "github" else text(result, colour)])

@@ -71,6 +71,8 @@ class Reports(Sequence[DeviceReport]):
         #: per switch, kept unpacked: whether it could not be verified, its failed checks
         #: (what the exit code and the findings need, without unpacking every report again)
         self._failed: list[tuple[bool, list[Check]]] = []
+        #: the switches that could not be verified, by name (the summary names them)
+        self._unverified: list[str] = []
         self._total = 0
         for report in reports:
             self.append(report)
@@ -82,6 +84,8 @@ class Reports(Sequence[DeviceReport]):
         """A report packed already (`packed(report)`)."""
         self._packed.append(kept.report)
         self._failed.append((kept.unverified, kept.failed))
+        if kept.unverified:
+            self._unverified.append(kept.device)
         self._total += kept.checks
 
     def failed(self) -> list[Check]:
@@ -94,6 +98,9 @@ class Reports(Sequence[DeviceReport]):
     def unverified(self) -> bool:
         """Some switch could not be verified."""
         return any(errors for errors, _ in self._failed)
+
+    def unverified_devices(self) -> list[str]:
+        return list(self._unverified)
 
     def __len__(self) -> int:
         return len(self._packed)
@@ -121,12 +128,13 @@ class Packed:
     unverified: bool
     failed: list[Check]
     checks: int
+    device: str = ""
 
 
 def packed(report: DeviceReport) -> Packed:
     return Packed(zlib.compress(pickle.dumps(report, pickle.HIGHEST_PROTOCOL), 1),
                   bool(report.errors), [c for c in report.checks if not c.ok],
-                  len(report.checks))
+                  len(report.checks), report.device)
 
 
 def _unpack(packed: bytes) -> DeviceReport:
@@ -151,6 +159,12 @@ class VerifyResult:
         if isinstance(self.devices, Reports):
             return self.devices.total()
         return sum(len(d.checks) for d in self.devices)
+
+    def unverified_devices(self) -> list[str]:
+        """The switches that could not be verified (no report unpacked to name them)."""
+        if isinstance(self.devices, Reports):
+            return self.devices.unverified_devices()
+        return [d.device for d in self.devices if d.errors]
 
     def failed(self) -> list[Check]:
         if isinstance(self.devices, Reports):
