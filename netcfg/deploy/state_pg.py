@@ -9,10 +9,15 @@ keyed by fabric name; one database serves many fabrics.
     netcfg_events(id, fabric, run, line)              its journal, one JSON event per row
     netcfg_saved(fabric, run, kind, device, text)     backup / candidate configs
     netcfg_locks(fabric, device, holder)              who holds a device (for the message)
+    netcfg_switch_locks(switch, holder)               who holds a switch, of any fabric
 
 A device lock is a session-level advisory lock on its own connection: PostgreSQL decides who
 holds it, and it is free the moment the holder's connection ends, killed or not (the holder
 row it leaves is then reported as a stale lock, as the local directory's lock files are).
+The same session holds the switch's advisory lock, keyed by the address and port netcfg
+connects to and by nothing of the fabric: runners of any fabric of the database, on any
+machine, exclude each other on one switch. The machine's switch lock (runs.machine_locks) is
+taken too, so a directory state's run on the same machine is held off as well.
 Backups hold device password hashes: the database's access control is theirs to keep.
 """
 
@@ -46,6 +51,8 @@ CREATE TABLE IF NOT EXISTS netcfg_saved (
 CREATE TABLE IF NOT EXISTS netcfg_locks (
     fabric text NOT NULL, device text NOT NULL, holder text NOT NULL,
     PRIMARY KEY (fabric, device));
+CREATE TABLE IF NOT EXISTS netcfg_switch_locks (
+    switch text PRIMARY KEY, holder text NOT NULL);
 """
 
 #: the advisory lock that serialises schema creation (two first runs at once)
@@ -116,9 +123,17 @@ class PgState:
         return self._written
 
 
-def holder_record(run_id: str) -> str:
-    return json.dumps({"run": run_id, "pid": os.getpid(), "host": socket.gethostname(),
-                       "time": time.time()})
+def switch_lock_key(switch: str) -> int:
+    """The advisory lock of a switch (`runs.switch_key`: its address and port), the same
+    for every fabric of the database (a fabric name never starts with a NUL)."""
+    digest = hashlib.sha256(f"\0switch\0{switch}".encode()).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
+
+
+def holder_record(run_id: str, state: str | None = None) -> str:
+    record = {"run": run_id, "pid": os.getpid(), "host": socket.gethostname(),
+              "time": time.time()}
+    return json.dumps({**record, "state": state} if state else record)
 
 
 def parse_record(text: str | None) -> dict[str, Any] | None:
@@ -137,6 +152,7 @@ from netcfg.deploy.runs import (  # noqa: E402 - runs imports us lazily
     FleetLock,
     LockHeld,
     Run,
+    _who,
 )
 
 
@@ -248,41 +264,74 @@ class PgRun(Run):
 
 class PgLock(DeviceLock):
     """A device lock as a PostgreSQL advisory lock, on a connection of its own (a session's
-    advisory locks are re-entrant: two locks on one session would not exclude each other)."""
+    advisory locks are re-entrant: two locks on one session would not exclude each other).
+
+    With `switch` (`runs.switch_key` of the target's address) the same session also holds the
+    switch's advisory lock (`switch_lock_key`, the same for every fabric and every machine
+    using the database), and the machine's switch lock is taken as a directory state's run
+    takes it (`machine_locks()/SWITCH.lock`, flock): a run of a directory state on this
+    machine, and a run of any fabric of the database anywhere, are held off the switch."""
 
     def __init__(self, state: Any, device: str, run_id: str, shared: bool = False,
                  switch: str | None = None) -> None:
-        """`switch` is not used: the advisory lock is keyed by fabric and device name, and
-        every runner of the database, on any machine, takes the same one."""
+        from netcfg.deploy.runs import machine_locks, private_dir
+
         assert isinstance(state, PgState)
         self.pg, self.device, self.run_id, self.shared = state, device, run_id, shared
+        self.where, self.switch = str(state), switch
+        #: the machine's lock file of the switch (DeviceLock._take holds it), None without
+        self.switch_path = (private_dir(machine_locks()) / f"{switch}.lock"
+                            if switch is not None else None)
         self.stale: dict[str, Any] | None = None
+        self._fds: list[int] = []
         self._session: psycopg.Connection[Any] | None = None
 
     def acquire(self) -> PgLock:
-        state, key = self.pg, self.pg.lock_key(self.device)
+        try:
+            if self.switch_path is not None:  # the machine's first: no database round trip
+                self._fds.append(self._take(self.switch_path))
+            self._take_pg()
+        except BaseException:
+            self.release()
+            raise
+        return self
+
+    def _take_pg(self) -> None:
+        state = self.pg
+        take = "pg_try_advisory_lock_shared" if self.shared else "pg_try_advisory_lock"
         session = state.connect()
         try:
-            take = "pg_try_advisory_lock_shared" if self.shared else "pg_try_advisory_lock"
-            row = session.execute(f"SELECT {take}(%s)", (key,)).fetchone()
+            row = session.execute(f"SELECT {take}(%s)", (state.lock_key(self.device),)).fetchone()
             if not (row and row[0]):
                 holder = parse_record(self._holder())
                 who = (f"run {holder.get('run')} (pid {holder.get('pid')} on "
                        f"{holder.get('host')})" if holder else "a netcfg diff reading it")
                 raise LockHeld(f"{self.device} is locked by {who}")
+            if self.switch is not None:
+                row = session.execute(f"SELECT {take}(%s)",
+                                      (switch_lock_key(self.switch),)).fetchone()
+                if not (row and row[0]):
+                    raise LockHeld(f"{self.device} is locked by "
+                                   f"{_who(parse_record(self._switch_holder()), self.where)}")
         except BaseException:
-            session.close()
+            session.close()  # ends the session, and with it whatever it took
             raise
         self._session = session
-        if not self.shared:
-            previous = parse_record(self._holder())
-            if previous and previous.get("run") != self.run_id:
+        if self.shared:
+            return
+        mine = holder_record(self.run_id, self.where)
+        for previous in (parse_record(self._holder()), parse_record(self._switch_holder())):
+            if previous and previous.get("run") != self.run_id and self.stale is None:
                 self.stale = previous
+        state.db().execute(
+            "INSERT INTO netcfg_locks (fabric, device, holder) VALUES (%s, %s, %s) "
+            "ON CONFLICT (fabric, device) DO UPDATE SET holder = EXCLUDED.holder",
+            (state.fabric, self.device, mine))
+        if self.switch is not None:
             state.db().execute(
-                "INSERT INTO netcfg_locks (fabric, device, holder) VALUES (%s, %s, %s) "
-                "ON CONFLICT (fabric, device) DO UPDATE SET holder = EXCLUDED.holder",
-                (state.fabric, self.device, holder_record(self.run_id)))
-        return self
+                "INSERT INTO netcfg_switch_locks (switch, holder) VALUES (%s, %s) "
+                "ON CONFLICT (switch) DO UPDATE SET holder = EXCLUDED.holder",
+                (self.switch, mine))
 
     def _holder(self) -> str | None:
         row = self.pg.db().execute(
@@ -290,24 +339,43 @@ class PgLock(DeviceLock):
             (self.pg.fabric, self.device)).fetchone()
         return row[0] if row else None
 
+    def _switch_holder(self) -> str | None:
+        if self.switch is None:
+            return None
+        row = self.pg.db().execute("SELECT holder FROM netcfg_switch_locks WHERE switch = %s",
+                                   (self.switch,)).fetchone()
+        return row[0] if row else None
+
     def release(self) -> None:
         session, self._session = self._session, None
-        if session is None:
-            return
+        try:
+            if session is not None:
+                self._release_pg(session)
+        finally:
+            super().release()  # the machine's switch lock, if taken
+
+    def _release_pg(self, session: psycopg.Connection[Any]) -> None:
         try:
             if not self.shared:  # a clean release leaves no record to call stale
                 self.pg.db().execute(
                     "DELETE FROM netcfg_locks WHERE fabric = %s AND device = %s",
                     (self.pg.fabric, self.device))
+                if self.switch is not None:
+                    self.pg.db().execute("DELETE FROM netcfg_switch_locks WHERE switch = %s",
+                                         (self.switch,))
         finally:
             try:  # unlocked now: the server ends a closed session's backend a moment later,
                 # and a run that takes the device next (a rollback after a push) must find it
                 # free
-                take = "pg_advisory_unlock_shared" if self.shared else "pg_advisory_unlock"
-                session.execute(f"SELECT {take}(%s)", (self.pg.lock_key(self.device),))
+                give = "pg_advisory_unlock_shared" if self.shared else "pg_advisory_unlock"
+                keys = [self.pg.lock_key(self.device)]
+                if self.switch is not None:
+                    keys.append(switch_lock_key(self.switch))
+                for key in keys:
+                    session.execute(f"SELECT {give}(%s)", (key,))
             except Exception:  # noqa: BLE001 - closing the session frees it anyway
                 pass
-            session.close()  # ends the session, and with it the advisory lock
+            session.close()  # ends the session, and with it the advisory locks
 
 
 #: the netcfg_locks row a rollback holding the fleet lock leaves (no device is named so)
