@@ -60,10 +60,16 @@ class _Setup:
     """Everything a deploy command needs, or a clean exit with the reason."""
 
     def __init__(self, path: str, kw: dict[str, Any],
-                 skip_deadlock: bool | None = None) -> None:
+                 skip_deadlock: bool | None = None, lazy: bool = False) -> None:
         """`skip_deadlock`: None runs no deadlock gate (diff, rollback); False runs it (push);
-        True skips it and says so (push --no-deadlock-check)."""
-        from netcfg.deploy.desired import DesiredError, desired_configs, with_history
+        True skips it and says so (push --no-deadlock-check). `lazy` (verify): each device's
+        config made when asked, not held (`lazy_desired`; `desired` stays empty)."""
+        from netcfg.deploy.desired import (
+            DesiredError,
+            LazyDesired,
+            desired_configs,
+            with_history,
+        )
         from netcfg.deploy.runs import open_state
         from netcfg.deploy.targets import (
             TargetError,
@@ -105,10 +111,11 @@ class _Setup:
                 _fail("no switch matches the selection")
             targets = (from_devices_file(fabric, chosen, Path(kw["connect"])) if kw["connect"]
                        else from_intent(fabric, chosen, base))
-            self.desired = with_history(
-                desired_configs(fabric, result.physics, chosen,
-                                Path(kw["configs"]) if kw["configs"] else None, base),
-                self.state)
+            configs = Path(kw["configs"]) if kw["configs"] else None
+            self.desired = {} if lazy else with_history(
+                desired_configs(fabric, result.physics, chosen, configs, base), self.state)
+            self.lazy_desired = LazyDesired(fabric, result.physics, chosen, configs, base,
+                                            self.state) if lazy else None
             self.targets = with_trust(targets, ca_file=kw["ca_file"],
                                       known_hosts=kw["known_hosts"],
                                       insecure_tls=kw["insecure_tls"],

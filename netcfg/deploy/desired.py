@@ -4,6 +4,9 @@ facts come from the intent's plan, so drift and post-checks speak of PFC, ECN an
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
@@ -39,12 +42,24 @@ class DesiredError(Exception):
 def desired_configs(fabric: Fabric, physics: Physics, devices: list[Device],
                     configs: Path | None = None, base: Path | None = None) -> dict[str, Desired]:
     """`base`: the inventory directory (a session key's file is relative to it)."""
-    builder = PlanBuilder(fabric, physics)
-    out: dict[str, Desired] = {}
-    secrets = _Placeholders(fabric, base)
-    root = Hashes(fabric)
-    for dev in devices:
-        plan = builder.plan(dev)
+    make = DesiredMaker(fabric, physics, configs, base)
+    return {dev.name: make(dev) for dev in devices}
+
+
+class DesiredMaker:
+    """One device's Desired as `desired_configs` makes each: its plan, its config rendered
+    (or read from `configs`), the hash and the secrets filled."""
+
+    def __init__(self, fabric: Fabric, physics: Physics, configs: Path | None = None,
+                 base: Path | None = None) -> None:
+        self.fabric, self.configs = fabric, configs
+        self.builder = PlanBuilder(fabric, physics)
+        self.secrets = _Placeholders(fabric, base)
+        self.root = Hashes(fabric)
+
+    def __call__(self, dev: Device) -> Desired:
+        fabric, configs = self.fabric, self.configs
+        plan = self.builder.plan(dev)
         if configs is None:
             text = render_plan(plan)
         else:
@@ -56,19 +71,52 @@ def desired_configs(fabric: Fabric, physics: Physics, devices: list[Device],
             except UnicodeDecodeError:
                 raise DesiredError(f"{dev.name}: cannot read {path}: not UTF-8") from None
         try:  # rendered here (files `netcfg render` wrote have the hash filled in)
-            text = root.fill(text)
+            text = self.root.fill(text)
         except CredentialError as exc:
             raise DesiredError(str(exc)) from None
         stored = text  # kept at rest with the placeholders (runs/*/candidate)
-        text = secrets.fill(text)
+        text = self.secrets.fill(text)
         if stored != text:  # what stands where a secret goes is masked, whoever's it is
             remember_shapes(stored)
         nos = vendor(plan.nos)
-        out[dev.name] = Desired(text, nos.expected(plan), partial(nos.read, plan=plan),
-                                device_wins=device_wins(fabric.loaded.intent),
-                                preserve=tuple(fabric.loaded.intent.management.preserve),
-                                stored=stored if stored != text else None)
-    return out
+        return Desired(text, nos.expected(plan), partial(nos.read, plan=plan),
+                       device_wins=device_wins(fabric.loaded.intent),
+                       preserve=tuple(fabric.loaded.intent.management.preserve),
+                       stored=stored if stored != text else None)
+
+
+class LazyDesired(Mapping[str, Desired]):
+    """`with_history(desired_configs(...), state)` for a command that needs one device's at a
+    time (verify: gpu32768's 2,560 configs and plans held together are about 0.7 GiB). Every
+    device's is made once here and dropped, so a config that cannot be made (a file missing,
+    a secret unreadable) still stops the command before any device is touched; each is made
+    again when asked, and not kept. The fleet's workers ask from their threads: one is made
+    at a time."""
+
+    def __init__(self, fabric: Fabric, physics: Physics, devices: list[Device],
+                 configs: Path | None = None, base: Path | None = None,
+                 state: State | None = None) -> None:
+        from netcfg.deploy.runs import last_written
+
+        self._make = DesiredMaker(fabric, physics, configs, base)
+        self._devices = {d.name: d for d in devices}
+        self._written = last_written(state) if state is not None else None
+        self._lock = threading.Lock()
+        for dev in devices:
+            self._make(dev)
+
+    def __getitem__(self, name: str) -> Desired:
+        with self._lock:
+            made = self._make(self._devices[name])
+        if self._written is None:
+            return made
+        return replace(made, written=self._written.get(name))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._devices)
+
+    def __len__(self) -> int:
+        return len(self._devices)
 
 
 class _Placeholders:

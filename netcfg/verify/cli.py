@@ -58,7 +58,7 @@ def verify(path: str, fmt: str, output: str | None, interval: float, max_pauses:
     from netcfg.lint.cli import _fabric_file
     from netcfg.render.plan import PlanBuilder
     from netcfg.verify import report
-    from netcfg.verify.run import peer_origins, prefix_bounds, verify_fleet
+    from netcfg.verify.run import Plans, peer_origins, prefix_bounds, verify_fleet
 
     check_report(output)  # before any switch is read
     if export is not None:
@@ -69,15 +69,16 @@ def verify(path: str, fmt: str, output: str | None, interval: float, max_pauses:
         if output is not None or fmt != "text":
             click.echo(report.summary(result), err=True)
         sys.exit(result.exit_code)
-    setup = _Setup(path, kw)
+    setup = _Setup(path, kw, lazy=True)  # a switch's config and plan made on its turn
     fabric, physics = setup.validation.fabric, setup.validation.physics
     assert fabric is not None and physics is not None  # _Setup exits otherwise
     builder = PlanBuilder(fabric, physics)
-    plans = {t.name: builder.plan(fabric.devices[t.name]) for t in setup.targets}
+    plans = Plans(builder, [fabric.devices[t.name] for t in setup.targets])
+    assert setup.lazy_desired is not None
     opts = Options(timeout=kw["timeout"], workers=kw["workers"])
     bar = Progress(len(setup.targets), "verifying")
     try:
-        result = verify_fleet(setup.targets, plans, setup.desired, opts, setup.state,
+        result = verify_fleet(setup.targets, plans, setup.lazy_desired, opts, setup.state,
                               fabric.name, _fabric_file(path), bar, interval, max_pauses,
                               peer_origins(builder, plans), prefix_bounds(fabric, set(plans)))
     finally:

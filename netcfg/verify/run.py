@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import pickle
 import tempfile
+import threading
 import time
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, overload
@@ -38,7 +39,7 @@ from netcfg.verify.collect import DeviceState, collect, read_state
 if TYPE_CHECKING:
     from netcfg.deploy.runs import State
     from netcfg.render.plan import PlanBuilder
-    from netcfg.topology.fabric import Fabric
+    from netcfg.topology.fabric import Device, Fabric
     from netcfg.validate import Validation
 
 EXIT_FINDINGS, EXIT_DEVICE = 1, 4
@@ -249,8 +250,8 @@ def _error(report: DeviceReport, message: str) -> None:
     report.checks.append(Check("VFY020", report.device, None, False, message))
 
 
-def verify_fleet(targets: list[Target], plans: dict[str, DevicePlan],
-                 desired: dict[str, Desired], opts: Options, state: State | None,
+def verify_fleet(targets: list[Target], plans: Mapping[str, DevicePlan],
+                 desired: Mapping[str, Desired], opts: Options, state: State | None,
                  fabric: str, file: str | None,
                  progress: Callable[[object], None] | None = None, interval: float = 0.0,
                  max_pauses: int = 0, origins: dict[str, int] | None = None,
@@ -341,7 +342,7 @@ def verify_validated(validation: Validation, connect: Path, devices: tuple[str, 
                      max_pauses: int = 0) -> VerifyResult:
     """`netcfg verify` for a validated intent and a devices file (`api.verify`). Raises
     TargetError for a selection or devices file that cannot be used."""
-    from netcfg.deploy.desired import desired_configs, with_history
+    from netcfg.deploy.desired import LazyDesired
     from netcfg.deploy.targets import TargetError, from_devices_file, select, with_trust
     from netcfg.render.plan import PlanBuilder
 
@@ -351,17 +352,35 @@ def verify_validated(validation: Validation, connect: Path, devices: tuple[str, 
     if not chosen:
         raise TargetError("no switch matches the selection")
     targets = with_trust(from_devices_file(fabric, chosen, connect))
-    desired = desired_configs(fabric, physics, chosen, None, base)
-    if state is not None:
-        desired = with_history(desired, state)
+    desired = LazyDesired(fabric, physics, chosen, None, base, state)
     builder = PlanBuilder(fabric, physics)
-    plans = {d.name: builder.plan(d) for d in chosen}
+    plans = Plans(builder, chosen)
     return verify_fleet(targets, plans, desired, Options(timeout=timeout, workers=workers),
                         state, fabric.name, file, None, interval, max_pauses,
                         peer_origins(builder, plans), prefix_bounds(fabric, set(plans)))
 
 
-def peer_origins(builder: PlanBuilder, plans: dict[str, DevicePlan]) -> dict[str, int]:
+class Plans(Mapping[str, DevicePlan]):
+    """The selected switches' plans, each built when asked and not held: a fleet's workers
+    need one switch's at a time (the configs rendered from them likewise: LazyDesired)."""
+
+    def __init__(self, builder: PlanBuilder, devices: Iterable[Device]) -> None:
+        self.builder = builder
+        self._devices = {d.name: d for d in devices}
+        self._lock = threading.Lock()
+
+    def __getitem__(self, name: str) -> DevicePlan:
+        with self._lock:
+            return self.builder.plan(self._devices[name])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._devices)
+
+    def __len__(self) -> int:
+        return len(self._devices)
+
+
+def peer_origins(builder: PlanBuilder, plans: Mapping[str, DevicePlan]) -> dict[str, int]:
     """How many prefixes each BGP peer of the selected switches originates (from its own
     plan; checks.originated)."""
     fabric = builder.fabric
