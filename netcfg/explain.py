@@ -7,6 +7,7 @@ their inputs with sources, then each step as `= formula` with the term in bytes.
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -226,7 +227,7 @@ class _Explainer:
                     "topology (netcfg/topology/paths.py)")]
         subnets, blocks = dev.server_subnets(), dev.server_blocks()
         if subnets:
-            shown = ", ".join(f"{b} ({b.num_addresses // 2} /31s)" for b in blocks[:4])
+            shown = ", ".join(_block(b, subnets) for b in blocks[:4])
             rows.append(Row("server blocks", shown + (" ..." if len(blocks) > 4 else ""),
                             "addressing.host_links, in link order"))
             if caps.server_subnets == "blocks":
@@ -497,3 +498,15 @@ def explain(fabric: Fabric, device: Device, port: Port | None = None,
             physics: Physics | None = None) -> list[Section]:
     ex = _Explainer(fabric, physics)
     return ex.port(port) if port is not None else ex.device(device)
+
+
+def _block(block: ipaddress.IPv4Network, subnets: list[ipaddress.IPv4Network]) -> str:
+    """A server block as an engineer counts it: the server links (one /31 each) inside it,
+    and the /31s it covers that no device holds (a lone /31 takes its free neighbour
+    along: `10.128.1.0/27 (15 server links + 1 unused /31)`)."""
+    links = sum(1 for s in subnets if s.subnet_of(block))
+    unused = block.num_addresses // 2 - links
+    text = f"{block} ({links} server link{'s' if links != 1 else ''}"
+    if unused:
+        text += f" + {unused} unused /31{'s' if unused != 1 else ''}"
+    return text + ")"

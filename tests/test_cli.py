@@ -55,12 +55,12 @@ def test_explain_shows_the_routing_design():
     Multivendor SONiC leaf-su2-r1: 16 servers = 16 /31s = a /27, announced as that block,
     BFD asked for but not rendered; a spine passes routes on."""
     leaf = _routing_rows("inventories/example", "leaf-su1-r1")
-    assert leaf["server blocks"]["value"] == "10.2.0.0/26 (32 /31s)"
+    assert leaf["server blocks"]["value"] == "10.2.0.0/26 (32 server links)"
     assert leaf["announces"]["value"] == "loopback /32; each of its 32 server /31s as it is"
     assert leaf["ecmp width offered"]["value"].startswith("32 links toward leaf-su1-r")
     assert leaf["bfd to spines (group SPINE)"]["value"] == "300 ms x 3"
     sonic = _routing_rows("inventories/multivendor", "leaf-su2-r1")
-    assert sonic["server blocks"]["value"] == "10.128.1.0/27 (16 /31s)"
+    assert sonic["server blocks"]["value"] == "10.128.1.0/27 (16 server links)"
     assert "the blocks of several subnets" in sonic["announces"]["value"]
     assert sonic["bfd to spines (group SPINE)"]["value"].endswith("sonic renders none (CAP011)")
     spine = _routing_rows("inventories/multivendor", "spine-pod1-1")
