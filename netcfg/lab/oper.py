@@ -74,6 +74,10 @@ class ConfigFacts:
     ports: dict[str, PortFacts] = field(default_factory=dict)
     neighbors: dict[str, NeighborFacts] = field(default_factory=dict)
     networks: int = 0
+    #: the ports' subnets, made on the first `_port_of` once the reader is done: each
+    #: session's link was found by parsing every port's address again (ports x sessions)
+    _subnets: tuple[dict[Any, int], set[tuple[int, int]], list[str]] | None = field(
+        default=None, init=False, repr=False, compare=False)
 
 
 @dataclass
@@ -253,12 +257,15 @@ class Wiring:
         other = theirs.ports.get(far[1])
         return other is not None and not other.shutdown
 
-    def lldp(self, device: str) -> dict[str, LldpNeighbor]:
+    def lldp(self, device: str, only: str | None = None) -> dict[str, LldpNeighbor]:
+        """The device's LLDP neighbours by local port; `only`: that port's alone (NAPALM's
+        Junos driver asks a port at a time: the whole table for each made a core's LLDP
+        quadratic in its ports)."""
         mine = self.facts(device)
         out: dict[str, LldpNeighbor] = {}
         if mine is None:
             return out
-        for port in mine.ports:
+        for port in mine.ports if only is None else [p for p in (only,) if p in mine.ports]:
             far = self.far_end(device, port)
             if far is None or far[0] not in self.emulators or not self.link_up(device, port,
                                                                                 mine):
@@ -314,12 +321,21 @@ class Wiring:
 
 
 def _port_of(facts: ConfigFacts, address: str) -> str | None:
-    """The local port whose subnet holds `address` (the session's link)."""
+    """The local port whose subnet holds `address` (the session's link): the first, in the
+    config's order, where several do."""
+    if facts._subnets is None:
+        first: dict[Any, int] = {}
+        names = list(facts.ports)
+        for at, name in enumerate(names):
+            own = facts.ports[name].address
+            if own:
+                first.setdefault(ipaddress.ip_interface(own).network, at)
+        facts._subnets = (first, {(n.version, n.prefixlen) for n in first}, names)
+    first, lengths, names = facts._subnets
     ip = ipaddress.ip_address(address)
-    for name, port in facts.ports.items():
-        if port.address and ip in ipaddress.ip_interface(port.address).network:
-            return name
-    return None
+    found = [first[net] for version, length in lengths if version == ip.version
+             and (net := ipaddress.ip_network(f"{ip}/{length}", strict=False)) in first]
+    return names[min(found)] if found else None
 
 
 F = TypeVar("F", bound=Callable[..., Any])

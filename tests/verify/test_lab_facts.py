@@ -44,3 +44,31 @@ def test_state_faults_from_the_command_line():
         parse_state_fault("swap,leaf-su1-r1,Ethernet9/1")
     result = CliRunner().invoke(main, ["lab", str(MULTIVENDOR), "--state-fault", "storm,x,y"])
     assert result.exit_code == 2 and "unknown state fault 'storm'" in result.output
+
+
+def test_a_session_s_port_is_the_first_whose_subnet_holds_the_peer():
+    """The lab finds each session's local port through an index of the ports' subnets; the
+    answer is the definition's, by the standard library's containment: the first port, in
+    the config's order, whose interface network holds the address (IPv4 and IPv6, nested
+    and overlapping subnets, ports without an address)."""
+    import ipaddress
+    import random
+
+    from netcfg.lab.oper import ConfigFacts, PortFacts, _port_of
+
+    rng = random.Random(40)
+    for _ in range(200):
+        facts = ConfigFacts()
+        for i in range(rng.randint(0, 16)):
+            pick = rng.random()
+            address = (f"10.0.{rng.randint(0, 3)}.{rng.randint(0, 7)}/"
+                       f"{rng.choice([24, 29, 30, 31, 32])}" if pick < 0.6 else
+                       f"fd00::{rng.randint(0, 9)}/{rng.choice([64, 127, 128])}"
+                       if pick < 0.8 else None)
+            facts.ports[f"Ethernet{i}"] = PortFacts(address=address)
+        for peer in [f"10.0.{rng.randint(0, 3)}.{rng.randint(0, 7)}" for _ in range(8)] + \
+                [f"fd00::{rng.randint(0, 9)}" for _ in range(4)]:
+            ip = ipaddress.ip_address(peer)
+            want = next((name for name, p in facts.ports.items() if p.address
+                         and ip in ipaddress.ip_interface(p.address).network), None)
+            assert _port_of(facts, peer) == want, (facts.ports, peer)

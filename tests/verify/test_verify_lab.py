@@ -574,3 +574,19 @@ def test_lab_junos_queue_blocks_are_a_real_junos_s(verify_lab: VerifyLab):
     assert "\n".join(queue_block(3, "roce")) in text
     got = junos.queue_drops(text)
     assert len(got) == 16 and {tuple(q) for q in got.values()} == {(0, 3, 6, 7)}
+
+
+def test_a_port_s_lldp_is_its_row_of_the_whole_table(verify_lab: VerifyLab):
+    """NAPALM's Junos driver asks LLDP a port at a time: the lab answers that port's row
+    alone (not the whole table for each port), the row the whole table has."""
+    from .conftest import CORE
+
+    w = verify_lab.wiring
+
+    def rows() -> tuple[dict, dict, dict]:
+        table = w.lldp(CORE)
+        return table, {p: w.lldp(CORE, p) for p in table}, w.lldp(CORE, "et-9/9/9")
+
+    table, each, unknown = verify_lab.lab.call(rows)
+    assert table and unknown == {}
+    assert all(each[p] == {p: table[p]} for p in table)

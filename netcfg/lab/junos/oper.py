@@ -156,9 +156,7 @@ def _bgp_summary(sessions: list[Session]) -> str:
 
 def _lldp(dev: JunosEmulator, wiring: Wiring, only: str | None) -> str:
     items = []
-    for port, n in wiring.lldp(dev.name).items():
-        if only and only != port:
-            continue
+    for port, n in wiring.lldp(dev.name, only or None).items():
         items.append(
             "<lldp-neighbor-information>"
             f"<lldp-local-port-id>{port}</lldp-local-port-id>"
