@@ -4,6 +4,7 @@ state), each command a subprocess as a user runs it.
 
     python benchmarks/bench_verify.py [--switches 200] [--workers 16] [--interval 1] [--runs 1]
     python benchmarks/bench_verify.py --inventory inventories/gpu32768 [--device GLOB ...]
+        [--format json|junit|sarif|text] [--vendor-data ../shared]
 
 The fleet is bench_deploy's (the deploy tests' five-NOS inventory with as many pods as
 needed), or with --inventory every switch of that inventory (gpu32768: its 2,560 SONiC
@@ -106,6 +107,8 @@ def main() -> None:
     ap.add_argument("--interval", type=float, default=1.0)
     ap.add_argument("--runs", type=int, default=1, help="verify runs after the one push")
     ap.add_argument("--format", default="json", help="verify's --format (json: every check)")
+    ap.add_argument("--vendor-data", type=Path,
+                    help="the lab's --vendor-data (the SKUs' own files: ../shared)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="netcfg-bench-") as tmp:
         if args.inventory is not None:
@@ -115,6 +118,8 @@ def main() -> None:
         else:
             inventory = fleet_inventory(Path(tmp), args.switches)
             serve = ["--limit", str(args.switches)]
+        if args.vendor_data is not None:
+            serve += ["--vendor-data", str(args.vendor_data.resolve())]
         devices = Path(tmp) / "lab-devices.yaml"
         start = time.perf_counter()
         lab = subprocess.Popen([sys.executable, "-m", "netcfg", "lab", str(inventory), *serve,
