@@ -130,7 +130,22 @@ class DeployAdapter:
                    candidate: dict[str, tuple[str, str]]) -> list[str]:
         """What replacing `running` by `candidate` (both as `sections` splits them) does that
         takes links down by itself, beyond the lines' own meaning, one phrase each: a push
-        refuses it unless the operator allows it (`--allow-disruptive`). None by default."""
+        refuses it unless the operator allows it (`--allow-disruptive`). The gate's one
+        policy (docs/deploy.md): only a switch with a port in service (`in_service`) has
+        traffic for a change to stop; on one without, as fresh from the factory on most
+        NOSes, nothing is named. Otherwise the NOS's own entries (`disrupts`)."""
+        return self.disrupts(running, candidate) if self.in_service(running) else []
+
+    def in_service(self, running: dict[str, tuple[str, str]]) -> bool:
+        """Whether the running sections leave a front-panel port up and able to carry
+        traffic, by the NOS's own defaults (docs/render-<nos>.md). True by default: a NOS
+        that cannot tell is gated."""
+        return True
+
+    def disrupts(self, running: dict[str, tuple[str, str]],
+                 candidate: dict[str, tuple[str, str]]) -> list[str]:
+        """The NOS's disruptive changes, each with its vendor source, asked only of a switch
+        in service (`disruptive`). None by default."""
         return []
 
     def add_sections(self, running: str, candidate: str, keys: list[str]) -> str:

@@ -94,7 +94,8 @@ def pushes_secrets_and_shows_them_nowhere(
                                             case.rule, monkeypatch)
             monkeypatch.setenv(case.variable, case.value)
         outputs = [netcfg("diff", *common, check=3)]
-        # a factory NX-OS spine's first push splits its cages (--allow-disruptive)
+        # a factory SONiC box (every port up) gets its pools by `config qos reload`
+        # (--allow-disruptive)
         pushed = netcfg("push", *common, "--allow-disruptive", "--format", "json", check=0)
         report = json.loads(pushed.stdout)
         assert {d["device"]: d["status"] for d in report["devices"]} == dict.fromkeys(

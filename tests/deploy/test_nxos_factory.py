@@ -11,7 +11,8 @@ default mode (L3) of a port with no mode line; the routed-port default (`shutdow
 observed and from Cisco's own cisco.nxos collection. The lines this test expects to survive
 are read from that file, not from netcfg. The queuing gate rests on Cisco's Nexus 9000 QoS
 guide 10.5(x), "Configuring Queuing and Scheduling": "Changes are disruptive." (quoted in
-docs/render-nxos.md). The breakout line a factory spine lacks is gated as well
+docs/render-nxos.md). Every change is named only once a port is in service (the gate's one
+policy, docs/deploy.md): the factory switch's first push, its breakout included, is not
 (tests/deploy/test_disruptive.py)."""
 
 from __future__ import annotations
@@ -185,7 +186,8 @@ def test_queuing_changes_are_named_where_the_switch_applies_them():
     policy = ("policy-map type queuing OUT\n  class type queuing c-out-8q-q3\n"
               "    bandwidth remaining percent {}\n")
     system = "system qos\n  service-policy type queuing output OUT\n"
-    port = "interface Ethernet1/{}\n  mtu 9216\n  service-policy type queuing output {}\n"
+    port = ("interface Ethernet1/{}\n  mtu 9216\n  service-policy type queuing output {}\n"
+            "  no shutdown\n")
     running = adapter.sections(policy.format(50) + "policy-map type queuing P\n"
                                + system + port.format(1, "P") + port.format(2, "P"))
     same = adapter.sections(policy.format(50) + "policy-map type queuing P\n"

@@ -41,8 +41,14 @@ class CumulusDeploy(DeployAdapter):
     def driver_options(self, target: Target, timeout: int, workdir: Path) -> dict[str, Any]:
         return netmiko_options(target, timeout)
 
-    def disruptive(self, running: dict[str, tuple[str, str]],
-                   candidate: dict[str, tuple[str, str]]) -> list[str]:
+    def in_service(self, running: dict[str, tuple[str, str]]) -> bool:
+        """A swp port configured and not set down ("By default, Cumulus Linux disables all
+        data plane ports", Quick Start Guide; NVUE brings a configured port up): NVIDIA's
+        factory startup.yaml configures none."""
+        return _ports_up(_trees(running))
+
+    def disrupts(self, running: dict[str, tuple[str, str]],
+                 candidate: dict[str, tuple[str, str]]) -> list[str]:
         """What restarts switchd or FRR, or rebuilds a cage, where something runs that it takes
         down (docs/render-cumulus.md, "Changes that restart switchd or FRR"):
 
@@ -56,15 +62,10 @@ class CumulusDeploy(DeployAdapter):
           "the FRR service will restart, affecting all configured routing protocols" (5.15
           BFD page).
 
-        switchd and breakouts disrupt only where the running configuration has swp ports (NVUE
-        brings a configured port up; "By default, Cumulus Linux disables all data plane
-        ports", Quick Start Guide), and FRR only where it already routes (BGP on, or a static
-        route in a VRF): a switch fresh from the factory has neither, so its first push
-        takes nothing down."""
+        Asked only of a switch with a swp port up (`in_service`); an FRR restart is named
+        only where FRR already routes (BGP on, or a static route in a VRF)."""
         before, after = _trees(running), _trees(candidate)
-        out: list[str] = []
-        if _ports_up(before):
-            out += _seed_change(before, after) + _breakout_changes(before, after)
+        out = _seed_change(before, after) + _breakout_changes(before, after)
         if _frr_routes(before):
             out += _frr_restarts(before, after)
         return out
@@ -175,8 +176,10 @@ def _get(tree: Any, *path: str) -> Any:
 
 
 def _ports_up(trees: dict[str, Any]) -> bool:
-    """A swp port configured and not set down: its link may be up."""
-    return any(key.startswith("interface swp") and _get(body, "link", "state") != "down"
+    """A swp port configured and not set down (`link state down`, written `state: down` or
+    as NVUE's `state: {down: {}}`): its link may be up."""
+    return any(key.startswith("interface swp")
+               and _get(body, "link", "state") not in ("down", {"down": {}})
                for key, body in trees.items())
 
 

@@ -90,8 +90,15 @@ class EosDeploy(DeployAdapter):
             out[own] = (fam, "\n".join(sorted(filter(None, [*had.splitlines(), line]))))
         return out
 
-    def disruptive(self, running: dict[str, tuple[str, str]],
-                   candidate: dict[str, tuple[str, str]]) -> list[str]:
+    def in_service(self, running: dict[str, tuple[str, str]]) -> bool:
+        """An Ethernet port without `shutdown`: EOS brings its ports up as switchports in
+        VLAN 1 (../shared/factory DEFAULTS.md, observed), so a factory switch is in service
+        too; its first push is not named because nothing it runs is changed (`disrupts`)."""
+        return any(key.startswith("interface Ethernet") and "shutdown" not in _lines(running, key)
+                   for key in running)
+
+    def disrupts(self, running: dict[str, tuple[str, str]],
+                 candidate: dict[str, tuple[str, str]]) -> list[str]:
         """What replacing the running config stops traffic with, beyond the lines' meaning
         (docs/render-eos.md, "Disruptive changes"): the applied MMU queue profile changed or
         replaced, a port's speed changed, a port's PFC changed. A switch that runs only EOS's

@@ -42,8 +42,13 @@ class JunosDeploy(DeployAdapter):
     default_port = 830
     protocol = "ssh"
 
-    def disruptive(self, running: dict[str, tuple[str, str]],
-                   candidate: dict[str, tuple[str, str]]) -> list[str]:
+    def in_service(self, running: dict[str, tuple[str, str]]) -> bool:
+        """A physical port with a logical unit: only such a port carries traffic (a switch
+        fresh from the factory has none: docs/render-junos.md, Disruptive changes)."""
+        return bool(_in_service(running))
+
+    def disrupts(self, running: dict[str, tuple[str, str]],
+                 candidate: dict[str, tuple[str, str]]) -> list[str]:
         """What stops traffic by itself on Junos (Juniper's text in docs/render-junos.md,
         "Disruptive changes"):
         - PFC configured or changed on a port: the `congestion-notification-profile` page,
@@ -52,11 +57,9 @@ class JunosDeploy(DeployAdapter):
         - the shared-buffer partitions changed: the `shared-buffer` and `buffer-partition`
           pages, "Changing the buffer configuration is a disruptive event. Traffic stops on
           all ports until the buffer reprogramming is complete."
-        Only ports the running config puts in service (a logical unit on them) carry traffic
-        to stop: a switch fresh from the factory has none, so its first push is not named."""
+        PFC is named on the ports the running config puts in service (a logical unit on
+        them): the others carry no traffic to stop."""
         serving = _in_service(running)
-        if not serving:
-            return []
         out = []
         before, after = _pfc(running), _pfc(candidate)
         ports = sorted((p for p in serving if before.get(p) != after.get(p)), key=_port_key)

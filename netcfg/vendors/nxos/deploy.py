@@ -50,8 +50,15 @@ class NxosDeploy(DeployAdapter):
     default_port = 443
     protocol = "https"
 
-    def disruptive(self, running: dict[str, tuple[str, str]],
-                   candidate: dict[str, tuple[str, str]]) -> list[str]:
+    def in_service(self, running: dict[str, tuple[str, str]]) -> bool:
+        """A front-panel port up: `no shutdown` under it, or a switched port where the switch
+        does not shut L2 ports by default (docs/render-nxos.md, Disruptive changes). A routed
+        port is shut unless it says `no shutdown` (../shared/factory DEFAULTS.md): Cisco's
+        factory switch has none up."""
+        return _in_service(running)
+
+    def disrupts(self, running: dict[str, tuple[str, str]],
+                 candidate: dict[str, tuple[str, str]]) -> list[str]:
         """A breakout line added, changed or removed: NX-OS reloads the module and removes
         the split interfaces' configuration when `interface breakout` runs (Cisco NX-API
         reference, "Configuring Breakout on High-Bandwidth Interfaces"), so every link of
@@ -182,12 +189,10 @@ def _queuing_changes(running: dict[str, tuple[str, str]],
     """Each queuing policy the switch runs whose effect the replace changes: its classes
     changed, or another policy (or none) applied where it was, one phrase per policy with
     where it is applied; and a first policy in `system qos` where the switch runs NX-OS's
-    default queuing with ports in service (a port with `no shutdown`). A switch fresh from
-    the factory (no port brought up) gets its first policy without this gate
-    (docs/render-nxos.md)."""
+    default queuing (asked only of a switch in service: DeployAdapter.disruptive)."""
     before, after = _applied(running), _applied(candidate)
     first = after.get(("system qos", "output"))
-    if not before and first is not None and _in_service(running):
+    if not before and first is not None:
         return [f"applies queuing policy `{first}` (system qos) in place of NX-OS's default "
                 f"{_QUEUING_WHY}"]
     places: dict[str, list[str]] = {}
@@ -227,11 +232,10 @@ def _network_qos_changes(running: dict[str, tuple[str, str]],
                          candidate: dict[str, tuple[str, str]]) -> list[str]:
     """The network-qos policy the switch runs changed (its classes: pause CoS, MTU), or
     another policy (or none) applied in `system qos`; or a first one where the switch runs
-    NX-OS's default with ports in service. A factory switch (no port up) is not gated, as
-    for queuing."""
+    NX-OS's default."""
     before, after = _network_qos(running), _network_qos(candidate)
     if before is None:
-        if after is not None and _in_service(running):
+        if after is not None:
             return [f"applies network-qos policy `{after}` (system qos) in place of NX-OS's "
                     f"default {_NETWORK_QOS_WHY}"]
         return []
@@ -242,9 +246,23 @@ def _network_qos_changes(running: dict[str, tuple[str, str]],
 
 
 def _in_service(sections: dict[str, tuple[str, str]]) -> bool:
-    """Whether a port of the switch is brought up (`no shutdown` under an Ethernet port)."""
-    return any(key.startswith("interface Ethernet") and "  no shutdown" in text.splitlines()
-               for key, (_, text) in sections.items())
+    """Whether an Ethernet port is up: `no shutdown` under it; or, without a `shutdown`
+    line, a switched port (`switchport`, or no mode line under `system default
+    switchport`) where `system default switchport shutdown` does not shut L2 ports."""
+    top = {line.strip() for _, text in sections.values() for line in text.splitlines()
+           if line[:1] not in ("", " ")}
+    l2_default = "system default switchport" in top
+    l2_up = "system default switchport shutdown" not in top
+    for key, (_, text) in sections.items():
+        if not key.startswith("interface Ethernet"):
+            continue
+        lines = {line.strip() for line in text.splitlines()}
+        if "no shutdown" in lines:
+            return True
+        switched = "switchport" in lines or (l2_default and "no switchport" not in lines)
+        if switched and l2_up and "shutdown" not in lines:
+            return True
+    return False
 
 
 def _pending(status: str) -> bool:

@@ -46,8 +46,15 @@ class SonicDeploy(DeployAdapter):
     default_port = 22
     protocol = "ssh"
 
-    def disruptive(self, running: dict[str, tuple[str, str]],
-                   candidate: dict[str, tuple[str, str]]) -> list[str]:
+    def in_service(self, running: dict[str, tuple[str, str]]) -> bool:
+        """A PORT with `admin_status` up (SONiC's YANG default is down: sonic-port.yang). The
+        first-boot CONFIG_DB SONiC's own tools write (preset t1) brings every port up with a
+        /31 and a BGP neighbour, so a factory SONiC box is in service."""
+        return any(table == "PORT" and json.loads(body).get("admin_status") == "up"
+                   for table, body in running.values())
+
+    def disrupts(self, running: dict[str, tuple[str, str]],
+                 candidate: dict[str, tuple[str, str]]) -> list[str]:
         """A box without buffer pools (SONiC's factory CONFIG_DB has none) gets them only from
         SONiC's own `config qos reload` (GCU adds no pool: gcu_field_operation_validators
         .conf.json), which the driver runs before the replace: it reprograms the buffers and
