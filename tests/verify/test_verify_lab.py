@@ -590,3 +590,33 @@ def test_a_port_s_lldp_is_its_row_of_the_whole_table(verify_lab: VerifyLab):
     table, each, unknown = verify_lab.lab.call(rows)
     assert table and unknown == {}
     assert all(each[p] == {p: table[p]} for p in table)
+
+
+def test_sonic_facts_are_kept_while_the_config_is_the_same(verify_lab: VerifyLab):
+    """The lab keeps a SONiC switch's config facts across answers while the CONFIG_DB tables
+    they come from are equal to a copy of them, and reads them again once they differ -- an
+    edit in place too (`config load` merges fields into the running tables)."""
+    from netcfg.lab.sonic.oper import facts
+
+    from .conftest import SONIC_LEAF
+
+    w = verify_lab.wiring
+
+    def probe() -> tuple[bool, bool, bool, bool, bool]:
+        emu = w.emulators[SONIC_LEAF]
+        first, again = w.facts(SONIC_LEAF), w.facts(SONIC_LEAF)
+        port = emu.running["PORT"]["Ethernet0"]
+        before = port["admin_status"]
+        port["admin_status"] = "down"
+        try:
+            edited = w.facts(SONIC_LEAF)
+        finally:
+            port["admin_status"] = before
+        back = w.facts(SONIC_LEAF)
+        assert first is not None and edited is not None and back is not None
+        return (first is again, first == facts(emu), edited.ports["Ethernet0"].shutdown,
+                back.ports["Ethernet0"].shutdown, back == first)
+
+    kept, fresh, down, up_again, same = verify_lab.lab.call(probe)
+    assert kept and fresh and same
+    assert down and not up_again

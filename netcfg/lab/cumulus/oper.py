@@ -20,6 +20,11 @@ def _speed(text: Any) -> int | None:
     return int(value[:-1]) * 1000 if value.endswith("G") and value[:-1].isdigit() else None
 
 
+def inputs(dev: CumulusEmulator) -> object:
+    """What `facts` reads (the lab's Wiring keeps the facts while this stays equal)."""
+    return dev.hostname, dev.applied
+
+
 def facts(dev: CumulusEmulator) -> ConfigFacts:
     tree: dict[str, Any] = dev.applied
     out = ConfigFacts(hostname=dev.hostname)

@@ -30,6 +30,16 @@ PAUSES_PER_READING = 1000
 DROPS_PER_READING = 100
 
 
+#: the CONFIG_DB tables `facts` reads
+FACT_TABLES = ("DEVICE_METADATA", "PORT", "INTERFACE", "LOOPBACK_INTERFACE", "STATIC_ROUTE",
+               "BGP_NEIGHBOR")
+
+
+def inputs(dev: SonicEmulator) -> object:
+    """What `facts` reads (the lab's Wiring keeps the facts while this stays equal)."""
+    return dev.hostname, [dev.running.get(t) for t in FACT_TABLES]
+
+
 def facts(dev: SonicEmulator) -> ConfigFacts:
     db = dev.running
     meta = db.get("DEVICE_METADATA", {}).get("localhost", {})
