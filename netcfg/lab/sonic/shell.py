@@ -215,10 +215,23 @@ def run_show(dev: SonicEmulator, args: list[str]) -> str:
                         f"Error: No such command \"{' '.join(args[:1])}\".", 2)
 
 
+#: The FRR release of the lab's SONiC (202405: sonic-net/SONiC issues 1537 and 1565, "For
+#: 202405 release, Nvidia owns that upgrade to 8.5.4").
+FRR_VERSION = "8.5.4"
+#: The defaults profile SONiC's FRR runs, which FRR's `show running-config` always prints
+#: (lib/command.c: `frr defaults %s`): `traditional`. SONiC's templates write no `frr
+#: defaults` line (dockers/docker-fpm-frr/frr, ../shared/sonic-skus), its supervisord starts
+#: bgpd and zebra without `-F`, and its FRR is built by FRR's debian/rules without
+#: `--enable-datacenter` (nor do SONiC's patches to that file that were read), so FRR's
+#: configure default holds (configure.ac: DFLT_NAME="traditional"). docs/lab-sonic.md, "FRR".
+FRR_PROFILE = "traditional"
+
+
 def _bgpraw(dev: SonicEmulator) -> str:
     meta = dev.running.get("DEVICE_METADATA", {}).get("localhost", {})
     lines = ["Building configuration...", "", "Current configuration:", "!",
-             "frr version 8.5.4", "frr defaults traditional", f"hostname {dev.hostname}", "!"]
+             f"frr version {FRR_VERSION}", f"frr defaults {FRR_PROFILE}",
+             f"hostname {dev.hostname}", "!"]
     if "bgp_asn" in meta:
         lines.append(f"router bgp {meta['bgp_asn']}")
         for ip, nbr in sorted(dev.running.get("BGP_NEIGHBOR", {}).items()):
