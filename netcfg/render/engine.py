@@ -7,8 +7,10 @@ fails the render instead of printing an empty string. Output is byte-identical f
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from functools import lru_cache
+from operator import attrgetter
 from pathlib import Path
 from re import Match
 from typing import TYPE_CHECKING
@@ -63,6 +65,8 @@ def environment() -> jinja2.Environment:
                                  f"{nos.name}_")
             env.filters[name] = func
     env.filters["block"] = block
+    env.filters["blocks"] = blocks
+    env.filters["each"] = each
     # where a session's key goes: `netcfg push` puts the key there (plan.SESSION_KEY)
     env.globals["session_key"] = SESSION_KEY
     # where the SNMP community goes: `netcfg push` puts it there (plan.SNMP_COMMUNITY)
@@ -81,12 +85,113 @@ def block(env: jinja2.Environment, value: object, template: str) -> str:
     return env.get_template(template).render(v=value)
 
 
+#: (template, value) -> its text: the blocks rendered so far, for blocks()
+_blocks: dict[tuple[str, object], str] = {}
+#: blocks kept at most (a few distinct ones per fabric: its port kinds' QoS lines)
+BLOCKS_MAX = 4096
+
+
+@jinja2.pass_environment
+def blocks(env: jinja2.Environment, values: Iterable[object], template: str) -> list[str]:
+    """`values | blocks("nos/part.j2")`: each value's `block`, kept by value (values must be
+    hashable and immutable: frozen dataclasses, tuples). The switches of a fabric have the
+    same few port QoS blocks; hashing one (a few microseconds) is cheaper than rendering it
+    again for every switch (a context and a walk of its loops)."""
+    out = []
+    for value in values:
+        key = (template, value)
+        text = _blocks.get(key)
+        if text is None:
+            if len(_blocks) >= BLOCKS_MAX:
+                _blocks.clear()
+            text = _blocks[key] = env.get_template(template).render(v=value)
+        out.append(text)
+    return out
+
+
+#: what a skeleton holds where the i-th slot's value goes (no config text holds a NUL)
+_SLOT = "\0{}\0"
+_SLOTS = re.compile("\0([0-9]+)\0")
+#: (template, slots, shape fields, context) -> the item's shape -> its text as a function of
+#: the slot values
+_skeletons: dict[tuple[object, ...], dict[object, Callable[[tuple[object, ...]], str]]] = {}
+#: kinds of part kept at most (one per template and context: a handful per switch of each
+#: NOS); a fabric with more renders them again rather than grow without bound
+SKELETONS_MAX = 4096
+
+
+@jinja2.pass_environment
+def each(env: jinja2.Environment, items: Iterable[object], template: str,
+         slots: tuple[str, ...], shape: tuple[str, ...], **context: object) -> str:
+    """`items | each("nos/part.j2", slots=(...), shape=(...), **context)`: the part rendered
+    for every item, one after another, as a for loop over `template` (the item as `v`,
+    `context` as further names) prints it.
+
+    Why: a switch has dozens of ports and sessions that differ only in a few values (a name,
+    an address, a description); walking the template for each costs most of a render. So
+    `template` is rendered once per distinct shape (the `shape` fields' values, whether each
+    slot has a value, `context`) with a marker in each slot, and each item's slot values are
+    put into that text. The template must print a slot as it is, never test or change it
+    beyond whether it is empty (a slot without a value renders as itself, in the shape), and
+    may read of `v` only `slots` and `shape` (anything else is undefined: the render fails)."""
+    get_shape, get_slots = attrgetter(*shape), attrgetter(*slots)
+    one = len(slots) == 1
+    ctx = (template, slots, shape,
+           tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(context.items())))
+    kinds = _skeletons.get(ctx)
+    if kinds is None:
+        if len(_skeletons) >= SKELETONS_MAX:
+            _skeletons.clear()
+        kinds = _skeletons[ctx] = {}
+    out = []
+    for item in items:
+        values = (get_slots(item),) if one else get_slots(item)
+        # every slot has a value (the usual case), or which have none and what they hold
+        key = (get_shape(item),) if all(values) else (
+            get_shape(item), tuple(True if v else (type(v), v) for v in values))
+        fill = kinds.get(key)
+        if fill is None:
+            fill = kinds[key] = _skeleton(env, template, slots, shape, item, values, context)
+        out.append(fill(values))
+    return "".join(out)
+
+
+def _skeleton(env: jinja2.Environment, template: str, slots: tuple[str, ...],
+              shape: tuple[str, ...], item: object, values: tuple[object, ...],
+              context: dict[str, object]) -> Callable[[tuple[object, ...]], str]:
+    """The item's text as a function of its slot values: the template rendered with a marker
+    in each slot that has a value, the text between markers kept as it is."""
+    from types import SimpleNamespace
+
+    fields = {name: getattr(item, name) for name in shape}
+    for i, (name, value) in enumerate(zip(slots, values, strict=True)):
+        fields[name] = _SLOT.format(i) if value else value
+    text = env.get_template(template).render(v=SimpleNamespace(**fields), **context)
+    pieces = _SLOTS.split(text)  # text, slot index, text, slot index, ..., text
+    literals = tuple(pieces[0::2])
+    order = [int(i) for i in pieces[1::2]]
+    if not order:
+        return lambda values: text
+    # one f-string of the pieces: a call builds the text at once (str.format would parse
+    # the whole skeleton, hundreds of characters, on every call); only indexes are code
+    body = "".join(f"{{t[{n}]}}{{v[{i}]}}" for n, i in enumerate(order))
+    fill: Callable[[tuple[object, ...]], str] = eval(  # noqa: S307 -- indexes only
+        f"lambda v, t=t: f'{body}{{t[{len(order)}]}}'", {"t": literals})
+    return fill
+
+
+@lru_cache(maxsize=64)
+def _release_refused(nos: str, release: str) -> str | None:
+    """Catalog.check_release, once per NOS and release (the catalog is read once)."""
+    from netcfg.platforms import load_catalog
+
+    return load_catalog().check_release(nos, release)
+
+
 def render_plan(plan: DevicePlan) -> str:
     """The device's config text. A release the catalog does not know for the NOS is refused:
     its spellings are unknown (validate reports it as REF006 first)."""
-    from netcfg.platforms import load_catalog
-
-    reason = load_catalog().check_release(plan.nos, plan.release)
+    reason = _release_refused(plan.nos, plan.release)
     if reason:
         raise ValueError(f"{plan.hostname}: {reason}")
     nos = vendor(plan.nos)

@@ -22,31 +22,21 @@ class EcnMark:
 
 
 @dataclass(frozen=True, slots=True)
-class Neighbor:
-    address: str
-    remote_as: int
-    description: str
-    group: str
-    #: TCP MD5 with the session-key placeholder (plan.Neighbor.keyed)
-    keyed: bool = False
-
-
-@dataclass(frozen=True, slots=True)
 class Bgp:
     asn: int
     router_id: str
     maximum_paths: int
     multipath_relax: bool
     groups: tuple[plan.PeerGroup, ...]
-    neighbors: tuple[Neighbor, ...]
+    #: the plan's own sessions (address, remote AS, description, group, keyed: what the
+    #: templates print), not copies: a copy per session cost a tenth of an EOS build
+    neighbors: tuple[plan.Neighbor, ...]
     networks: tuple[str, ...]
 
     @classmethod
     def of(cls, b: plan.Bgp) -> Bgp:
         return cls(b.asn, b.router_id, b.maximum_paths, b.multipath_relax, tuple(b.groups),
-                   tuple(Neighbor(n.address, n.remote_as, n.description, n.group, n.keyed)
-                         for n in b.neighbors),
-                   tuple(b.networks))
+                   tuple(b.neighbors), tuple(b.networks))
 
 
 def bgp_router(text: str) -> tuple[int, list[Statement]]:

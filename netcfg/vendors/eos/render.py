@@ -9,6 +9,7 @@ ECN thresholds with an explicit unit (we always write bytes, so nothing is round
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from netcfg.render.facts import Ecn, QosFacts, WatchdogFacts, facts_of
@@ -44,6 +45,7 @@ GLOBAL_ACTION = {"drop": "drop", "forward": "no-drop"}
 PORT_ACTION = {"drop": "drop", "alert": "notify-only"}
 
 
+@lru_cache(maxsize=256)
 def _asic_family(platform: str) -> str:
     from netcfg.platforms import load_catalog
 
@@ -112,14 +114,25 @@ def _port_qos(i: Interface, classes: list[QosClass], default: Watchdog,
     return PortQos(tx_queue, tuple(i.pfc_priorities), watchdog, queues)
 
 
+def _dscp_lines(dscp_to_tc: dict[int, int]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Traffic class -> its DSCP values, in class order: one `qos map` line each."""
+    by_tc: dict[int, list[int]] = {}
+    for d in sorted(dscp_to_tc):
+        by_tc.setdefault(dscp_to_tc[d], []).append(d)
+    return tuple((tc, tuple(ds)) for tc, ds in sorted(by_tc.items()))
+
+
+@lru_cache(maxsize=16)
+def _trap(severity: str) -> str:
+    """`logging trap`'s level for an RFC 5424 severity name."""
+    return SYSLOG_TRAP[syslog_level(severity)]
+
+
 def build(plan: DevicePlan) -> EosConfig:
     """The plan as an EOS configuration: values in EOS's units and spellings."""
     q = plan.qos
     xgs = _asic_family(plan.platform) in ("trident", "tomahawk")
     tx_queue = "uc-tx-queue" if xgs else "tx-queue"
-    by_tc: dict[int, list[int]] = {}
-    for d in sorted(q.dscp_to_tc):
-        by_tc.setdefault(q.dscp_to_tc[d], []).append(d)
     classes = sorted(q.classes, key=lambda c: c.tc)
     interfaces = []
     # What a port states besides its name, description and address follows from its speed,
@@ -159,15 +172,15 @@ def build(plan: DevicePlan) -> EosConfig:
         ntp_servers=tuple(plan.ntp_servers), ntp_source=plan.ntp_source,
         dns_servers=tuple(plan.dns_servers),
         syslog_servers=tuple(plan.syslog_servers),
-        syslog_trap=None if plan.syslog_severity is None
-        else SYSLOG_TRAP[syslog_level(plan.syslog_severity)], snmp=plan.snmp,
+        syslog_trap=None if plan.syslog_severity is None else _trap(plan.syslog_severity),
+        snmp=plan.snmp,
         gnmi=plan.gnmi, cloudvision=plan.cloudvision, banners=plan.banners,
         users=tuple((name, *USER_ROLES[role], user_hash(name))
                     for name, role in plan.users.items()),
         aaa=plan.aaa, loopback=plan.loopback, queue_profile=profile,
         interfaces=tuple(interfaces), port_qos=tuple(port_qos), lldp=plan.lldp,
         tx_queue=tx_queue,
-        dscp_to_tc=tuple((tc, tuple(ds)) for tc, ds in sorted(by_tc.items())),
+        dscp_to_tc=_dscp_lines(q.dscp_to_tc),
         traffic_classes=tuple(c.tc for c in classes), watchdog=watchdog,
         hash_fields=tuple(HASH_KEYWORDS[f] for f in HASH_KEYWORDS if f in plan.ecmp.fields),
         bgp=bgp, maximum_routes=maximum_routes(plan.bgp.fabric_prefixes),
