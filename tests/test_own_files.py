@@ -103,6 +103,24 @@ def test_the_lab_rewrites_its_own_file_and_leaves_a_replaced_one_at_exit(tmp_pat
     assert devices.read_text() == "the user's own\n"
 
 
+def test_the_labs_stop_signal_is_never_lost_nor_waits_on_a_lock():
+    """The lab waits for Ctrl-C through the interpreter's wakeup pipe, not an Event a signal
+    handler sets (a handler run while `Event.wait` held the event's lock blocked on it for
+    ever: the test above hung about once in 300 starts). A signal that comes before the wait,
+    while the lab starts, ends the wait at once."""
+    code = ("import os, signal\n"
+            "from netcfg.lab.cli import _stop_signals\n"
+            "stopped = _stop_signals()\n"
+            "os.kill(os.getpid(), signal.SIGTERM)\n"
+            "os.kill(os.getpid(), signal.SIGINT)\n"
+            "stopped()\n"
+            "stopped()\n"
+            "print('stopped twice')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "stopped twice\n", "")
+
+
 def test_rollback_takes_only_a_run_id(tmp_path):
     """`--run ../../../x` named a journal and a backup outside the state: refused before
     anything is read or appended."""

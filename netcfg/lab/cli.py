@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 import signal
 import sys
-import threading
+from collections.abc import Callable
 from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any
@@ -108,9 +108,7 @@ def lab(path: str, out: str | None, patterns: tuple[str, ...], limit: int | None
         from netcfg.deploy.runs import default_state, private_dir
 
         target = private_dir(default_state(Path(path))) / "lab-devices.yaml"
-    stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
+    stopped = _stop_signals()  # from here on: Ctrl-C during the start stops right after it
     click.echo(f"starting {len(specs)} device(s)...", err=True)
     try:
         running = Lab(specs, realtime=True).start()
@@ -138,13 +136,38 @@ def lab(path: str, out: str | None, patterns: tuple[str, ...], limit: int | None
         try:
             click.echo(f"serving {len(specs)} device(s) on loopback; devices file: {target}")
             click.echo("press Ctrl-C to stop", err=True)
-            while not stop.wait(3600):
-                pass
+            stopped()
         finally:
             _remove_if_ours(target, written)
     finally:
         running.stop()
     click.echo("lab stopped", err=True)
+
+
+def _stop_signals() -> Callable[[], None]:
+    """Take SIGINT and SIGTERM from now on; returns the call that blocks until one has come
+    (at once if one came already).
+
+    The handler does nothing but let the interpreter write the signal's number into a pipe
+    (`signal.set_wakeup_fd`), which the returned call reads. A handler that set a
+    `threading.Event` the main thread waits on could deadlock: `Event.wait` holds the event's
+    lock (not re-entrant) for a few bytecodes before it blocks, and a handler run between
+    them blocks on that lock in the same thread for ever (a Ctrl-C just as the lab started
+    serving hung it, about once in 300)."""
+    import os
+
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    signal.set_wakeup_fd(write_end)
+    wanted = {signal.SIGINT, signal.SIGTERM}
+    for sig in wanted:
+        signal.signal(sig, lambda *_: None)
+
+    def stopped() -> None:
+        while os.read(read_end, 1)[0] not in wanted:
+            pass
+
+    return stopped
 
 
 def _state_faults(value: tuple[str, ...]) -> list[tuple[str, tuple[str, ...]]]:
