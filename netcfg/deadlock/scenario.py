@@ -44,9 +44,15 @@ def proven(setup: RoutingSetup, failed: tuple[int, ...]) -> bool:
         and not setup.dead_hosts)
 
 
+def lossless_priorities(setup: RoutingSetup) -> int:
+    """The priorities lossless traffic is tagged with that PFC protects: a graph node per
+    lossless channel and each of them."""
+    return len({p for p in setup.tags_to_priorities if p in setup.pfc_priorities})
+
+
 def lossless_nodes(net: Network, setup: RoutingSetup) -> int:
-    prios = {p for p in setup.tags_to_priorities if p in setup.pfc_priorities}
-    return sum(1 for c, ok in enumerate(net.lossless) if ok and c not in net.failed) * len(prios)
+    return (sum(1 for c, ok in enumerate(net.lossless) if ok and c not in net.failed)
+            * lossless_priorities(setup))
 
 
 def run(intact: Network, setup: RoutingSetup, failed: tuple[int, ...] = (), *,
