@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from netcfg.intent.qos import Ecn
 from netcfg.nos import PoolLayout, Switch, facts
 from netcfg.physics.budget import Budget, budget
 from netcfg.physics.ecn import EcnSetting, thresholds
@@ -24,16 +25,29 @@ class Physics:
     ports: dict[Port, Headroom] = field(default_factory=dict, repr=False)
     budgets: dict[str, Budget] = field(default_factory=dict, repr=False)
     _ecn: dict[tuple[str, int, str], EcnSetting] = field(default_factory=dict, repr=False)
+    #: the thresholds by what they depend on (speed, class, the queue's dynamic limit): the
+    #: switches alike (a role's leaves) share one
+    _thresholds: dict[tuple[int, str, int], EcnSetting] = field(default_factory=dict,
+                                                                repr=False)
+    #: each class's ECN (QoS.ecn_of makes a model for a class that states none)
+    _class_ecn: dict[str, Ecn] = field(default_factory=dict, repr=False)
 
     def ecn(self, port: Port, cls: str) -> EcnSetting:
         """ECN of class `cls`'s egress queue on a switch port."""
         key = (port.device.name, port.speed, cls)
         got = self._ecn.get(key)
         if got is None:
-            qos = self.fabric.loaded.intent.qos
-            got = self._ecn[key] = thresholds(
-                qos.ecn_of(cls), ("qos", "classes", cls, "ecn"), port.speed, qos.buffer.rtt,
-                self.budgets[port.device.name].queue_limit)
+            limit = self.budgets[port.device.name].queue_limit
+            alike = (port.speed, cls, limit)
+            got = self._thresholds.get(alike)
+            if got is None:
+                qos = self.fabric.loaded.intent.qos
+                ecn = self._class_ecn.get(cls)
+                if ecn is None:
+                    ecn = self._class_ecn[cls] = qos.ecn_of(cls)
+                got = self._thresholds[alike] = thresholds(
+                    ecn, ("qos", "classes", cls, "ecn"), port.speed, qos.buffer.rtt, limit)
+            self._ecn[key] = got
         return got
 
 
@@ -53,13 +67,8 @@ def derive(fabric: Fabric) -> Physics:
     for dev in fabric.switches():
         platform = fabric.platform(dev)
         asic = fabric.catalog.asics[platform.asic]
-        rows: list[tuple[Port, Headroom]] = []
-        if pgs:
-            for port in dev.ports:
-                if lossless(port):
-                    h = calc(port)
-                    phys.ports[port] = h
-                    rows.append((port, h))
+        rows: list[tuple[Port, Headroom]] = calc.lossless_rows(dev) if pgs else []
+        phys.ports.update(rows)
         layout = _layout(fabric, dev, len(rows), layouts)
         phys.budgets[dev.name] = budget(
             dev, rows, buffer=layout.buffer, cell=asic.cell, model=asic.headroom_model,
@@ -78,13 +87,14 @@ def _layout(fabric: Fabric, dev: Device, lossless_ports: int,
     `known` keeps each answer by those fields."""
     platform = fabric.platform(dev)
     asic = fabric.catalog.asics[platform.asic]
-    lanes: dict[int, int] = {}
+    pairs: dict[int, tuple[int, int]] = {}  # speed -> (speed, lanes), one tuple per speed
     ports: list[tuple[int, int]] = []
     for p in dev.ports:
         if p.peer is not None:
-            if p.speed not in lanes:
-                lanes[p.speed] = lanes_of(fabric, p)
-            ports.append((p.speed, lanes[p.speed]))
+            pair = pairs.get(p.speed)
+            if pair is None:
+                pair = pairs[p.speed] = (p.speed, lanes_of(fabric, p))
+            ports.append(pair)
     switch = Switch(
         platform=dev.platform or "", role=dev.role, buffer=asic.buffer,
         pipeline_latency_kib=asic.spectrum.pipeline_latency_kib if asic.spectrum else None,

@@ -91,15 +91,16 @@ def _ecn(physics: Physics, c: _Collector) -> None:
     fabric = physics.fabric
     qos = fabric.loaded.intent.qos
     rtt = qos.buffer.rtt
-    seen: set[tuple[str, int, str]] = set()
     for dev in fabric.switches():
         b = physics.budgets[dev.name]
+        # a queue's ECN follows from the switch and the port's speed (Physics.ecn): each
+        # class once per speed, at the first port of that speed
+        first: dict[int, Port] = {}
         for port in dev.ports:
+            if port.speed not in first:
+                first[port.speed] = port
+        for port in first.values():
             for cls in qos.classes:
-                key = (dev.name, port.speed, cls)
-                if key in seen:
-                    continue
-                seen.add(key)
                 e = physics.ecn(port, cls)
                 if e.enabled:
                     _ecn_one(c, port, cls, e, b.queue_limit, rtt)

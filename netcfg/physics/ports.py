@@ -15,7 +15,7 @@ from netcfg.physics import ieee, sonic_spectrum
 from netcfg.physics.result import Headroom
 from netcfg.platforms import Asic, Catalog
 from netcfg.topology import effective
-from netcfg.topology.fabric import Fabric, Port
+from netcfg.topology.fabric import Device, Fabric, Port
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +118,30 @@ class HeadroomCalculator:
         return PortInputs(self.fabric.catalog.platforms[dev.platform].asic,  # type: ignore[index]
                           port.speed, self.cable(port), medium, port.mtu, peer_mtu, lanes, mtu,
                           spp, shp)
+
+    def lossless_rows(self, dev: Device) -> list[tuple[Port, Headroom]]:
+        """(port, headroom) of each lossless port of a switch (`physics.lossless`), in port
+        order: what `__call__` gives each, with what is the same for every port of the
+        switch (its platform, whether cables count in whole metres) looked up once."""
+        platform = dev.platform
+        whole = self._whole_metres.get(platform)
+        if whole is None and dev.ports:
+            self.cable(dev.ports[0])
+            whole = self._whole_metres[platform]
+        memo = self._memo
+        rows = []
+        for port in dev.ports:
+            peer = port.peer
+            if not port.lossless or peer is None:
+                continue
+            link = port.link
+            key = (platform, port.speed, float(math.ceil(port.cable)) if whole else port.cable,
+                   link.source if link is not None else None, port.mtu, peer.mtu)
+            got = memo.get(key)
+            if got is None:
+                got = memo[key] = compute(self.fabric.catalog, self.inputs(port))
+            rows.append((port, got))
+        return rows
 
     def __call__(self, port: Port) -> Headroom:
         # Platform, speed, cable, link class (-> medium) and both MTUs decide every input,
