@@ -212,13 +212,15 @@ def _idle_globs(fabric) -> list[Finding]:  # noqa: ANN001 - Fabric import would 
     (`leaf-su9-*` in a two-SU fabric), whose settings then silently apply nowhere."""
     li: LoadedIntent = fabric.loaded
     ov = li.intent.overrides
-    switches = [d.name for d in fabric.switches()]
-    ports = [p.id for d in fabric.devices.values() for p in d.ports]
     out = []
-    for section, keys, names in (("devices", ov.devices, switches),
-                                 ("ports", ov.ports, ports)):
-        for key in keys:
-            if is_glob(key) and not any(matching_keys([key], n) for n in names):
+    for section, keys in (("devices", ov.devices), ("ports", ov.ports)):
+        globs = [key for key in keys if is_glob(key)]
+        if not globs:
+            continue  # nothing to match: no list of every switch or port (Port.id each)
+        names = ([d.name for d in fabric.switches()] if section == "devices" else
+                 [p.id for d in fabric.devices.values() for p in d.ports])
+        for key in globs:
+            if not any(matching_keys([key], n) for n in names):
                 out.append(li.finding("REF005", f"overrides.{section} pattern '{key}' matches "
                                       "nothing: its settings apply nowhere",
                                       ("overrides", section, key), key=True, severity="warning"))

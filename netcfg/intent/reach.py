@@ -90,12 +90,21 @@ def check_reach(fabric: Any) -> list[Finding]:
     topology = li.intent.topology
     mediums: dict[PathKey, tuple[str | None, PathKey]] = {}
     groups: dict[tuple, list] = {}
+    # reach_of depends on the medium and, per end, on the switch's platform (its lanes) and
+    # the port's speed: links alike (every server link of a rail fabric) ask it once
+    reaches: dict[tuple, tuple[int, float, str] | None] = {}
     for link in fabric.links:
         src = tuple(link.source)
         if src not in mediums:
             mediums[src] = link_class_medium(topology, src)
         medium = mediums[src][0]
-        got = reach_of(fabric, link, medium)
+        a, b = link.a, link.b
+        alike = (medium, a.speed, a.device.platform if a.device.is_switch else None,
+                 b.speed, b.device.platform if b.device.is_switch else None)
+        if alike in reaches:
+            got = reaches[alike]
+        else:
+            got = reaches[alike] = reach_of(fabric, link, medium)
         cable = max(link.a.cable, link.b.cable)
         if got is None or cable <= got[1]:
             continue

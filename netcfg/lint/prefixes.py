@@ -138,8 +138,12 @@ def limits(fabric: Fabric) -> dict[str, tuple[int, str, str]]:
     """Switch name -> (the per-session limit its NOS's file leaves it in this fabric, the NOS,
     where the limit comes from), for the switches whose NOS has one (Vendor.prefix_limit: EOS
     sizes its rendered maximum-routes from the fabric's prefixes; NX-OS states no default)."""
+    return _limits(fabric, _upper_bound(fabric))
+
+
+def _limits(fabric: Fabric, total: int) -> dict[str, tuple[int, str, str]]:
+    """`limits` with the fabric's upper bound of prefixes already counted."""
     out = {}
-    total = _upper_bound(fabric)
     by_nos: dict[str, tuple[int, str] | None] = {}
     for dev in fabric.switches():
         nos = fabric.platform(dev).nos
@@ -154,7 +158,7 @@ def limits(fabric: Fabric) -> dict[str, tuple[int, str, str]]:
 def _upper_bound(fabric: Fabric) -> int:
     """At most this many prefixes in the whole fabric (a loopback and a subnet per server
     port per switch), without building a subnet."""
-    return sum(1 + sum(1 for p in d.ports if p.peer is not None and not p.peer.device.is_switch)
+    return sum(1 + sum(1 for p in d.ports if p.peer is not None and p.peer.device.tier <= 0)
                for d in fabric.switches())
 
 
@@ -162,8 +166,9 @@ def check(fabric: Fabric, limit: dict[str, tuple[int, str, str]] | None = None
           ) -> list[Finding]:
     """RTE006 on every switch whose NOS limits the prefixes per session (`limit`: the limits
     to judge by instead of each NOS's own, by switch name)."""
-    limit = limits(fabric) if limit is None else limit
-    if not limit or _upper_bound(fabric) <= min(n for n, _, _ in limit.values()):
+    total = _upper_bound(fabric)  # a walk of every switch port: once
+    limit = _limits(fabric, total) if limit is None else limit
+    if not limit or total <= min(n for n, _, _ in limit.values()):
         return []  # no session can carry more prefixes than the whole fabric has
     c = Collect(fabric, RULES)
     # one finding per intent line that chose the receivers' platform (as the capability rules

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ipaddress
 
+from netcfg.topology import prefixes
 from netcfg.topology.build import FabricBuilder
 from netcfg.topology.fabric import Device, Link
 
@@ -23,8 +24,11 @@ def assign_addresses(b: FabricBuilder) -> None:
     addr = b.intent.addressing
     switches = sorted(fabric.switches(), key=lambda d: (d.tier, d.index))
     _loopbacks(b, switches, addr.loopbacks)
-    fabric_links = [lk for lk in fabric.links if lk.a.device.tier > 0 and lk.b.device.tier > 0]
-    host_links = [lk for lk in fabric.links if lk.a.device.tier == 0 or lk.b.device.tier == 0]
+    fabric_links: list[Link] = []  # switch to switch
+    host_links: list[Link] = []  # a host (tier 0) at one end
+    for lk in fabric.links:
+        (fabric_links if lk.a.device.tier > 0 and lk.b.device.tier > 0 else
+         host_links).append(lk)
     for links, prefix, key in ((fabric_links, addr.fabric_links, "fabric_links"),
                                (host_links, addr.host_links, "host_links")):
         slots = _slots(links) if key == "host_links" else list(range(len(links)))
@@ -36,10 +40,13 @@ def assign_addresses(b: FabricBuilder) -> None:
             continue
         base = int(prefix.network_address)
         for slot, link in zip(slots, links, strict=True):
-            upper, lower = (link.a, link.b) if link.a.device.tier >= link.b.device.tier else (
-                link.b, link.a)
-            upper.address = base + 2 * slot
-            lower.address = base + 2 * slot + 1
+            end_a, end_b = link.a, link.b
+            if end_a.device.tier >= end_b.device.tier:  # the upper end takes the even address
+                end_a.address = base + 2 * slot
+                end_b.address = base + 2 * slot + 1
+            else:
+                end_b.address = base + 2 * slot
+                end_a.address = base + 2 * slot + 1
     if addr.management is not None:
         hosts = max(addr.management.num_addresses - 2, 0)
         if len(switches) > hosts:
@@ -48,8 +55,10 @@ def assign_addresses(b: FabricBuilder) -> None:
         else:
             plen = addr.management.prefixlen
             gateway = b.intent.management.gateway
-            # the hosts of the pool in order, the gateway left out (it is the router's)
-            free = (h for h in addr.management.hosts() if h != gateway)
+            # the hosts of the pool in order (IPv4Network.hosts, as integers), the gateway
+            # left out (it is the router's)
+            skip = int(gateway) if gateway is not None else -1
+            free = (prefixes.dotted(h) for h in _hosts(addr.management) if h != skip)
             for dev in switches:
                 dev.management = f"{next(free, None) or _exhausted(b)}/{plen}"
     for name, entry in b.intent.devices.items():
@@ -129,6 +138,32 @@ def _slots(host_links: list[Link]) -> list[int]:
     return slots
 
 
+def _hosts(net: ipaddress.IPv4Network) -> range:
+    """IPv4Network.hosts() as integers: the addresses between the network and broadcast
+    addresses; a /31's two addresses (RFC 3021) and a /32's one address."""
+    first = int(net.network_address)
+    if net.prefixlen >= 31:
+        return range(first, first + net.num_addresses)
+    return range(first + 1, first + net.num_addresses - 1)
+
+
+def _subnet(text: str, known: dict[tuple[int, int], ipaddress.IPv4Network]
+            ) -> ipaddress.IPv4Network:
+    """The network of an interface address "a.b.c.d/len" (IPv4Interface(text).network),
+    made once per network: every switch of a management pool has the same."""
+    ip, _, length = text.partition("/")
+    parts = ip.split(".")
+    if not length.isdigit() or len(parts) != 4 or not all(x.isdigit() for x in parts):
+        return ipaddress.IPv4Interface(text).network  # any other form: as ipaddress reads it
+    bits = int(length)
+    value = (int(parts[0]) << 24) | (int(parts[1]) << 16) | (int(parts[2]) << 8) | int(parts[3])
+    key = (value & ((0xFFFFFFFF << (32 - bits)) & 0xFFFFFFFF), bits)
+    net = known.get(key)
+    if net is None:
+        net = known[key] = ipaddress.IPv4Interface(text).network
+    return net
+
+
 def _exhausted(b: FabricBuilder) -> str:
     b.error("TOP003", "addressing.management has no address left once management.gateway is "
             "taken out", ("addressing", "management"))
@@ -140,6 +175,7 @@ def _gateways(b: FabricBuilder, switches: list) -> None:
     else `management.gateway`; it must lie in the switch's management subnet and be no
     switch's address."""
     taken = {d.management.split("/")[0]: d.name for d in switches if d.management}
+    subnets: dict[tuple[int, int], ipaddress.IPv4Network] = {}
     for dev in switches:
         entry = b.intent.devices.get(dev.name)
         own = entry.management.gateway if entry and entry.management else None
@@ -148,7 +184,7 @@ def _gateways(b: FabricBuilder, switches: list) -> None:
             continue
         path = ("devices", dev.name, "management", "gateway") if own else ("management",
                                                                            "gateway")
-        subnet = ipaddress.IPv4Interface(dev.management).network
+        subnet = _subnet(dev.management, subnets)
         if gateway not in subnet:
             b.error("SCH003", f"gateway {gateway} is outside {dev.name}'s management subnet "
                     f"{subnet}", path)

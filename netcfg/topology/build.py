@@ -123,19 +123,21 @@ class FabricBuilder:
 
     def switch_ports(self, dev: Device, count: int, speed: int, cable: float) -> list[Port]:
         names = self.take_names(dev, count, speed)
-        ports = [Port(dev, n, speed, cable, mtu=dev.mtu) for n in names]
+        mtu = dev.mtu
+        # positional (device, name, speed, cable, lossless, mtu): keywords cost more, per port
+        ports = [Port(dev, n, speed, cable, True, mtu) for n in names]
         dev.ports.extend(ports)
         return ports
 
     def named_port(self, dev: Device, name: str, speed: int, cable: float) -> Port:
-        port = Port(dev, name, speed, cable, mtu=dev.mtu)
+        port = Port(dev, name, speed, cable, True, dev.mtu)
         dev.ports.append(port)
         return port
 
     def connect(self, a: Port, b: Port, lossless: bool = True, source: PathKey = ()) -> Link:
-        a.peer, b.peer = b, a
-        link = Link(a, b, lossless, source)
-        a.link = b.link = link
+        a.peer = b
+        b.peer = a
+        a.link = b.link = link = Link(a, b, lossless, source)
         a.lossless = b.lossless = lossless
         self.fabric.links.append(link)
         return link

@@ -98,6 +98,10 @@ class Device:
     #: the fabric the device is in (set when Fabric.devices takes it): server_prefixes asks
     #: it which addresses other devices hold
     fabric: Fabric | None = field(default=None, repr=False)
+    #: server_prefixes' answer, made the first time it is asked (validate's checks and the
+    #: plan each ask it; addresses are final once the fabric is built)
+    _prefixes: tuple[list[str], list[str]] | None = field(default=None, init=False,
+                                                          repr=False)
 
     @property
     def is_switch(self) -> bool:
@@ -121,9 +125,16 @@ class Device:
         spare_halves): a leaf of 15 servers whose 16th /31 is free owns one /27 as well. A
         block never covers another device's address, so announcing it cannot pull in another
         switch's traffic."""
-        # a port's address is a /31 (Port.ip): its network is the address without its last bit
+        if self._prefixes is None:
+            self._prefixes = self._server_prefixes()
+        subnets, blocks = self._prefixes
+        return list(subnets), list(blocks)  # the caller's own lists, as when made here
+
+    def _server_prefixes(self) -> tuple[list[str], list[str]]:
+        # a port's address is a /31 (Port.ip): its network is the address without its last
+        # bit; a server's port is on a device of tier 0 (not Device.is_switch)
         nets = {(p.address & 0xFFFFFFFE, 31) for p in self.ports
-                if p.address is not None and p.peer is not None and not p.peer.device.is_switch}
+                if p.address is not None and p.peer is not None and p.peer.device.tier <= 0}
         subnets, blocks = prefixes.collapse(nets)
         if self.fabric is not None and any(b.endswith("/31") for b in blocks):
             alone = set(blocks)

@@ -163,14 +163,17 @@ class RailBuilder(FabricBuilder):
                     leaves.setdefault((plane, pod), []).append(leaf)
             downs = {k: self.switch_ports(leaf, t.nodes_per_su, hl.speed, hl.cable)
                      for k, leaf in su_leaves.items()}
+            source = TOPO + ("host_leaf",)
+            # each leaf's NIC port name, worked out once per scalable unit, not per server
+            nic_ports = [(down, host_port_names[(rail - 1) * t.planes + plane - 1])
+                         for (plane, rail), down in downs.items()]
             for node in range(1, t.nodes_per_su + 1):
                 host = self._host(su, node, pod)
                 if host is None:
                     return leaves
-                for (plane, rail), down in downs.items():
-                    port = self.named_port(host, host_port_names[(rail - 1) * t.planes + plane - 1],
-                                           hl.speed, hl.cable)
-                    self.connect(down[node - 1], port, source=TOPO + ("host_leaf",))
+                for down, port_name in nic_ports:
+                    port = self.named_port(host, port_name, hl.speed, hl.cable)
+                    self.connect(down[node - 1], port, source=source)
         return leaves
 
     def _host(self, su: int, node: int, pod: int) -> Device | None:
@@ -203,12 +206,13 @@ class RailBuilder(FabricBuilder):
                 row.append(spine)
             for spine in row:
                 self.switch_ports(spine, down, ls.speed, ls.cable)
+            source = TOPO + ("leaf_spine",)
             for leaf_no, leaf in enumerate(pod_leaves):
                 ups = self.switch_ports(leaf, self.leaf_uplinks, ls.speed, ls.cable)
                 for j, spine in enumerate(row):
                     for k in range(per_spine):
                         self.connect(ups[j * per_spine + k], spine.ports[leaf_no * per_spine + k],
-                                     source=TOPO + ("leaf_spine",))
+                                     source=source)
             spines[(plane, pod)] = row
         return spines
 
@@ -248,6 +252,7 @@ class RailBuilder(FabricBuilder):
                 cores.append(core)
             core_down = {core.name: self.switch_ports(core, len(pods) * per_core, sc.speed,
                                                       sc.cable) for core in cores}
+            source = TOPO + ("spine_core",)
             for pod_no, row in enumerate(pods):
                 for j, spine in enumerate(row):
                     ups = self.switch_ports(spine, up, sc.speed, sc.cable)
@@ -256,4 +261,4 @@ class RailBuilder(FabricBuilder):
                         for k in range(per_core):
                             self.connect(ups[g * per_core + k],
                                          core_down[core.name][pod_no * per_core + k],
-                                         source=TOPO + ("spine_core",))
+                                         source=source)

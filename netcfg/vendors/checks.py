@@ -431,8 +431,10 @@ def mtu_ceiling(li, nos: str, devices: list[Device]) -> list[Finding]:  # noqa: 
             if frame not in flat:
                 here = stated(frame)
                 flat[frame] = here is not None and here == stated(frame - 1)
+            if not flat[frame]:
+                continue
             path = (port.origin or {}).get("mtu") or dev.origin.get("mtu") or ("fabric", "mtu")
-            if not flat[frame] or (path, frame) in seen:
+            if (path, frame) in seen:
                 continue
             seen.add((path, frame))
             out.append(li.finding(
