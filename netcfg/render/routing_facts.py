@@ -34,6 +34,11 @@ class RoutingFacts:
     #: neighbour addresses whose session has a TCP MD5 key (only that it has one: the key is
     #: the placeholder in a rendered file, the device's own form in a running config)
     keyed: frozenset[str] = frozenset()
+    #: neighbour address -> (keepalive, hold time) in seconds, as the config states them for
+    #: the session (its own, its group's, or the router's); a neighbour without is left to the
+    #: NOS's default. What the twin runs (netcfg/twin/run.py `as_run`); `differences` does not
+    #: compare it
+    timers: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def covered(self) -> list[ipaddress.IPv4Network]:
         """The addresses the originated prefixes hold, as the fewest CIDR blocks: a leaf that

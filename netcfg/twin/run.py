@@ -184,13 +184,24 @@ def path_count(plan: DevicePlan, facts: RoutingFacts) -> int:
     return facts.maximum_paths or plan.bgp.maximum_paths
 
 
+def bgp_timers(plan: DevicePlan, facts: RoutingFacts) -> tuple[int, int]:
+    """The BGP keepalive and hold time the twin's router runs: the pair the NOS file states
+    for its sessions (one pair, as netcfg renders every NOS; Junos states the hold time and
+    sends keepalives at a third of it); the plan's where the file states none (the NOS's own
+    default is not modelled; every rendered file states them), or different pairs for
+    different sessions (the twin's FRR router runs one pair: `timers bgp`)."""
+    pairs = {facts.timers[a] for a in facts.neighbors if a in facts.timers}
+    return pairs.pop() if len(pairs) == 1 else (plan.bgp.keepalive_s, plan.bgp.hold_s)
+
+
 def as_run(plan: DevicePlan, facts: RoutingFacts) -> DevicePlan:
     """The switch as the twin runs it: an FRR router (the FRR vendor renders it) on the
     twin's interface names, with the routing its NOS file states (`facts`): AS, router-id,
     neighbours, announcements, path count, BFD, session keys (the placeholder on both ends:
-    TCP MD5 between the namespaces, as on the fabric). Transit is the one fact the plan has no field
-    for; `frr_config` applies it."""
+    TCP MD5 between the namespaces, as on the fabric), BGP timers (`bgp_timers`). Transit is
+    the one fact the plan has no field for; `frr_config` applies it."""
     names = linux_names(plan)
+    keepalive, hold = bgp_timers(plan, facts)
     # every NOS file states BFD per group (or the same for each neighbour): a group's first
     # neighbour tells; a neighbour that differs shows in the twin's differences report
     first: dict[str, tuple[int, int] | None] = {}
@@ -207,7 +218,7 @@ def as_run(plan: DevicePlan, facts: RoutingFacts) -> DevicePlan:
                     for i in plan.interfaces],
         bgp=replace(plan.bgp, asn=facts.asn, router_id=facts.router_id, groups=groups,
                     neighbors=neighbors, networks=list(facts.originated),
-                    maximum_paths=path_count(plan, facts)))
+                    maximum_paths=path_count(plan, facts), keepalive_s=keepalive, hold_s=hold))
 
 
 def frr_config(plan: DevicePlan, facts: RoutingFacts) -> str:

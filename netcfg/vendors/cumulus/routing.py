@@ -7,7 +7,9 @@ neighbor inherits the group's configuration"), BFD and keys included. No NVUE ro
 rendered; one on a neighbour's IPv4 address family (`policy outbound route-map`) counts as no
 transit (not evaluated). BFD is a neighbour's (or its group's) `bfd` with `enable on` and its
 timers (5.14), or naming a `router bfd profile` that holds them (5.15); timers default to
-300 ms x 3 (Cumulus Linux "Bidirectional Forwarding Detection - BFD", 5.14 and 5.15).
+300 ms x 3 (Cumulus Linux "Bidirectional Forwarding Detection - BFD", 5.14 and 5.15). BGP
+timers are a neighbour's (or its group's) `timers` `keepalive` and `hold` in seconds; a value
+NVUE does not give as a number (`auto`) is left to the switch's default.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ def read(text: str) -> RoutingFacts:
     vrf = _get(merged, "vrf", "default", "router", "bgp") or {}
     af = _get(vrf, "address-family", "ipv4-unicast") or {}
     neighbors, transit, bfd, keyed = {}, True, {}, set()
+    timers: dict[str, tuple[int, int]] = {}
     groups = _get(vrf, "peer-group") or {}
     for addr, n in (_get(vrf, "neighbor") or {}).items():
         n = n or {}
@@ -45,6 +48,9 @@ def read(text: str) -> RoutingFacts:
             rx = int(b.get("min-rx-interval", DEFAULT_BFD[0]))
             tx = int(b.get("min-tx-interval", DEFAULT_BFD[0]))
             bfd[str(addr)] = (max(rx, tx), int(b.get("detect-multiplier", DEFAULT_BFD[1])))
+        t = n.get("timers") or {}
+        if str(t.get("keepalive", "")).isdigit() and str(t.get("hold", "")).isdigit():
+            timers[str(addr)] = (int(t["keepalive"]), int(t["hold"]))
         if n.get("password"):
             keyed.add(str(addr))
         if _get(n, "address-family", "ipv4-unicast", "policy", "outbound", "route-map"):
@@ -54,7 +60,7 @@ def read(text: str) -> RoutingFacts:
         asn=int(router.get("autonomous-system") or 0), router_id=str(router.get("router-id", "")),
         neighbors=neighbors, originated=tuple(str(p) for p in (af.get("network") or {})),
         maximum_paths=None if paths is None else int(paths), transit=transit, bfd=bfd,
-        keyed=frozenset(keyed))
+        keyed=frozenset(keyed), timers={a: t for a, t in timers.items() if a in neighbors})
 
 
 def _get(d: Any, *keys: str) -> Any:

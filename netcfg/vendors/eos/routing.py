@@ -6,7 +6,8 @@ other eBGP neighbours unless an outbound route map says otherwise (netcfg does n
 route maps: a neighbour with one counts as no transit). A neighbour takes what it does not set
 itself from its peer group (`neighbor X peer group G`). BFD timers are `bfd interval I min-rx
 R multiplier M` (AVD eos_cli_config_gen router-bgp.j2); without them the reader assumes EOS's
-300 ms x 3 ([M]: not re-verified; netcfg always renders the timers).
+300 ms x 3 ([M]: not re-verified; netcfg always renders the timers). BGP timers are `neighbor
+X timers K H` (a neighbour's own, else its group's), else the router's `timers bgp K H`.
 """
 
 from __future__ import annotations
@@ -29,9 +30,12 @@ def read(text: str) -> RoutingFacts:
     out_map: set[str] = set()
     keyed: set[str] = set()  # `neighbor X password [0|7|8a] K`
     originated: list[str] = []
+    timers: dict[str, tuple[int, int]] = {}  # "" = the router's `timers bgp`
     for child in statements:
         line = child.text
-        if m := re.fullmatch(r"router-id (\S+)", line):
+        if m := re.fullmatch(r"(?:neighbor (\S+) timers|timers bgp) (\d+) (\d+)", line):
+            timers[m.group(1) or ""] = (int(m.group(2)), int(m.group(3)))
+        elif m := re.fullmatch(r"router-id (\S+)", line):
             router_id = m.group(1)
         elif m := re.fullmatch(r"maximum-paths (\d+)( .*)?", line):
             paths = int(m.group(1))
@@ -59,4 +63,6 @@ def read(text: str) -> RoutingFacts:
         asn, router_id, neighbors, tuple(originated), paths,
         transit=not any(own_or_group(a, out_map) for a in neighbors),
         bfd={a: bfd[src] for a in neighbors if (src := own_or_group(a, on))},
-        keyed=frozenset(a for a in neighbors if own_or_group(a, keyed)))
+        keyed=frozenset(a for a in neighbors if own_or_group(a, keyed)),
+        timers={a: t for a in neighbors
+                if (t := timers.get(own_or_group(a, set(timers)) or "", timers.get("")))})

@@ -3,7 +3,9 @@
 A neighbour takes its group's settings (`neighbor X peer-group G`); `bfd profile P` takes its
 timers from the `bfd` node's profile P (FRR's defaults, 300 ms x 3, where the profile sets
 none). Only a neighbour or group with an outbound route map counts as "no transit" (route
-maps are not evaluated), as for EOS and NX-OS.
+maps are not evaluated), as for EOS and NX-OS. BGP timers are `neighbor X timers K H` (the
+neighbour's own, else its group's), else the router's `timers bgp K H`, else the `frr
+defaults` profile's (not stated here).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ def read(text: str) -> RoutingFacts:
     filtered: set[str] = set()
     keyed: set[str] = set()
     originated: list[str] = []
+    timers: dict[str, tuple[int, int]] = {}  # "" = the router's `timers bgp`
     lines = [c.text for c in router.children]
     for family in router.children:
         if family.text == "address-family ipv4 unicast":
@@ -52,6 +55,8 @@ def read(text: str) -> RoutingFacts:
     for line in lines:
         if m := re.fullmatch(r"bgp router-id (\S+)", line):
             router_id = m.group(1)
+        elif m := re.fullmatch(r"(?:neighbor (\S+) timers|timers bgp) (\d+) (\d+)", line):
+            timers[m.group(1) or ""] = (int(m.group(2)), int(m.group(3)))
         elif m := re.fullmatch(r"maximum-paths (\d+)", line):
             paths = int(m.group(1))
         elif m := re.fullmatch(r"neighbor (\S+) remote-as (\d+)", line):
@@ -77,4 +82,5 @@ def read(text: str) -> RoutingFacts:
         asn, router_id, sessions, tuple(originated), paths,
         transit=not any(a in filtered or member.get(a) in filtered for a in sessions),
         bfd={a: t for a in sessions if (t := inherited(a, bfd))},
-        keyed=frozenset(a for a in sessions if a in keyed or member.get(a) in keyed))
+        keyed=frozenset(a for a in sessions if a in keyed or member.get(a) in keyed),
+        timers={a: t for a in sessions if (t := inherited(a, timers) or timers.get(""))})

@@ -10,7 +10,10 @@ routes the chain accepts as direct/static routes; transit = a BGP route outside 
 filter is accepted. Junos states no path count: `multipath` means as many as the platform
 installs (None), none means one. BFD runs where the group or the neighbour has
 `bfd-liveness-detection` with a `minimum-interval` (the neighbour's own first), the multiplier
-3 where none is stated (Junos "bfd-liveness-detection (Protocols BGP)").
+3 where none is stated (Junos "bfd-liveness-detection (Protocols BGP)"). A session's BGP
+timers are the `hold-time` of its neighbour, else its group, else all of `bgp` (Juniper,
+`hold-time (Protocols BGP)`): "The hold time is three times the interval at which keepalive
+messages are sent", so the keepalive is a third of it; none stated leaves Junos's 90 s.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ def read(text: str) -> RoutingFacts:
     multipath: dict[str, bool] = {}
     bfd: dict[str, dict[str, int]] = {}  # group or "group neighbor" -> its BFD statements
     keys: set[str] = set()  # "" (all of bgp), group or "group neighbor" with authentication-key
+    hold: dict[str, int] = {}  # "" (all of bgp), group or "group neighbor" -> hold-time
     policies: dict[str, _Policy] = {}
     local: list[str] = []  # candidate direct routes: interface subnets and lo0
     static: list[str] = []
@@ -58,11 +62,17 @@ def read(text: str) -> RoutingFacts:
         elif s[:3] == ("protocols", "bgp", "group") and len(s) > 4:
             _group(s[3], s[4:], group_as, group_nbrs, exports, multipath)
             _bfd(s[3], s[4:], bfd)
+            if s[4] == "hold-time" and len(s) > 5:
+                hold[s[3]] = int(s[5])
+            elif s[4] == "neighbor" and s[6:7] == ("hold-time",) and len(s) > 7:
+                hold[f"{s[3]} {s[5]}"] = int(s[7])
             if s[4] == "authentication-key" or s[4:5] == ("neighbor",) and \
                     s[6:7] == ("authentication-key",):
                 keys.add(s[3] if s[4] == "authentication-key" else f"{s[3]} {s[5]}")
         elif s[:3] == ("protocols", "bgp", "authentication-key"):
             keys.add("")
+        elif s[:3] == ("protocols", "bgp", "hold-time") and len(s) > 3:
+            hold[""] = int(s[3])
         elif s[:2] == ("policy-options", "policy-statement") and len(s) > 3:
             _policy(policies.setdefault(s[2], _Policy()), s[3:])
         elif s[0] == "interfaces" and "address" in s and "inet" in s:
@@ -93,8 +103,14 @@ def read(text: str) -> RoutingFacts:
                 sessions[addr] = (timers["minimum-interval"], timers.get("multiplier", 3))
     keyed = frozenset(addr for g, nbrs in group_nbrs.items() for addr in nbrs
                       if addr in neighbors and keys & {"", g, f"{g} {addr}"})
+    held: dict[str, tuple[int, int]] = {}
+    for g, nbrs in group_nbrs.items():
+        for addr in nbrs:
+            h = hold.get(f"{g} {addr}", hold.get(g, hold.get("")))
+            if addr in neighbors and h is not None:
+                held[addr] = (h // 3, h)
     return RoutingFacts(asn, router_id, neighbors, tuple(originated), paths, transit, sessions,
-                        keyed)
+                        keyed, held)
 
 
 def _bfd(group: str, rest: tuple[str, ...], bfd: dict[str, dict[str, int]]) -> None:

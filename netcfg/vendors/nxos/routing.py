@@ -8,7 +8,8 @@ counts as no transit (not evaluated). BFD runs on a session whose neighbour or t
 runs over (`bfd interval`), else the global `bfd interval`, else NX-OS's 50 ms x 3 (Cisco
 Nexus 7000 NX-OS Interfaces Configuration Guide 5.x, table "Default BFD Parameters"; the
 prerequisites there: `feature bfd`, BFD enabled in the client protocol, ICMP redirects off on
-the interface).
+the interface). BGP timers are `timers K H` in the neighbour's block or its template's, else
+the router's `timers bgp K H`.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from netcfg.vendors.lineconfig import Statement, parse
 AF = "address-family ipv4 unicast"
 DEFAULT_BFD = (50, 3)
 _TIMERS = re.compile(r"bfd interval (\d+) min_rx (\d+) multiplier (\d+)")
+_BGP_TIMERS = re.compile(r"timers (\d+) (\d+)")
 
 
 def _timers(line: str) -> tuple[int, int] | None:
@@ -59,12 +61,16 @@ def read(text: str) -> RoutingFacts:
     with_bfd: list[str] = []
     keyed: set[str] = set()
     originated: list[str] = []
+    router_timers: tuple[int, int] | None = None
+    timers: dict[str, tuple[int, int]] = {}
     for child in statements:
         if m := re.fullmatch(r"template peer (\S+)", child.text):
             templates[m.group(1)] = child
     for child in statements:
         if m := re.fullmatch(r"router-id (\S+)", child.text):
             router_id = m.group(1)
+        elif m := re.fullmatch(r"timers bgp (\d+) (\d+)", child.text):
+            router_timers = (int(m.group(1)), int(m.group(2)))
         elif child.text == AF:
             for line in (c.text for c in child.children):
                 if m := re.fullmatch(r"maximum-paths (\d+)", line):
@@ -78,6 +84,9 @@ def read(text: str) -> RoutingFacts:
             remote, active, out_map, runs_bfd, key = _neighbor(blocks)
             if remote is not None and active:
                 neighbors[m.group(1)] = remote
+                if own := next((t for b in blocks for c in b.children
+                                if (t := _BGP_TIMERS.fullmatch(c.text))), None):
+                    timers[m.group(1)] = (int(own.group(1)), int(own.group(2)))
                 if runs_bfd:
                     with_bfd.append(m.group(1))
                 if key:
@@ -89,8 +98,10 @@ def read(text: str) -> RoutingFacts:
         for addr in with_bfd:
             ip = ipaddress.IPv4Address(addr)
             bfd[addr] = next((t for net, t in ports if ip in net), default)
+    if router_timers is not None:
+        timers = {a: timers.get(a, router_timers) for a in neighbors}
     return RoutingFacts(asn, router_id, neighbors, tuple(originated), paths, transit, bfd,
-                        frozenset(keyed))
+                        frozenset(keyed), timers)
 
 
 def _neighbor(blocks: list[Statement]) -> tuple[int | None, bool, bool, bool, bool]:
