@@ -44,27 +44,46 @@ print(json.dumps({"seconds": time.perf_counter() - t, "cpu": time.process_time()
                   "files": len(files), "bytes": size}))
 """
 
-#: run in a fresh interpreter: the command's steps, each timed
+#: run in a fresh interpreter: the command's steps, each timed (wall and CPU: CPU of this
+#: process and of its finished workers)
 PHASES = """
-import json, sys, time
+import json, os, sys, time
 from pathlib import Path
-t0 = time.perf_counter()
+def now():
+    t = os.times()
+    return time.perf_counter(), t.user + t.system + t.children_user + t.children_system
+t0 = now()
 from netcfg.deadlock import gate
-from netcfg.outdir import write_owned
-from netcfg.render import engine
+from netcfg.render import engine, host
 from netcfg.validate import validate
-t1 = time.perf_counter()
+t1 = now()
 v = validate(sys.argv[1])
-t2 = time.perf_counter()
+t2 = now()
 assert gate.passes(v.fabric, False, lambda line: None)
-t3 = time.perf_counter()
-pool = {"workers": engine.workers_available()} if hasattr(engine, "workers_available") else {}
-files = engine.render_files(v.fabric, v.physics, engine.select(v.fabric), **pool)
-t4 = time.perf_counter()
-write_owned(Path(sys.argv[2]), v.fabric.name, files)
-t5 = time.perf_counter()
-print(json.dumps({"import": t1 - t0, "validate": t2 - t1, "gate": t3 - t2, "render": t4 - t3,
-                  "write": t5 - t4}))
+t3 = now()
+devices = engine.select(v.fabric)
+out = Path(sys.argv[2])
+if hasattr(engine, "render_into"):  # workers write their files into DIR's staging directory
+    from netcfg.outdir import write_staged
+    hosts = host.render_hosts(v.fabric)
+    names = [engine.switch_file(v.fabric, d) for d in devices] + list(hosts)
+    marks = {}
+    def fill(staging):
+        engine.render_into(v.fabric, v.physics, devices, staging, hosts,
+                           workers=engine.workers_available())
+        marks["rendered"] = now()
+    write_staged(out, v.fabric.name, names, fill)
+    t4, t5 = marks["rendered"], now()
+else:  # the texts come back to this process, which writes them
+    from netcfg.outdir import write_owned
+    pool = {"workers": engine.workers_available()} if hasattr(engine, "workers_available") else {}
+    files = engine.render_files(v.fabric, v.physics, devices, **pool)
+    t4 = now()
+    write_owned(out, v.fabric.name, files)
+    t5 = now()
+marks = [t0, t1, t2, t3, t4, t5]
+steps = ("import", "validate", "gate", "render", "write")
+print(json.dumps({s: [b[0] - a[0], b[1] - a[1]] for s, a, b in zip(steps, marks, marks[1:])}))
 """
 
 
@@ -88,7 +107,8 @@ def main() -> None:
           f" (a fresh interpreter, its workers included); json parse of its {parsed['files']} "
           f".json files ({parsed['bytes'] / 1e6:.0f} MB) {parsed['seconds']:.2f} s wall, "
           f"{parsed['cpu']:.2f} s CPU")
-    print("  in-process (wall): " + ", ".join(f"{k} {v:.2f} s" for k, v in phases.items()))
+    print("  in-process (wall / CPU): " + ", ".join(f"{k} {w:.2f} / {c:.2f} s"
+                                                   for k, (w, c) in phases.items()))
     print(f"ratio render / parse: {render / parsed['seconds']:.1f}x wall, "
           f"{render_cpu / parsed['cpu']:.1f}x CPU (target at most 3x)")
 

@@ -89,6 +89,19 @@ def write_atomic(path: str | Path, text: str | Iterable[str]) -> None:
         raise
 
 
+def write_new(path: str | Path, data: bytes) -> None:
+    """Create `path` (it must not exist) holding `data`: open, write, close and nothing else
+    (a text-mode file object adds an encoder, a buffer and a stat). For the thousands of
+    files a render stages in a directory of its own, renamed into place afterwards."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
+
+
 def check_output(path: str | Path, ours: Callable[[bytes], bool] | None = None) -> None:
     """Refuse an output path netcfg may not replace, before anything is written: only a new
     file or an existing regular file (not a symbolic link, device node, FIFO, socket or

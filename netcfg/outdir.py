@@ -23,10 +23,10 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
-from netcfg.fsutil import read_regular, write_atomic
+from netcfg.fsutil import read_regular, write_atomic, write_new
 
 MANIFEST = ".netcfg-manifest"
 _FORMAT = 1
@@ -50,28 +50,52 @@ def write_owned(root: str | Path, owner: str, files: Mapping[str, str], *,
     paths. Raises `NotOurs` before touching anything when `root` or one of the paths is not
     netcfg's to write.
     """
-    target = Path(root)
-    manifest = _claim(target, owner, files)
-    before = set(manifest.get(owner, []))
-    after = before | set(files) if partial else set(files)
-    stale = sorted(before - after)
-    for rel in stale:  # removed: refused before anything is touched, as a written one
-        _no_link_below(target, rel)
-    target.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(dir=target, prefix=".netcfg-staging-"))
-    try:
+    def fill(staging: Path) -> None:
         for rel, text in files.items():
             path = staging / rel
             path.parent.mkdir(parents=True, exist_ok=True)
-            with open(path, "w", encoding="utf-8", newline="\n") as fh:
-                fh.write(text)
+            write_new(path, text.encode("utf-8"))
+
+    return write_staged(root, owner, list(files), fill, partial=partial)
+
+
+def write_staged(root: str | Path, owner: str, names: Sequence[str],
+                 fill: Callable[[Path], None], *, partial: bool = False) -> list[str]:
+    """write_owned, with the files written by `fill(staging)`: every one of `names` below
+    `staging`, a new directory inside `root` (so that a renderer's worker processes can
+    write their files themselves instead of handing the texts back). The claim is checked
+    before `fill` runs; when `fill` raises (or leaves out a name), nothing in `root` changes,
+    and a `root` made for it is removed again."""
+    target = Path(root)
+    manifest = _claim(target, owner, names)
+    before = set(manifest.get(owner, []))
+    after = before | set(names) if partial else set(names)
+    stale = sorted(before - after)
+    for rel in stale:  # removed: refused before anything is touched, as a written one
+        _no_link_below(target, rel)
+    made = target  # the first of root and its parents that does not exist yet, if any
+    while not made.parent.exists() and made.parent != made:
+        made = made.parent
+    made_any = not target.exists()
+    target.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=target, prefix=".netcfg-staging-"))
+    moved = False
+    try:
+        fill(staging)
+        missing = [rel for rel in names if not (staging / rel).is_file()]
+        if missing:
+            raise OSError(f"{len(missing)} files were not written, first {missing[0]}")
         _write_manifest(target, {**manifest, owner: sorted(before | after)})
-        for rel in sorted(files):
+        moved = True
+        for rel in sorted(names):
             dest = target / rel
-            dest.parent.mkdir(parents=True, exist_ok=True)
+            if "/" in rel:
+                dest.parent.mkdir(parents=True, exist_ok=True)
             os.replace(staging / rel, dest)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        if made_any and not moved:
+            shutil.rmtree(made, ignore_errors=True)
     for rel in stale:
         (target / rel).unlink(missing_ok=True)
         _prune_empty_parents(target, target / rel)
@@ -79,7 +103,7 @@ def write_owned(root: str | Path, owner: str, files: Mapping[str, str], *,
     return stale
 
 
-def _claim(target: Path, owner: str, files: Mapping[str, str]) -> dict[str, list[str]]:
+def _claim(target: Path, owner: str, files: Iterable[str]) -> dict[str, list[str]]:
     """The current manifest, after checking that `owner` may write every one of `files`."""
     if target.exists() and not target.is_dir():
         raise NotOurs(f"{target} exists and is not a directory")

@@ -1,7 +1,8 @@
 """`netcfg render PATH --out DIR`: one file per device (and host NIC profile), all or nothing.
 
-Everything renders in memory first; only when every selected device rendered is anything
-written, each file atomically. DIR keeps a manifest of what netcfg wrote there, so a render
+Everything renders into a staging directory inside DIR first (a large fabric's workers write
+their own files there); only when every selected device rendered is anything moved into
+place, each file atomically. DIR keeps a manifest of what netcfg wrote there, so a render
 removes only its own stale files and never anything else (netcfg/outdir.py). `--check` writes
 nothing and exits 3 when DIR differs (GitOps drift).
 """
@@ -20,6 +21,15 @@ def _read_tree(root: Path, names: set[str]) -> dict[str, str]:
     """The texts of those of `names` that exist below `root`."""
     return {name: (root / name).read_text(encoding="utf-8")
             for name in sorted(names) if (root / name).is_file()}
+
+
+class _RenderFailed(Exception):
+    """A template, file or import failure while rendering into the staging directory: the
+    command names it as a render failure (DIR untouched), not as a refused write."""
+
+    def __init__(self, cause: BaseException) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
 
 
 @click.command()
@@ -41,8 +51,15 @@ def render(path: str, out: str, devices: tuple[str, ...], roles: tuple[str, ...]
 
     from netcfg.deadlock import gate
     from netcfg.deploy.secrets import CredentialError
-    from netcfg.outdir import NotOurs, write_owned
-    from netcfg.render.engine import render_files, select, workers_available
+    from netcfg.outdir import NotOurs, write_staged
+    from netcfg.render import host
+    from netcfg.render.engine import (
+        render_files,
+        render_into,
+        select,
+        switch_file,
+        workers_available,
+    )
     from netcfg.validate import validate, waived_note
 
     result = validate(path)
@@ -76,30 +93,46 @@ def render(path: str, out: str, devices: tuple[str, ...], roles: tuple[str, ...]
             bar.update(done - shown[0])
             shown[0] = done
 
-    try:
-        # a large fabric renders on every core this process may use (same files, same bytes)
-        files = render_files(fabric, result.physics, chosen, with_hosts=not partial,
-                             progress=progress, workers=workers_available())
-    except CredentialError as exc:  # the root-password hash: named, never shown
-        click.echo(f"netcfg: nothing rendered, {out} left as it was: {exc}", err=True)
-        sys.exit(1)
-    except (jinja2.TemplateError, OSError, ImportError) as exc:
-        click.echo(f"netcfg: render failed, {out} left as it was: {type(exc).__name__}: {exc}",
-                   err=True)
-        sys.exit(1)
-    finally:
-        if bar is not None:
-            bar.render_finish()
     target = Path(out)
     try:
         if check:
+            files = render_files(fabric, result.physics, chosen, with_hosts=not partial,
+                                 progress=progress, workers=workers_available())
             sys.exit(_check(target, fabric.name, files, partial))
-        write_owned(target, fabric.name, files, partial=partial)
+        hosts_files = {} if partial else host.render_hosts(fabric)
+        names = [switch_file(fabric, dev) for dev in chosen] + list(hosts_files)
+        physics = result.physics
+
+        def fill(staging: Path) -> None:
+            try:
+                # a large fabric renders on every core this process may use (same files,
+                # same bytes), each worker writing its own files into the staging directory
+                render_into(fabric, physics, chosen, staging, hosts_files, progress=progress,
+                            workers=workers_available())
+            except (jinja2.TemplateError, OSError, ImportError) as exc:
+                raise _RenderFailed(exc) from exc
+
+        write_staged(target, fabric.name, names, fill, partial=partial)
+    except CredentialError as exc:  # the root-password hash: named, never shown
+        click.echo(f"netcfg: nothing rendered, {out} left as it was: {exc}", err=True)
+        sys.exit(1)
+    except _RenderFailed as failed:
+        cause = failed.cause
+        click.echo(f"netcfg: render failed, {out} left as it was: {type(cause).__name__}: "
+                   f"{cause}", err=True)
+        sys.exit(1)
+    except (jinja2.TemplateError, ImportError) as exc:  # --check renders before comparing
+        click.echo(f"netcfg: render failed, {out} left as it was: {type(exc).__name__}: {exc}",
+                   err=True)
+        sys.exit(1)
     except (NotOurs, OSError) as exc:
         detail = str(exc) if isinstance(exc, NotOurs) else f"{type(exc).__name__}: {exc}"
         click.echo(f"netcfg: nothing written: {detail}", err=True)
         sys.exit(1)
-    hosts = sum(1 for name in files if name.startswith("hosts/"))
+    finally:
+        if bar is not None:
+            bar.render_finish()
+    hosts = len(hosts_files)
     click.echo(f"rendered {len(chosen)} switch configs" +
                (f" and {hosts // 2} host NIC profiles" if hosts else "") + f" into {out}" +
                (f"; {gate.SKIPPED}" if no_deadlock else ""))

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import jinja2
 
+from netcfg.fsutil import write_new
 from netcfg.physics import Physics
 from netcfg.render import host
 from netcfg.render.plan import (
@@ -226,9 +227,10 @@ POOL_FROM = 64
 #: round trip carries many files
 CHUNKS_PER_WORKER = 8
 
-#: what the forked workers inherit (the builder with its caches, the devices): set only
-#: while a pool runs, so nothing is pickled on the way in
-_job: tuple[PlanBuilder, list[Device]] | None = None
+#: what the forked workers inherit (the builder with its caches, the devices, the hash
+#: filler, the directory files go to, or None): set only while a pool runs, so nothing is
+#: pickled on the way in
+_job: tuple[PlanBuilder, list[Device], Hashes, Path | None] | None = None
 
 
 def workers_available() -> int:
@@ -252,19 +254,55 @@ def render_files(fabric: Fabric, physics: Physics, devices: list[Device],
     (each device's text depends only on the fabric and itself), and nothing is written
     here either way. Where fork is not available (or this process is itself a pool's
     worker, or runs other threads) it renders in this process."""
-    builder = PlanBuilder(fabric, physics)
     files: dict[str, str] = {}
-    root = Hashes(fabric)
-    for name, text in _rendered(builder, devices, progress, workers):
-        files[name] = root.fill(text)
+    for name, text in _rendered(PlanBuilder(fabric, physics), devices, Hashes(fabric), None,
+                                progress, workers):
+        assert text is not None
+        files[name] = text
     if with_hosts:
         files.update(host.render_hosts(fabric))
     return files
 
 
-def _rendered(builder: PlanBuilder, devices: list[Device],
+def switch_file(fabric: Fabric, dev: Device) -> str:
+    """The file a switch renders to (file_name of its plan), known without the plan."""
+    return f"{dev.name}.{vendor(fabric.platform(dev).nos).extension}"
+
+
+def render_into(fabric: Fabric, physics: Physics, devices: list[Device], staging: Path,
+                hosts: dict[str, str] | None = None,
+                progress: Callable[[int, int], None] | None = None,
+                workers: int = 1) -> None:
+    """render_files, written below `staging` (a new directory, outdir.write_staged's) instead
+    of returned: each switch's file (switch_file) by the process that rendered it, so a
+    pool's workers hand back only names, not the text (a quarter of a gigabyte for the
+    largest fabric), then `hosts` (host.render_hosts)."""
+    for _ in _rendered(PlanBuilder(fabric, physics), devices, Hashes(fabric), staging,
+                       progress, workers):
+        pass  # written where rendered
+    for name, text in (hosts or {}).items():
+        path = staging / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_new(path, text.encode("utf-8"))
+
+
+def _one(builder: PlanBuilder, dev: Device, hashes: Hashes,
+         out: Path | None) -> tuple[str, str | None]:
+    """One switch: (its file name, its text), or with `out` the text written there and None."""
+    plan = builder.plan(dev)
+    name = file_name(plan)
+    text = hashes.fill(render_plan(plan))
+    if out is None:
+        return name, text
+    if name != switch_file(builder.fabric, dev):  # what write_staged was told to expect
+        raise ValueError(f"{dev.name}: renders to {name}, not {switch_file(builder.fabric, dev)}")
+    write_new(out / name, text.encode("utf-8"))
+    return name, None
+
+
+def _rendered(builder: PlanBuilder, devices: list[Device], hashes: Hashes, out: Path | None,
               progress: Callable[[int, int], None] | None,
-              workers: int) -> Iterable[tuple[str, str]]:
+              workers: int) -> Iterable[tuple[str, str | None]]:
     import multiprocessing
 
     workers = min(workers, len(devices))
@@ -274,8 +312,7 @@ def _rendered(builder: PlanBuilder, devices: list[Device],
             or "fork" not in multiprocessing.get_all_start_methods()
             or multiprocessing.current_process().daemon or _threaded()):
         for i, dev in enumerate(devices):
-            plan = builder.plan(dev)
-            yield file_name(plan), render_plan(plan)
+            yield _one(builder, dev, hashes, out)
             if progress is not None:
                 progress(i + 1, len(devices))
         return
@@ -284,8 +321,8 @@ def _rendered(builder: PlanBuilder, devices: list[Device],
     chunks = [(start, min(start + size, len(devices)))
               for start in range(0, len(devices), size)]
     environment()  # templates compiled once here, inherited by every worker
-    _job = (builder, devices)
-    parts: list[list[tuple[str, str]]] = []
+    _job = (builder, devices, hashes, out)
+    parts: list[list[tuple[str, str | None]]] = []
     failure: BaseException | None = None
     try:
         pool = multiprocessing.get_context("fork").Pool(workers)
@@ -332,20 +369,17 @@ def _threaded() -> bool:
         return False
 
 
-def _render_chunk(bounds: tuple[int, int]) -> list[tuple[str, str]] | Exception:
-    """One chunk of devices, in a worker: (file name, text) in device order, or the first
-    device's failure as a value the parent raises (made plain where it would not survive
-    pickling, so the pool's result thread never meets an exception it cannot rebuild)."""
+def _render_chunk(bounds: tuple[int, int]) -> list[tuple[str, str | None]] | Exception:
+    """One chunk of devices, in a worker: (file name, text or None where the worker wrote
+    it) in device order, or the first device's failure as a value the parent raises (made
+    plain where it would not survive pickling, so the pool's result thread never meets an
+    exception it cannot rebuild)."""
     assert _job is not None
-    builder, devices = _job
-    out = []
+    builder, devices, hashes, out_dir = _job
     try:
-        for dev in devices[bounds[0]:bounds[1]]:
-            plan = builder.plan(dev)
-            out.append((file_name(plan), render_plan(plan)))
+        return [_one(builder, dev, hashes, out_dir) for dev in devices[bounds[0]:bounds[1]]]
     except Exception as exc:  # noqa: BLE001 -- handed to the parent, which raises it
         return _portable(exc)
-    return out
 
 
 def _portable(exc: Exception) -> Exception:
