@@ -9,7 +9,8 @@ value or range the schema of the release does not have fails the commit as Junos
 it, whatever the emulator's own hierarchy table (`schema.py`) believes. Without the directory,
 or without the `libyang` binding (extra `yang`), the emulator keeps only its own table.
 
-Loading the models takes a few seconds, so one validator is kept per directory and process.
+Loading the models takes about two seconds of CPU (compiled once, `_load_context`), so one
+validator is kept per directory and process.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ class JunosYang:
         module.logging.getLogger("libyang").setLevel(module.logging.CRITICAL)
         module.lib.ly_log_options(module.lib.LY_LOSTORE)
         module.lib.ly_set_log_clb(module.lib.lypy_log_cb, True)  # data paths in error records
-        self._ctx, _, _ = module.load_context(str(yang_dir))
+        self._ctx = _load_context(module, yang_dir)
         self._cli = module.CliFeatures(str(yang_dir / module.CLI_FEATURES))
 
     def errors(self, text: str) -> list[tuple[int, str, str]]:
@@ -78,6 +79,42 @@ class JunosYang:
         except ImportError:
             return None
         return _cached(str(Path(folder).resolve()))
+
+
+def _load_context(module: Any, yang_dir: Path) -> Any:
+    """The validator's own `load_context` (its modules, its escape repairs), with the schema
+    compiled once after the last module is parsed instead of again after each one (libyang's
+    explicit compilation): each Junos module augments the root, so compiling per module
+    redoes the whole tree about twenty times, four fifths of the load. The compiled schema is
+    the same: libyang prints every Junos module of both contexts identically, and both give
+    the same verdict on the validator's fixtures and on hundreds of broken rendered files;
+    tests/lab/test_junos_yang.py holds this one to the fixtures' own expectations."""
+    libyang = module.libyang
+    context: Any = libyang.Context
+
+    class Deferred(context):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, explicit_compile=True, **kwargs)
+
+    module.libyang = _With(libyang, Context=Deferred)
+    try:
+        ctx, _, _ = module.load_context(str(yang_dir))
+    finally:
+        module.libyang = libyang
+    ctx.compile_schema()
+    return ctx
+
+
+class _With:
+    """A module seen through `overrides`: the validator reads `libyang.Context` and
+    `libyang.LibyangError` through one name."""
+
+    def __init__(self, base: ModuleType, **overrides: Any) -> None:
+        self._base = base
+        self.__dict__.update(overrides)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._base, name)
 
 
 @functools.cache
