@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -78,6 +79,14 @@ def _port_entry(platform: str, name: str, lanes: int, speed: int) -> dict[str, s
     return entry
 
 
+@lru_cache(maxsize=65536)
+def _port_row(platform: str, name: str, lanes: int, speed: int, mtu: int) -> dict[str, str]:
+    """A PORT entry but its description: the same for a port of that speed and MTU on
+    every switch of a platform (callers copy it; nothing may change the cached dict)."""
+    return {**_port_entry(platform, name, lanes, speed), "speed": str(speed),
+            "mtu": port_mtu(mtu), "admin_status": "up"}
+
+
 #: Mb/s per lane from which SONiC's port generator sets RS-FEC (portconfig.py)
 RS_FEC_PER_LANE = 50_000
 
@@ -106,10 +115,9 @@ def _prios(prios: tuple[int, ...]) -> str:
 # --------------------------------------------------------------------------- CONFIG_DB
 
 
-def _device(plan: DevicePlan) -> dict[str, Any]:
-    meta = {"hostname": plan.hostname, "bgp_asn": str(plan.bgp.asn),
-            "hwsku": device_layout(plan).sku,
-            "type": DEVICE_TYPES[plan.role], "buffer_model": model_of(plan),
+def _device(plan: DevicePlan, sku: str, model: str) -> dict[str, Any]:
+    meta = {"hostname": plan.hostname, "bgp_asn": str(plan.bgp.asn), "hwsku": sku,
+            "type": DEVICE_TYPES[plan.role], "buffer_model": model,
             "docker_routing_config_mode": "separated"}
     out: dict[str, Any] = {"DEVICE_METADATA": {"localhost": meta}}
     out["LOOPBACK_INTERFACE"] = {"Loopback0": {}, f"Loopback0|{plan.loopback}": {}}
@@ -127,10 +135,8 @@ def _device(plan: DevicePlan) -> dict[str, Any]:
     if plan.interfaces:
         _port_table(plan)  # a platform without a port table is refused, named
     for i in plan.interfaces:
-        port_table[i.name] = {**_port_entry(plan.platform, i.name, i.lanes, i.speed),
-                              "speed": str(i.speed),
-                              "mtu": port_mtu(i.mtu), "description": i.description,
-                              "admin_status": "up"}
+        port_table[i.name] = {**_port_row(plan.platform, i.name, i.lanes, i.speed, i.mtu),
+                              "description": i.description}
         if i.address:
             intf[i.name] = {}
             intf[f"{i.name}|{i.address}"] = {}
@@ -365,9 +371,82 @@ def _hash(plan: DevicePlan) -> dict[str, Any]:
     return {"SWITCH_HASH": {"GLOBAL": glob}}
 
 
-def config_db(plan: DevicePlan) -> dict[str, Any]:
-    return {**_device(plan), **_qos(plan), **_buffers(plan), **_hash(plan),
-            **management.tables(plan)}
+class Tables(dict[str, Any]):
+    """CONFIG_DB tables (ConfigDb), some of them also as the text to_json writes for them
+    (`written`: table -> its `"TABLE": {...}` lines), where switches alike share them."""
+
+    __slots__ = ("written",)
+
+    def __init__(self, tables: dict[str, Any], written: dict[str, bytes]) -> None:
+        super().__init__(tables)
+        self.written = written
+
+
+@dataclass(frozen=True, slots=True)
+class _Shared:
+    """What config_db makes of a switch's QoS and buffers, and of its SKU: the same for every
+    switch whose ports have the same names, speeds, cables, priorities, headroom, ECN and
+    watchdog on the same platform and role (most of a large fabric's leaves)."""
+
+    sku: str
+    model: str
+    tables: dict[str, Any]
+    written: dict[str, bytes]
+
+
+#: _alike(plan) -> what those switches share: made once per kind of switch, in each process
+_shared: dict[tuple[object, ...], _Shared] = {}
+#: kinds of switch kept at most (a fabric has a few per platform and role)
+SHARED_MAX = 256
+
+
+def _alike(plan: DevicePlan) -> tuple[object, ...]:
+    """Everything _qos, _buffers and the SKU read of a plan, as one value: two plans with
+    the same give the same tables. A port's headroom, ECN profiles and watchdog are the
+    plan's objects shared by its ports (PlanBuilder), each hashed once here by its place
+    among the switch's distinct ones instead of once per port."""
+    q = plan.qos
+    place: dict[int, int] = {}
+    distinct: list[object] = []
+    rows = []
+    for i in plan.interfaces:
+        kinds = []
+        for value in (i.headroom, i.ecn, i.watchdog):
+            at = place.get(id(value))
+            if at is None:
+                at = place[id(value)] = len(distinct)
+                distinct.append(value)
+            kinds.append(at)
+        rows.append((i.name, i.speed, i.cable_m, i.pfc_priorities, *kinds))
+    return (plan.platform, plan.role, tuple(q.dscp_to_tc.items()), tuple(q.classes),
+            q.pfc_priorities, tuple(q.ecn_profiles), q.watchdog_poll_ms, q.dynamic_th,
+            q.traffic_pattern, q.pools, tuple(rows), tuple(distinct))
+
+
+def _shared_of(plan: DevicePlan) -> _Shared:
+    key = _alike(plan)
+    got = _shared.get(key)
+    if got is None:
+        lay = device_layout(plan)
+        tables = {**_qos(plan), **_buffers(plan)}
+        got = _Shared(lay.sku, buffers.buffer_model(plan.platform, lay.sku), tables,
+                      {name: _written(name, table) for name, table in tables.items()})
+        if len(_shared) >= SHARED_MAX:
+            _shared.clear()
+        _shared[key] = got
+    return got
+
+
+def config_db(plan: DevicePlan) -> Tables:
+    """Every table of the switch's CONFIG_DB. Its QoS and buffer tables are made once per kind
+    of switch (_alike) and shared, as values and as text, by the switches of that kind: the
+    result is read, never changed (to_json writes it)."""
+    shared = _shared_of(plan)
+    own = {**_device(plan, shared.sku, shared.model), **_hash(plan), **management.tables(plan)}
+    clash = own.keys() & shared.tables.keys()
+    if clash:
+        raise AssertionError(f"tables made twice: {sorted(clash)}")
+    return Tables({**own, **shared.tables}, shared.written)
 
 
 #: CONFIG_DB as SONiC stores it: table -> key -> field -> value (strings, leaf-lists as
@@ -375,11 +454,27 @@ def config_db(plan: DevicePlan) -> dict[str, Any]:
 ConfigDb = dict[str, dict[str, Any]]
 
 
+#: config_db.json's form: keys sorted, two-space indent
+JSON_FORM = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS
+
+
+def _written(name: str, table: Any) -> bytes:
+    """One table as to_json writes it inside the document: `  "NAME": {...}` (the lines
+    between the document's braces, its indent included)."""
+    return orjson.dumps({name: table}, option=JSON_FORM)[2:-2]
+
+
 def to_json(db: ConfigDb) -> str:
     """config_db.json text: keys sorted, two-space indent (what Jinja's `tojson(indent=2)`
     printed, with orjson's encoder: the pure-Python indenting encoder took most of a large
-    fabric's render time)."""
-    return orjson.dumps(db, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode()
+    fabric's render time). Tables a Tables already holds as text (shared by switches alike)
+    are not written again: the document is its tables' lines in key order, one after the
+    other, as orjson writes a whole document."""
+    written = db.written if isinstance(db, Tables) else {}
+    if not written or not db:
+        return orjson.dumps(db, option=JSON_FORM).decode()
+    parts = [written.get(name) or _written(name, db[name]) for name in sorted(db)]
+    return (b"{\n" + b",\n".join(parts) + b"\n}").decode()
 
 
 def build(plan: DevicePlan) -> ConfigDb:
