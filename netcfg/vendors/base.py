@@ -264,9 +264,10 @@ class Vendor(ABC):
         lossless port's with netcfg's derived headroom); None where netcfg reads none."""
         return None
 
-    def buffer_profile_name(self, interface: Interface) -> str:
-        """The name of a lossless port's PG profile among `read_buffers`' (the NOS names it);
-        only asked where read_buffers reads some."""
+    def buffer_profile_name(self, interface: Interface, plan: DevicePlan | None = None) -> str:
+        """The name of a lossless port's PG profile among `read_buffers`' (the NOS names it,
+        from the port and, where it depends on the box, its plan); only asked where
+        read_buffers reads some."""
         raise NotImplementedError(f"{self.name} reads no buffer profiles")
 
     def prefix_limit(self, fabric_prefixes: int) -> tuple[int, str] | None:

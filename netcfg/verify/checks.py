@@ -319,7 +319,8 @@ def headroom(plan: DevicePlan, state: DeviceState,
         return []
     from netcfg.vendors import vendor
 
-    name_of = name_of or vendor(plan.nos).buffer_profile_name
+    nos = vendor(plan.nos)
+    name_of = name_of or (lambda i: nos.buffer_profile_name(i, plan))
     out = []
     for i in plan.interfaces:
         h = i.headroom

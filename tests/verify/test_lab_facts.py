@@ -72,3 +72,38 @@ def test_a_session_s_port_is_the_first_whose_subnet_holds_the_peer():
             want = next((name for name, p in facts.ports.items() if p.address
                          and ip in ipaddress.ip_interface(p.address).network), None)
             assert _port_of(facts, peer) == want, (facts.ports, peer)
+
+
+def test_the_dynamic_model_s_lossless_profile_names(tmp_path):
+    """VFY024 finds a SONiC port's lossless PG profile by buffermgrd's name for it. On an
+    SN5600 O128 (the dynamic buffer model from first boot, ../shared/factory/DEFAULTS.md) the
+    dynamic buffermgrd names it `pg_lossless_<S>_<L>m[_mtu<M_p>]..._profile`, `_mtu` only
+    where PORT's mtu is not 9100 (../shared/specs/headroom-sonic-spectrum.md): netcfg's PORT
+    mtu is 9202 (the 9216-byte frame less the 14-byte Ethernet header), so a 400G server port
+    on a 3 m cable is `pg_lossless_400000_3m_mtu9202_profile` and a 50 m uplink
+    `pg_lossless_400000_50m_mtu9202_profile` (4-lane ports: no `_8lane`). The traditional
+    model's name (the multivendor inventory's 7060X6 SONiC leaf, a 40 m uplink) has no MTU."""
+    from deploy.deploy_cases import multivendor
+
+    from netcfg.render.plan import PlanBuilder
+    from netcfg.validate import validate
+    from netcfg.vendors import vendor
+
+    text = (MULTIVENDOR.parent / "gpu32768" / "fabric.yaml").read_text()
+    (tmp_path / "fabric.yaml").write_text(text.replace("scalable_units: 128",
+                                                       "scalable_units: 4")
+                                          .replace("cores: 512", "cores: 32"))
+    v = validate(tmp_path)
+    assert v.fabric is not None and v.physics is not None, v.findings
+    plan = PlanBuilder(v.fabric, v.physics).plan(v.fabric.devices["leaf-su1-r1"])
+    sonic = vendor("sonic")
+    names = {i.name: sonic.buffer_profile_name(i, plan) for i in plan.interfaces if i.lossless}
+    server = next(i for i in plan.interfaces if i.lossless and i.cable_m == 3)
+    uplink = next(i for i in plan.interfaces if i.lossless and i.cable_m == 50)
+    assert names[server.name] == "pg_lossless_400000_3m_mtu9202_profile"
+    assert names[uplink.name] == "pg_lossless_400000_50m_mtu9202_profile"
+    m = multivendor()
+    assert m.fabric is not None and m.physics is not None
+    leaf = PlanBuilder(m.fabric, m.physics).plan(m.fabric.devices["leaf-su2-r1"])
+    assert {sonic.buffer_profile_name(i, leaf) for i in leaf.interfaces
+            if i.lossless and i.cable_m == 40} == {"pg_lossless_400000_40m_profile"}

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from napalm.base import NetworkDriver
 
     from netcfg.findings import Finding
-    from netcfg.render.plan import Interface
+    from netcfg.render.plan import DevicePlan, Interface
     from netcfg.topology.fabric import Device, Fabric
     from netcfg.verify.pfc import PfcState
 
@@ -80,9 +80,9 @@ class Sonic(ModuleVendor):
         """`show buffer information`: the profiles STATE_DB holds (buffershow.py)."""
         return buffershow.read(driver)
 
-    def buffer_profile_name(self, interface: Interface) -> str:
+    def buffer_profile_name(self, interface: Interface, plan: DevicePlan | None = None) -> str:
         """The name buffermgrd gives a lossless port's profile (buffershow.py)."""
-        return buffershow.profile_name(interface)
+        return buffershow.profile_name(interface, plan)
 
 
 VENDOR = Sonic()
