@@ -73,3 +73,27 @@ def test_the_report_says_which_rails_it_twinned():
     assert head == ("twin: 6 FRR switches, 64 server NICs (the leaves of rails 1-3, 5 and every "
                     "switch above them; the other rails' leaves left out)")
     assert Report(rails=[4]).as_dict()["rails"] == [4] and Report().as_dict()["rails"] is None
+
+
+def test_a_spine_runs_bfd_toward_the_leaves_of_any_rail():
+    """BFD is stated per peer group, and the twin takes a group's BFD from its first
+    neighbour: a spine in a twin of rail 2 (its first leaf, on rail 1, left out) states the
+    same BFD toward the rail-2 leaf as in the whole fabric's twin, where it used to run none
+    and every BFD session of the leaves' uplinks stayed down."""
+    from netcfg.render.plan import PlanBuilder
+    from netcfg.twin.run import among, frr_config, read_back
+
+    result = validate(ROOT / "inventories" / "multivendor")
+    fabric = result.fabric
+    plan = PlanBuilder(fabric, result.physics).plan(fabric.devices["spine-pod1-1"])
+    facts = read_back(plan)
+
+    def bfd_lines(present: set[str]) -> list[str]:
+        text = frr_config(plan, among(facts, plan, present))
+        return [line for line in text.splitlines() if "bfd" in line or "interval" in line
+                or "multiplier" in line or line.startswith(" profile")]
+
+    whole = bfd_lines({d.name for d in twinned_switches(fabric)})
+    rail2 = bfd_lines({d.name for d in twinned_switches(fabric, rails={2})})
+    assert " neighbor LEAF bfd profile LEAF" in whole
+    assert rail2 == whole

@@ -203,10 +203,12 @@ def as_run(plan: DevicePlan, facts: RoutingFacts) -> DevicePlan:
     names = linux_names(plan)
     keepalive, hold = bgp_timers(plan, facts)
     # every NOS file states BFD per group (or the same for each neighbour): a group's first
-    # neighbour tells; a neighbour that differs shows in the twin's differences report
+    # neighbour the router runs tells (one outside a slice of the fabric has no facts left:
+    # `among`); a neighbour that differs shows in the twin's differences report
     first: dict[str, tuple[int, int] | None] = {}
     for n in plan.bgp.neighbors:
-        first.setdefault(n.group, facts.bfd.get(n.address))
+        if n.address in facts.neighbors:
+            first.setdefault(n.group, facts.bfd.get(n.address))
     groups = [replace(g, bfd=Bfd(*t) if (t := first.get(g.name)) else None)
               for g in plan.bgp.groups]
     neighbors = [replace(n, remote_as=facts.neighbors[n.address],
