@@ -147,14 +147,19 @@ def each(env: jinja2.Environment, items: Iterable[object], template: str,
     out = []
     for item in items:
         values = (get_slots(item),) if one else get_slots(item)
-        # every slot has a value (the usual case), or which have none and what they hold
-        key = (get_shape(item),) if all(values) else (
-            get_shape(item), tuple(True if v else (type(v), v) for v in values))
+        # every slot has a value (the usual case): the shape alone; else which have none and
+        # what they hold, behind a marker no shape equals
+        key = get_shape(item) if all(values) else (
+            _EMPTY_SLOTS, get_shape(item), tuple(True if v else (type(v), v) for v in values))
         fill = kinds.get(key)
         if fill is None:
             fill = kinds[key] = _skeleton(env, template, slots, shape, item, values, context)
         out.append(fill(values))
     return "".join(out)
+
+
+#: heads the key of an item with empty slots (each): no shape value is this object
+_EMPTY_SLOTS = object()
 
 
 def _skeleton(env: jinja2.Environment, template: str, slots: tuple[str, ...],
