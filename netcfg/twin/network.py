@@ -44,6 +44,9 @@ ICMP_RATEMASK = SYSCTL_NET / "ipv4/icmp_ratemask"
 #: zebra (interfaces, RIB), bgpd, staticd, which holds static routes since FRR 7.2 (the
 #: discard routes a SONiC leaf announces its server blocks with), and bfdd for BFD sessions
 DAEMONS = ("zebra", "bgpd", "staticd", "bfdd")
+#: the daemons a router runs only when its frr.conf has work for them (`daemons_for`)
+_NEEDED_FOR = {"staticd": re.compile(r"(?m)^ip route "),
+               "bfdd": re.compile(r"(?m)^bfd$|^ neighbor \S+ bfd\b")}
 #: routers started at the same time (Twin.start)
 STARTS_AT_ONCE = 8
 #: How long bgpd holds back the first UPDATE to a session that has just come up, in ms.
@@ -87,6 +90,14 @@ def inside(netns: str) -> Iterator[None]:
     finally:
         os.close(target)
         os.close(home)
+
+
+def daemons_for(config: str) -> tuple[str, ...]:
+    """The FRR daemons a router with frr.conf `config` runs: zebra and bgpd always, staticd
+    where it has static routes, bfdd where it has BFD. A router without BFD (`--without-bfd`,
+    or a NOS file that states none) or without static routes starts two daemons fewer, and
+    vtysh hands each command of the file only to the daemons that run."""
+    return tuple(d for d in DAEMONS if d not in _NEEDED_FOR or _NEEDED_FOR[d].search(config))
 
 
 def twin_settings(config: str) -> str:
@@ -201,7 +212,7 @@ class Twin:
         shutil.chown(conf, FRR_ACCOUNT, FRR_ACCOUNT)
         empty = router.rundir / "empty.conf"
         empty.write_text("", encoding="utf-8")
-        for daemon in DAEMONS:
+        for daemon in daemons_for(router.config):
             proc = subprocess.run(
                 ["ip", "netns", "exec", router.netns, str(FRR_BIN / daemon), "-d",
                  "-N", router.netns, "-u", FRR_ACCOUNT, "-g", FRR_ACCOUNT,
