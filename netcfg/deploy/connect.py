@@ -16,7 +16,7 @@ from typing import Any
 import napalm
 from napalm.base import NetworkDriver
 
-from netcfg.deploy.known_hosts import own_known_hosts
+from netcfg.deploy.known_hosts import login_known_hosts
 from netcfg.deploy.secrets import redact
 from netcfg.deploy.targets import Target
 
@@ -112,7 +112,7 @@ class Connection:
         workdir = Path(self._tmp.name)
         # the SSH client parses its known_hosts whole on every login: give it the switch's
         # own lines (known_hosts.py), the same check at a fleet's size
-        self.driver = make_driver(own_known_hosts(target, workdir), timeout, workdir)
+        self.driver = make_driver(login_known_hosts(target, workdir), timeout, workdir)
 
     def __enter__(self) -> NetworkDriver:
         try:

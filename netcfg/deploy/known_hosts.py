@@ -79,7 +79,7 @@ def _parse(path: str) -> KnownHosts | None:
         return _parsed[key]
 
 
-def own_known_hosts(target: Target, directory: Path) -> Target:
+def login_known_hosts(target: Target, directory: Path) -> Target:
     """`target` with a known_hosts of its own in `directory` (the lines that can name its
     switch, above); as it is when it checks no host key, names no file (the SSH client's
     default file), or a file that cannot be read (the connection reports that)."""

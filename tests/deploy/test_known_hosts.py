@@ -16,7 +16,7 @@ from pathlib import Path
 import paramiko
 
 from netcfg.deploy.engine import Options, diff_device
-from netcfg.deploy.known_hosts import own_known_hosts
+from netcfg.deploy.known_hosts import login_known_hosts
 from netcfg.deploy.secrets import Login, Secret
 from netcfg.deploy.targets import Target
 
@@ -60,8 +60,8 @@ def test_a_login_gets_its_switchs_lines_with_the_same_lookups(tmp_path: Path):
     file.write_text("\n".join(lines) + "\n")
     (tmp_path / "a").mkdir()
     (tmp_path / "n").mkdir()
-    got = own_known_hosts(a, tmp_path / "a")
-    got_nxos = own_known_hosts(nxos, tmp_path / "n")
+    got = login_known_hosts(a, tmp_path / "a")
+    got_nxos = login_known_hosts(nxos, tmp_path / "n")
     # by hand from the lines above: the switch's own names (every port it is reached on; port
     # 22 unbracketed), and the lines that match by hash, pattern or marker, in the file's order
     assert Path(got.known_hosts or "").read_text().splitlines() == [
@@ -76,13 +76,13 @@ def test_a_login_gets_its_switchs_lines_with_the_same_lookups(tmp_path: Path):
         assert {k: v.get_base64() for k, v in mine.items()} == \
                {k: v.get_base64() for k, v in theirs.items()}
     # no host-key check, or a file that cannot be read: the target is left as it is
-    assert own_known_hosts(replace(a, check_host_keys=False), tmp_path) == replace(
+    assert login_known_hosts(replace(a, check_host_keys=False), tmp_path) == replace(
         a, check_host_keys=False)
     missing = replace(a, known_hosts=str(tmp_path / "absent"))
-    assert own_known_hosts(missing, tmp_path) == missing
+    assert login_known_hosts(missing, tmp_path) == missing
     # the file is parsed again once it changes (a new lab writes a new one)
     file.write_text(f"[127.0.0.1]:2201 {_public(10)}\n")
-    again = own_known_hosts(a, tmp_path / "a")
+    again = login_known_hosts(a, tmp_path / "a")
     assert Path(again.known_hosts or "").read_text() == f"[127.0.0.1]:2201 {_public(10)}\n"
 
 
