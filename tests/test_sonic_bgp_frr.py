@@ -39,6 +39,7 @@ import signal
 import subprocess
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import jinja2
@@ -305,8 +306,13 @@ def fabric(tmp_path_factory) -> Iterator[tuple]:
                 net.ip(space[p.id], "link set lo up", f"link set {p.name} up",
                        f"addr add {p.ip} dev {p.name}",
                        f"route add default via {p.peer.ip.split('/')[0]}")
-        runs = {d.name: net.frr(space[d.name], sonic_frr_config(dbs[d.name]))
-                for d in fab.switches()}
+        # the routers start side by side: starting one is mostly waiting for its daemons
+        # to come up and take their configuration
+        switches = list(fab.switches())
+        with ThreadPoolExecutor(max_workers=len(switches)) as pool:
+            started = pool.map(lambda d: net.frr(space[d.name], sonic_frr_config(dbs[d.name])),
+                               switches)
+            runs = {d.name: run for d, run in zip(switches, started)}
         yield fab, dbs, space, runs
     finally:
         net.close()
