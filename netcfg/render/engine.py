@@ -308,6 +308,7 @@ def _one(builder: PlanBuilder, dev: Device, hashes: Hashes,
 def _rendered(builder: PlanBuilder, devices: list[Device], hashes: Hashes, out: Path | None,
               progress: Callable[[int, int], None] | None,
               workers: int) -> Iterable[tuple[str, str | None]]:
+    import gc
     import multiprocessing
 
     workers = min(workers, len(devices))
@@ -326,9 +327,17 @@ def _rendered(builder: PlanBuilder, devices: list[Device], hashes: Hashes, out: 
     chunks = [(start, min(start + size, len(devices)))
               for start in range(0, len(devices), size)]
     environment()  # templates compiled once here, inherited by every worker
+    # and what a plan works out once per fabric (the fabric's prefix count, the addresses
+    # it holds, the platform's cages), instead of once in every worker
+    builder.plan(devices[0])
     _job = (builder, devices, hashes, out)
     parts: list[list[tuple[str, str | None]]] = []
     failure: BaseException | None = None
+    # Everything alive now (the fabric, its physics: millions of objects at the largest
+    # size) is left out of the workers' garbage collections, which would otherwise walk it
+    # again and again, and write to every page of it (each object's GC header), copying the
+    # pages fork shares (gc.freeze's own advice, before fork); undone after the pool.
+    gc.freeze()
     try:
         pool = multiprocessing.get_context("fork").Pool(workers)
         try:
@@ -353,6 +362,7 @@ def _rendered(builder: PlanBuilder, devices: list[Device], hashes: Hashes, out: 
             raise
     finally:
         _job = None
+        gc.unfreeze()
     if failure is not None:
         raise failure
     for part in parts:
