@@ -99,8 +99,9 @@ def check_reach(fabric: Any) -> list[Finding]:
             mediums[src] = link_class_medium(topology, src)
         medium = mediums[src][0]
         a, b = link.a, link.b
-        alike = (medium, a.speed, a.device.platform if a.device.is_switch else None,
-                 b.speed, b.device.platform if b.device.is_switch else None)
+        da, db = a.device, b.device  # a switch is of tier 1 or more (Device.is_switch)
+        alike = (medium, a.speed, da.platform if da.tier > 0 else None,
+                 b.speed, db.platform if db.tier > 0 else None)
         if alike in reaches:
             got = reaches[alike]
         else:

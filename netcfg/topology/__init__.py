@@ -50,6 +50,7 @@ def _device_settings(b: FabricBuilder) -> None:
                     f"{suggest(key, tuple(b.fabric.devices))}",
                     ("overrides", "devices", key), key=True)
     for dev in b.fabric.switches():
+        made = dev.mtu  # the frame its ports were made with (FabricBuilder.switch_ports)
         platform = b.catalog.platforms[dev.platform or ""]
         nos = platform.nos
         dev.release = intent.releases.get(nos, platform.release)
@@ -102,8 +103,9 @@ def _device_settings(b: FabricBuilder) -> None:
         if dev.syslog_servers:
             dev.syslog_severity = intent.management.syslog_severity
             dev.origin["syslog_severity"] = ("management", "syslog_severity")
-        for port in dev.ports:
-            port.mtu = dev.mtu
+        if dev.mtu != made:  # an override changed the frame: its ports follow
+            for port in dev.ports:
+                port.mtu = dev.mtu
     _check_releases(b)
 
 

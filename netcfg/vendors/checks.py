@@ -426,11 +426,14 @@ def mtu_ceiling(li, nos: str, devices: list[Device]) -> list[Finding]:  # noqa: 
     out: list[Finding] = []
     seen: set[tuple] = set()
     for dev in devices:
+        frames = {port.mtu for port in dev.ports}
+        for frame in frames - flat.keys():
+            here = stated(frame)
+            flat[frame] = here is not None and here == stated(frame - 1)
+        if not any(flat[frame] for frame in frames):
+            continue  # no port of the switch has a frame to report
         for port in dev.ports:
             frame = port.mtu
-            if frame not in flat:
-                here = stated(frame)
-                flat[frame] = here is not None and here == stated(frame - 1)
             if not flat[frame]:
                 continue
             path = (port.origin or {}).get("mtu") or dev.origin.get("mtu") or ("fabric", "mtu")
