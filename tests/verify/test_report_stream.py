@@ -166,7 +166,7 @@ def test_streamed_reports_hold_one_switch_at_a_time(fmt: str):
         finally:
             tracemalloc.stop()
 
-    small, large = _fleet(4, 250), _fleet(16, 250)
+    small, large = _fleet(3, 200), _fleet(12, 200)
     streamed = [peak(r, lambda r: report.chunks(r, fmt, lambda t, _c: t))
                 for r in (small, large)]
     whole = [peak(r, lambda r: [WHOLE[fmt](r)]) for r in (small, large)]
