@@ -106,8 +106,10 @@ def check_reach(fabric: Any) -> list[Finding]:
             got = reaches[alike]
         else:
             got = reaches[alike] = reach_of(fabric, link, medium)
-        cable = max(link.a.cable, link.b.cable)
-        if got is None or cable <= got[1]:
+        if got is None:
+            continue  # no reach listed for this medium and lane rate
+        cable = a.cable if a.cable >= b.cable else b.cable  # the longer end's
+        if cable <= got[1]:
             continue
         key = (_cable_path(li, link), medium, got[0], cable)
         groups.setdefault(key, []).append((link, got))
