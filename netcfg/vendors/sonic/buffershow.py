@@ -6,8 +6,9 @@ and BUFFER_PROFILE_TABLE (what bufferorch programmed from APPL_DB) as a `Pool: <
 A port's lossless PG profile is the one buffermgrd names for it (sonic-swss
 cfgmgr/buffermgr.cpp: `pg_lossless_<speed>_<cable length>_profile`, the name netcfg's file
 gives it too; the dynamic model's cfgmgr/buffermgrdyn.cpp adds `_mtu<PORT mtu>` where that is
-not 9100, and `_8lane`: `profile_name`). Which PG points at which profile (APPL_DB BUFFER_PG_TABLE) is not read: no
-published output of a command that prints it was found to test a parser on.
+not 9100, and `_8lane`: `profile_name`). Which PG points at which profile (APPL_DB
+BUFFER_PG_TABLE) is not read: no published output of a command that prints it was found to
+test a parser on.
 
 The parser is tested on the output sonic-utilities' own tests expect
 (tests/verify/fixtures/sonic-utilities/show_buffer_information.txt).
