@@ -7,7 +7,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from netcfg.vendors.base import ModuleVendor
-from netcfg.vendors.checks import which_switches, without_gateway
+from netcfg.vendors.checks import without_gateway
 from netcfg.vendors.sonic import buffershow, pfcstate, render, routing
 from netcfg.vendors.sonic.deploy import SonicDeploy
 from netcfg.vendors.sonic.facts import FACTS
@@ -19,11 +19,6 @@ if TYPE_CHECKING:
     from netcfg.render.plan import DevicePlan, Interface
     from netcfg.topology.fabric import Device, Fabric
     from netcfg.verify.pfc import PfcState
-
-
-#: the (keepalive, hold) seconds for which bgpcfgd's instance.conf.j2 writes no `timers` line
-#: ("set the bgp neighbor timers if they have not default values": ../shared/sonic-skus)
-UNSTATED_TIMERS = (60, 180)
 
 
 class Sonic(ModuleVendor):
@@ -44,23 +39,17 @@ class Sonic(ModuleVendor):
     def check(self, fabric: Fabric, devices: list[Device], physics: Any) -> list[Finding]:
         """CAP010 for a management address without a gateway: sonic-mgmt_interface.yang
         refuses an MGMT_INTERFACE entry without `gwaddr` of the address's family, so the file
-        states none and the switch keeps its own eth0 (DHCP on a factory box). CAP010 too for
-        BGP timers of 60/180 s: bgpcfgd's instance.conf.j2 writes no `timers` line for them
-        and FRR keeps the default of its build, which no SONiC source read says."""
-        out = without_gateway(
+        states none and the switch keeps its own eth0 (DHCP on a factory box).
+
+        BGP timers of 60/180 s need no finding: bgpcfgd's instance.conf.j2 writes no `timers`
+        line for them, and SONiC's FRR runs the `traditional` profile (docs/lab-sonic.md,
+        "FRR"), whose defaults are exactly 60/180 (FRR bgpd/bgp_vty.c BGP_KEEPALIVE and
+        BGP_HOLDTIME: 3/9 only under `datacenter`)."""
+        return without_gateway(
             fabric, self.name, devices, "CAP010",
             f"{self.name} config does not state the management address: SONiC's MGMT_INTERFACE "
             "needs a gateway of the address's family; the switch keeps its own eth0",
             severity="info")
-        timers = fabric.loaded.intent.routing.timers
-        if devices and (timers.keepalive_s, timers.hold_s) == UNSTATED_TIMERS:
-            out.append(fabric.loaded.finding(
-                "CAP010", f"{self.name} switches do not state BGP timers of "
-                f"{timers.keepalive_s}/{timers.hold_s} s ({which_switches(self.name, devices)})"
-                ": bgpcfgd writes a `timers` line only for other values, so FRR keeps its "
-                "build's default, unverified for SONiC; choose other timers to have them "
-                "stated", ("routing", "timers"), severity="warning", device=devices[0].name))
-        return out
 
     def read_pfc(self, driver: NetworkDriver) -> PfcState | None:
         """sonic-utilities' own tables (netcfg/vendors/sonic/pfcstate.py), run in the
