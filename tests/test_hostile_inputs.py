@@ -172,10 +172,29 @@ def test_a_push_state_below_a_file_is_one_line(tmp_path):
 FINDING_LINE = re.compile(r"(warning|error|info): .* \[[A-Z]+\d+\]$")
 
 
+#: `python -m netcfg`, but the child says on a pipe once netcfg's Ctrl-C handler is in place
+#: (netcfg/entry.py installs it first thing; before that only the interpreter's own start-up
+#: runs, which no program can make print one line): the signal then lands `after` seconds
+#: into the command however slowly a loaded machine started the interpreter
+_READY_THEN_NETCFG = """
+import os, signal, sys
+import netcfg.entry as entry
+signal.signal(signal.SIGINT, entry._raise_interrupted)
+os.write(int(sys.argv[1]), b"ready")
+sys.argv = ["netcfg", *sys.argv[2:]]
+entry.main()
+"""
+
+
 def _interrupt(args: list[str], after: float) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.Popen([sys.executable, "-m", "netcfg", *args], cwd=ROOT, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(after)  # anywhere inside the command: start-up, loading or the work itself
+    ready, told = os.pipe()
+    proc = subprocess.Popen([sys.executable, "-c", _READY_THEN_NETCFG, str(told), *args],
+                            cwd=ROOT, text=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, pass_fds=(told,))
+    os.close(told)
+    with os.fdopen(ready, "rb") as pipe:
+        assert pipe.read(5) == b"ready", "the child ended before netcfg's handler was in place"
+    time.sleep(after)  # anywhere inside the command: loading, validating or the work itself
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
