@@ -7,7 +7,9 @@ are still reported); push 0 ok, 4 a device failed (the run's devices rolled back
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import signal
 import sys
 import threading
@@ -149,13 +151,24 @@ def _interruptible() -> threading.Event:
 
     def handler(signum: int, _frame: Any) -> None:
         if not stop.is_set():
-            click.echo("\nnetcfg: stopping: devices in flight are confirmed or reverted, "
-                       "nothing new is started", err=True)
+            _say_in_handler("\nnetcfg: stopping: devices in flight are confirmed or "
+                            "reverted, nothing new is started\n")
         stop.set()
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, handler)
     return stop
+
+
+def _say_in_handler(text: str) -> None:
+    """Write from a signal handler. The handler runs between two bytecodes of the main thread,
+    which may be inside a write to stderr (the progress bar's): writing to that file object
+    again raises "reentrant call" there and ends the push mid-flight. A write to its
+    descriptor has no buffer to re-enter."""
+    try:
+        os.write(sys.stderr.fileno(), text.encode(errors="replace"))
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass  # no descriptor behind stderr (captured): the stop still happens
 
 
 def _emit(fmt: str, payload: dict[str, Any], text: Callable[[], None]) -> None:

@@ -39,6 +39,8 @@ def test_ctrl_c_leaves_every_device_confirmed_or_reverted(make_lab, tmp_path):
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 4, out + err
+    # said once, from the signal handler, whatever the progress bar was writing then
+    assert err.count("netcfg: stopping: devices in flight are confirmed or reverted") == 1, err
     report = json.loads(out)
     assert report["interrupted"] is True
     statuses = {d["device"]: d["status"] for d in report["devices"]}
