@@ -16,12 +16,11 @@ reported as a VFY020 finding, beside the others).
 from __future__ import annotations
 
 import pickle
-import tempfile
 import threading
 import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, overload
 
@@ -266,73 +265,13 @@ def verify_fleet(targets: list[Target], plans: Mapping[str, DevicePlan],
         by_name[t.name] = packed(report)
         return DiffResult(t.name, "verified")
 
-    with tempfile.TemporaryDirectory(prefix="netcfg-verify-") as tmp:
-        pool(own_known_hosts(targets, Path(tmp)), one, opts.workers, progress)
+    # each login reads a known_hosts of its switch's own lines (netcfg/deploy/known_hosts.py)
+    pool(targets, one, opts.workers, progress)
     reports = Reports()
     for t in targets:
         if t.name in by_name:
             reports.add(by_name.pop(t.name))
     return VerifyResult(fabric, file, reports, time.perf_counter() - start)
-
-
-def own_known_hosts(targets: list[Target], directory: Path) -> list[Target]:
-    """Each target with a known_hosts file of its own in `directory`: the lines of its
-    known_hosts that name its address (with any of its ports), and every line whose host
-    names cannot be matched as text (hashed, wildcard or negated patterns, markers such as
-    @revoked), in the file's order -- the host-key check is the same, the file the SSH
-    client parses on every login small (paramiko compares each line it loads with every
-    line loaded before it). A file that cannot be read is left as it is (the connection
-    reports it)."""
-    from netcfg.deploy.targets import TRUST_FILE_LIMIT
-    from netcfg.fsutil import UnreadableFile, read_regular
-
-    parsed: dict[str, _KnownHosts | None] = {}
-    out: list[Target] = []
-    for index, t in enumerate(targets):
-        if not t.known_hosts or not t.check_host_keys:
-            out.append(t)
-            continue
-        if t.known_hosts not in parsed:
-            try:
-                text = read_regular(Path(t.known_hosts), TRUST_FILE_LIMIT).decode()
-            except (UnreadableFile, OSError, UnicodeDecodeError):
-                parsed[t.known_hosts] = None
-            else:
-                parsed[t.known_hosts] = _KnownHosts(text)
-        known = parsed[t.known_hosts]
-        if known is None:
-            out.append(t)
-            continue
-        names = {t.host if p == 22 else f"[{t.host}]:{p}" for p in {t.port, *t.ports.values()}}
-        path = directory / f"{index}.known_hosts"
-        path.write_text(known.for_names(names), encoding="utf-8")
-        out.append(replace(t, known_hosts=str(path)))
-    return out
-
-
-class _KnownHosts:
-    """An OpenSSH known_hosts file's lines, indexed by the plain host names they list."""
-
-    def __init__(self, text: str) -> None:
-        self.lines: list[str] = []
-        self.by_host: dict[str, list[int]] = {}
-        #: lines that may match any host (hashed names, patterns, @cert-authority/@revoked)
-        self.every: list[int] = []
-        for line in text.splitlines():
-            fields = line.split()
-            if not fields or fields[0].startswith("#"):
-                continue
-            at = len(self.lines)
-            self.lines.append(line.strip() + "\n")
-            if fields[0].startswith(("@", "|")) or any(c in fields[0] for c in "*?!"):
-                self.every.append(at)
-                continue
-            for name in fields[0].split(","):
-                self.by_host.setdefault(name, []).append(at)
-
-    def for_names(self, names: set[str]) -> str:
-        chosen = set(self.every).union(*(self.by_host.get(n, ()) for n in names))
-        return "".join(self.lines[i] for i in sorted(chosen))
 
 
 def verify_validated(validation: Validation, connect: Path, devices: tuple[str, ...] = (),
