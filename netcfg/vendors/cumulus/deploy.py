@@ -106,13 +106,13 @@ class CumulusDeploy(DeployAdapter):
         `set`, and each login of its own (`system aaa user admin`, `system aaa
         authentication-order`); the family is the first level, or for `service` and `system`
         the second."""
-        import yaml
+        from netcfg import yamlfast
 
-        return {key: (family, yaml.safe_dump(value, sort_keys=True))
+        return {key: (family, yamlfast.safe_dump(value, sort_keys=True))
                 for key, (family, _, value) in _sections(text).items()}
 
     def add_sections(self, running: str, candidate: str, keys: list[str]) -> str:
-        import yaml
+        from netcfg import yamlfast
 
         found = _sections(running)
         keep: dict[str, Any] = {}
@@ -125,7 +125,8 @@ class CumulusDeploy(DeployAdapter):
                 node[path[-1]] = value
         if not keep:
             return candidate
-        return candidate.rstrip("\n") + "\n" + yaml.safe_dump([{"set": keep}], sort_keys=False)
+        return candidate.rstrip("\n") + "\n" + yamlfast.safe_dump([{"set": keep}],
+                                                                  sort_keys=False)
 
 
 #: mappings whose entries are each a section of their own: the device's other logins stay
@@ -162,9 +163,9 @@ _ON = ("on", "enabled", True)
 
 def _trees(sections: dict[str, tuple[str, str]]) -> dict[str, Any]:
     """Section key -> its value, parsed back from the `sections` YAML."""
-    import yaml
+    from netcfg import yamlfast
 
-    return {key: yaml.safe_load(text) for key, (_, text) in sections.items()}
+    return {key: yamlfast.safe_load(text) for key, (_, text) in sections.items()}
 
 
 def _get(tree: Any, *path: str) -> Any:
