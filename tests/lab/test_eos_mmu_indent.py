@@ -11,12 +11,11 @@ compared with what pyavd renders for the same profile.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from pyavd_cases import pyavd_python
 
 from netcfg.lab import DeviceSpec
 
@@ -83,19 +82,8 @@ print(get_device_config(json.load(sys.stdin)))
 """
 
 
-def _pyavd_python() -> str | None:
-    given = os.environ.get("NETCFG_PYAVD_PYTHON")
-    if given:
-        return given
-    try:
-        import pyavd  # noqa: F401
-    except ImportError:
-        return None
-    return sys.executable
-
-
 def test_same_block_as_pyavd():
-    python = _pyavd_python()
+    python = pyavd_python()
     if python is None:
         pytest.skip("pyavd is not installed here (set NETCFG_PYAVD_PYTHON to a Python with "
                     "pyavd to compare with Arista's renderer)")

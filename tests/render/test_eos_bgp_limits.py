@@ -10,11 +10,10 @@ the lines are compared with what pyavd renders for the same peer groups.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 
 import pytest
+from pyavd_cases import pyavd_python
 from render_cases import INVENTORIES, PlanBuilder, _fabric
 
 from netcfg.render import render_plan
@@ -53,21 +52,10 @@ print(get_device_config({"hostname": "x", "router_bgp": bgp}))
 """
 
 
-def _pyavd_python() -> str | None:
-    given = os.environ.get("NETCFG_PYAVD_PYTHON")
-    if given:
-        return given
-    try:
-        import pyavd  # noqa: F401
-    except ImportError:
-        return None
-    return sys.executable
-
-
 def test_same_lines_as_pyavd(leaf_text):
     """pyavd's eos_cli_config_gen, given the same AS, router-id, peer groups (BFD timers, the
     limit, the BGP timers) and update setting, prints the same lines in the same order."""
-    python = _pyavd_python()
+    python = pyavd_python()
     if python is None:
         pytest.skip("pyavd is not installed here (set NETCFG_PYAVD_PYTHON to a Python with "
                     "pyavd to compare with Arista's renderer)")
