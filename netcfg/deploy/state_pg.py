@@ -106,8 +106,7 @@ class PgState:
             return self._conn
 
     def lock_key(self, device: str) -> int:
-        digest = hashlib.sha256(f"{self.fabric}\0{device}".encode()).digest()
-        return int.from_bytes(digest[:8], "big", signed=True)
+        return advisory_key(f"{self.fabric}\0{device}")
 
     def run_ids(self) -> list[str]:
         rows = self.db().execute("SELECT run FROM netcfg_runs WHERE fabric = %s ORDER BY run",
@@ -123,11 +122,16 @@ class PgState:
         return self._written
 
 
+def advisory_key(name: str) -> int:
+    """PostgreSQL's advisory lock key (a signed 64-bit integer) for a name: the first eight
+    bytes of its SHA-256."""
+    return int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big", signed=True)
+
+
 def switch_lock_key(switch: str) -> int:
     """The advisory lock of a switch (`runs.switch_key`: its address and port), the same
     for every fabric of the database (a fabric name never starts with a NUL)."""
-    digest = hashlib.sha256(f"\0switch\0{switch}".encode()).digest()
-    return int.from_bytes(digest[:8], "big", signed=True)
+    return advisory_key(f"\0switch\0{switch}")
 
 
 def holder_record(run_id: str, state: str | None = None) -> str:
