@@ -52,33 +52,6 @@ def memory(pid: int, key: str) -> float:
     return 0.0
 
 
-def own_known_hosts(devices: Path, directory: Path) -> Path:
-    """A copy of the lab's devices file where each switch's known_hosts holds its own line:
-    what the push is given. Loading the lab's file, one line per switch, on each of a push's
-    logins costs time quadratic in the fleet (paramiko compares each line it loads with
-    those before it); verify picks each switch's lines itself, so it is given the lab's."""
-    doc = yaml.safe_load(devices.read_text())
-    lines: dict[str, list[str]] = {}
-    for entry in doc["devices"].values():
-        path = entry.get("known_hosts")
-        if path and path not in lines:
-            lines[path] = Path(path).read_text().splitlines()
-    directory.mkdir(mode=0o700, exist_ok=True)
-    for name, entry in doc["devices"].items():
-        if not entry.get("known_hosts"):
-            continue
-        ports = {e["port"] for e in entry["endpoints"].values() if e["proto"] == "ssh"}
-        names = {entry["address"] if p == 22 else f"[{entry['address']}]:{p}" for p in ports}
-        own = [line for line in lines[entry["known_hosts"]] if line.split()[:1]
-               and line.split()[0] in names]
-        (directory / name).write_text("".join(line + "\n" for line in own))
-        entry["known_hosts"] = str(directory / name)
-    out = devices.with_name("push-" + devices.name)
-    out.touch(mode=0o600)
-    out.write_text(yaml.safe_dump(doc))
-    return out
-
-
 def run_verify(args: list[str]) -> tuple[float, float, float, int, str]:
     """(wall s, CPU s, peak RSS MiB, exit code, stderr) of one `netcfg verify` process."""
     start = time.perf_counter()
@@ -154,9 +127,8 @@ def main() -> None:
                       "--workers", str(args.workers)]
             for name in sorted(served):
                 common += ["--device", name]
-            pushing = [str(inventory), "--connect",
-                       str(own_known_hosts(devices, Path(tmp) / "known_hosts")),
-                       *common[3:]]
+            # (each login reads its switch's own known_hosts lines: netcfg/deploy/known_hosts.py)
+            pushing = common
             start = time.perf_counter()
             push = subprocess.run([sys.executable, "-m", "netcfg", "push", *pushing, "--canary",
                                    "0", "--batch-size", "1000", "--allow-disruptive",
