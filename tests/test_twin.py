@@ -609,3 +609,34 @@ def test_an_interrupted_twin_leaves_nothing_behind(sig):
     assert proc.returncode in (130, 143), (proc.returncode, err)
     assert "Traceback" not in err
     assert leftovers(prefix) == (set(), set(), set())
+
+
+def test_a_killed_twin_is_removed_by_the_next_one():
+    """SIGKILL leaves a twin no teardown: its namespaces, FRR run directories and daemons stay,
+    and the kernel settings it raised. The next twin finds the record of a process that is
+    gone and removes all of it, putting the settings back, before it builds anything."""
+    from netcfg.twin.network import RUNNING, Twin
+
+    prefix, later = tagged("k"), tagged("n")
+    before = host_settings()
+    proc = subprocess.Popen([sys.executable, "-m", "netcfg", "twin", str(EXAMPLE), "--rail",
+                             "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=twin_env(prefix))
+    for _ in range(6000):  # until its routers run (the bound only ends a hung run)
+        if leftovers(prefix)[2] or proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    proc.kill()
+    _, err = proc.communicate(timeout=60)
+    spaces, runs, daemons = leftovers(prefix)
+    assert spaces and runs and daemons, err  # what SIGKILL leaves
+    assert (RUNNING / f"{prefix}.json").is_file()
+    with Twin(prefix=later) as twin:
+        twin.add_namespaces([later + "a"])
+        assert leftovers(prefix) == (set(), set(), set())
+        assert not (RUNNING / f"{prefix}.json").exists()
+        assert (RUNNING / f"{later}.json").is_file()
+    assert not (RUNNING / f"{later}.json").exists()
+    assert leftovers(later) == (set(), set(), set())
+    assert host_settings() == before

@@ -64,6 +64,10 @@ COALESCE_MS = 0
 #: where a kept twin (`netcfg twin --keep`) records what it holds, for `twin exec` and
 #: `twin down`; one 0600 JSON file per twin, named after its prefix
 KEPT = Path("/run/netcfg/twins")
+#: where a twin being built or run records what it holds (as KEPT's files, with its process
+#: id), each step before it is taken: a twin whose process died without closing it (SIGKILL,
+#: a test run stopped from outside) is removed by the next twin, which finds the process gone
+RUNNING = Path("/run/netcfg/twins-running")
 
 
 CLONE_NEWNET = 0x40000000
@@ -151,6 +155,8 @@ class Twin:
     _host_settings: dict[Path, str] = field(default_factory=dict)
     #: the state file of a kept twin taken over by `kept()` (close removes it last)
     _state: Path | None = None
+    #: this twin's file in RUNNING while it holds anything (close removes it last)
+    _record: Path | None = None
     #: open connections to the routers' daemons, by (namespace, daemon)
     _vtys: dict[tuple[str, str], Vty] = field(default_factory=dict)
 
@@ -164,11 +170,13 @@ class Twin:
     def add_namespaces(self, names: list[str]) -> None:
         if self._lock is None:
             self._lock = _machine_lock()
+            remove_abandoned()
             if kept := kept_twins():
                 raise TwinError(f"a kept twin ({kept[0]}) still runs and holds the kernel's "
                                 "neighbour table: `netcfg twin down` removes it")
             self._set_host(ROUTE_ERROR_COST, "0")
         self.namespaces += names  # recorded first: close() removes what may exist
+        self._remember()
         _ip_batch([f"netns add {n}" for n in names])
 
     def wire(self, links: list[tuple[str, str, str, str]]) -> None:
@@ -187,6 +195,7 @@ class Twin:
         keep both cores busy. Every router is recorded before any starts (`close` removes
         what may exist), and an error or Ctrl-C starts no further one."""
         self.routers += routers
+        self._remember()
         pool = ThreadPoolExecutor(max_workers=STARTS_AT_ONCE, thread_name_prefix="twin-start")
         try:
             for done in [pool.submit(self._start, router) for router in routers]:
@@ -257,9 +266,23 @@ class Twin:
             old = path.read_text().strip()
             if old != value:
                 self._host_settings.setdefault(path, old)
+                self._remember()
                 path.write_text(value)
         except OSError as exc:
             raise TwinError(f"cannot set the kernel setting {path}: {exc}") from None
+
+    def _state_of(self) -> dict[str, object]:
+        return {"prefix": self.prefix, "namespaces": self.namespaces,
+                "routers": {r.name: r.netns for r in self.routers},
+                "host_settings": {str(p): v for p, v in self._host_settings.items()}}
+
+    def _remember(self) -> None:
+        """Record in RUNNING what the twin holds, with this process's id, before the next
+        step creates more (`remove_abandoned`)."""
+        RUNNING.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self._record = RUNNING / f"{self.prefix}.json"
+        write_atomic(self._record, json.dumps({**self._state_of(), "pid": os.getpid()},
+                                              indent=1))  # mkstemp: 0600
 
     # ------------------------------------------------------------------ keeping it
     def keep(self, places: dict[str, str]) -> Path:
@@ -268,11 +291,12 @@ class Twin:
         `places`: switch or NIC name -> its namespace."""
         KEPT.mkdir(parents=True, exist_ok=True, mode=0o700)
         path = KEPT / f"{self.prefix}.json"
-        state = {"prefix": self.prefix, "namespaces": self.namespaces, "places": places,
-                 "routers": {r.name: r.netns for r in self.routers},
-                 "host_settings": {str(p): v for p, v in self._host_settings.items()}}
-        write_atomic(path, json.dumps(state, indent=1))  # mkstemp: 0600
+        write_atomic(path, json.dumps({**self._state_of(), "places": places},
+                                      indent=1))  # mkstemp: 0600
         self.routers, self.namespaces, self._host_settings = [], [], {}
+        if self._record is not None:
+            self._record.unlink(missing_ok=True)
+            self._record = None
         if self._lock is not None:
             os.close(self._lock)
             self._lock = None
@@ -291,15 +315,20 @@ class Twin:
                             "`netcfg twin PATH --keep` leaves one running")
         try:
             state = json.loads((KEPT / f"{name}.json").read_text(encoding="utf-8"))
-            twin = cls(prefix=name, namespaces=list(state["namespaces"]),
-                       routers=[Router(r, ns, "") for r, ns in state["routers"].items()],
-                       _host_settings={Path(p): str(v) for p, v
-                                          in state["host_settings"].items()},
-                       _state=KEPT / f"{name}.json")
+            twin = cls.from_state(state, KEPT / f"{name}.json")
             places = {str(k): str(v) for k, v in state["places"].items()}
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise TwinError(f"kept twin {name}: unreadable state ({exc})") from None
         return twin, places
+
+    @classmethod
+    def from_state(cls, state: dict, path: Path) -> Twin:
+        """The twin a state file (KEPT's or RUNNING's) records, ready to close; closing it
+        removes the file."""
+        return cls(prefix=str(state["prefix"]), namespaces=list(state["namespaces"]),
+                   routers=[Router(r, ns, "") for r, ns in state["routers"].items()],
+                   _host_settings={Path(p): str(v) for p, v in state["host_settings"].items()},
+                   _state=path)
 
     # ------------------------------------------------------------------ looking inside
     def show(self, router: Router, daemon: str, command: str) -> str:
@@ -344,9 +373,10 @@ class Twin:
                 except OSError:
                     pass
             self._host_settings = {}
-            if self._state is not None:
-                self._state.unlink(missing_ok=True)
-                self._state = None
+            for record in (self._state, self._record):
+                if record is not None:
+                    record.unlink(missing_ok=True)
+            self._state = self._record = None
             if self._lock is not None:
                 os.close(self._lock)  # releases the flock
                 self._lock = None
@@ -364,6 +394,26 @@ def _machine_lock() -> int:
     fd = os.open(LOCK, os.O_RDWR | os.O_CREAT, 0o600)
     fcntl.flock(fd, fcntl.LOCK_EX)
     return fd
+
+
+def remove_abandoned() -> list[str]:
+    """Remove every twin RUNNING records whose process is gone (its daemons, namespaces and
+    run directories; the host settings it changed put back): what a twin killed before its
+    close left. Only with the machine lock held, so no live twin is being built meanwhile.
+    Returns their prefixes."""
+    removed = []
+    for path in sorted(RUNNING.glob("*.json")) if RUNNING.is_dir() else []:
+        try:
+            state = json.loads(path.read_text(encoding="utf-8"))
+            pid = int(state["pid"])
+            if pid == os.getpid() or _alive(pid):
+                continue
+            twin = Twin.from_state(state, path)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            continue  # not a record this version of netcfg wrote: left alone
+        twin.close()
+        removed.append(twin.prefix)
+    return removed
 
 
 def kept_twins() -> list[str]:
