@@ -50,13 +50,16 @@ def write_owned(root: str | Path, owner: str, files: Mapping[str, str], *,
     paths. Raises `NotOurs` before touching anything when `root` or one of the paths is not
     netcfg's to write.
     """
-    def fill(staging: Path) -> None:
-        for rel, text in files.items():
-            path = staging / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_new(path, text.encode("utf-8"))
+    return write_staged(root, owner, list(files), lambda staging: write_texts(staging, files),
+                        partial=partial)
 
-    return write_staged(root, owner, list(files), fill, partial=partial)
+
+def write_texts(staging: Path, files: Mapping[str, str]) -> None:
+    """`files` (relative path -> text) as new UTF-8 files below `staging`."""
+    for rel, text in files.items():
+        path = staging / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_new(path, text.encode("utf-8"))
 
 
 def write_staged(root: str | Path, owner: str, names: Sequence[str],

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import jinja2
 
 from netcfg.fsutil import write_new
+from netcfg.outdir import write_texts
 from netcfg.physics import Physics
 from netcfg.render import host
 from netcfg.render.plan import (
@@ -285,10 +286,7 @@ def render_into(fabric: Fabric, physics: Physics, devices: list[Device], staging
     for _ in _rendered(PlanBuilder(fabric, physics), devices, Hashes(fabric), staging,
                        progress, workers):
         pass  # written where rendered
-    for name, text in (hosts or {}).items():
-        path = staging / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_new(path, text.encode("utf-8"))
+    write_texts(staging, hosts or {})
 
 
 def _one(builder: PlanBuilder, dev: Device, hashes: Hashes,

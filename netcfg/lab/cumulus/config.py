@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from netcfg.yamlfast import SafeLoader
+from netcfg.yamlfast import SafeDumper, SafeLoader
 
 Tree = dict[str, Any]
 
@@ -35,13 +35,7 @@ _Loader.yaml_implicit_resolvers = {
 }
 
 
-try:
-    from yaml import CSafeDumper as _SafeDumper
-except ImportError:  # pragma: no cover - a PyYAML built without libyaml
-    from yaml import SafeDumper as _SafeDumper  # type: ignore[assignment]
-
-
-class _Dumper(_SafeDumper):
+class _Dumper(SafeDumper):
     """libyaml's emitter with PyYAML's representers (the pure-Python emitter was a fifth of
     the lab's CPU in a Cumulus push): the same text, byte for byte, for every revision and
     diff the lab prints (tests/lab/test_cumulus_yaml.py)."""
