@@ -63,24 +63,29 @@ class JunosYang:
     def data(self, text: str) -> Any:
         """The RFC 7951 JSON document the validator builds from `text` for libyang (its
         `--json-out`): how Juniper's schema reads each statement, e.g. which list entry a
-        quoted name became."""
-        with tempfile.TemporaryDirectory(prefix="junos-yang-") as folder:
-            path = Path(folder) / "candidate.conf"
-            path.write_text(text, encoding="utf-8")
-            self._module.validate_file(self._ctx, self._cli, str(path), "curly",
-                                       json_out=folder, skip=SKIP)
-            return json.loads((Path(folder) / "candidate.conf.json").read_text())
+        quoted name became. None where the validator builds none (braces that do not
+        balance)."""
+        return self._validate(text, with_data=True)[2]
 
     @functools.lru_cache(maxsize=64)  # noqa: B019 - one validator per process (`_cached`)
     def _check(self, text: str) -> tuple[tuple[tuple[int, str, str], ...],
                                          tuple[tuple[int, str], ...]]:
+        errors, skipped, _ = self._validate(text, with_data=False)
+        return (tuple((int(line), str(where), str(message)) for line, where, message in errors),
+                tuple((int(line), str(where)) for line, where in skipped))
+
+    def _validate(self, text: str, with_data: bool) -> tuple[list, list, Any]:
+        """The validator's `validate_file` on `text` (it reads a file): errors, statements
+        let through unchecked and, `with_data`, the JSON it built (or None)."""
         with tempfile.TemporaryDirectory(prefix="junos-yang-") as folder:
             path = Path(folder) / "candidate.conf"
             path.write_text(text, encoding="utf-8")
-            errors, skipped = self._module.validate_file(self._ctx, self._cli, str(path),
-                                                         "curly", skip=SKIP)
-        return (tuple((int(line), str(where), str(message)) for line, where, message in errors),
-                tuple((int(line), str(where)) for line, where in skipped))
+            errors, skipped = self._module.validate_file(
+                self._ctx, self._cli, str(path), "curly",
+                json_out=folder if with_data else None, skip=SKIP)
+            written = Path(folder) / "candidate.conf.json"
+            data = json.loads(written.read_text()) if with_data and written.exists() else None
+        return errors, skipped, data
 
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> JunosYang | None:
