@@ -58,7 +58,7 @@ def main() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         # and what it built is left out of the garbage collection Python's shutdown runs:
         # walking a large fabric's millions of objects once more, to free memory the process
-        # is about to give back whole, took 0.4 s at the end of every gpu32768 command. Files
+        # is about to give back whole, took 0.25 s at the end of a gpu32768 command. Files
         # are closed where they are written, and stdout and stderr are flushed by the
         # shutdown itself.
         import gc
